@@ -1,0 +1,407 @@
+//! The syntax tree of a `.rules` file.
+//!
+//! Every node carries the byte span of the source text it was parsed from, so
+//! that later layers (model, checker, CLI) can point diagnostics at it. The tree
+//! says only what was written: names are not resolved and vectors are not
+//! expanded here; that is the interpreter's lowering.
+
+/// A byte range in one source file (`start..end`, as pest and ariadne count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (byte offsets).
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+}
+
+/// A value together with the span it was written at.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spanned<T> {
+    /// The value.
+    pub node: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    /// Wraps `node` with its `span`.
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+/// A name as written (piece, square, axis label, direction word …).
+pub type Ident = Spanned<String>;
+
+/// A whole `.rules` file: a list of top-level items in source order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct File {
+    /// The items in the order written.
+    pub items: Vec<Item>,
+    /// The whole file.
+    pub span: Span,
+}
+
+/// One top-level statement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// `variant "Chess"`: the variant's display name.
+    Variant(Spanned<String>),
+    /// `extends "chess.rules"`: inherit everything from that file (path relative to this one).
+    Extends(Spanned<String>),
+    /// `board { … }`.
+    Board(Board),
+    /// `players { … }`.
+    Players(Players),
+    /// `piece Name L { … }`.
+    Piece(PieceDef),
+    /// `promotion { … }`.
+    Promotion(Promotion),
+    /// `castling King with Rook { … }`.
+    Castling(Castling),
+    /// `setup "FEN"`.
+    Setup(Spanned<String>),
+    /// `end { … }`.
+    End(End),
+    /// `hand { … }`.
+    Hand(Hand),
+    /// `ruling "name" { … }`.
+    Ruling(Ruling),
+    /// `without …`: removes an inherited part.
+    Without(Spanned<Without>),
+}
+
+/// `board { files …  ranks …  levels …  holes … }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// The axes in the order written; the first is the file axis, the second the rank axis.
+    pub axes: Vec<Axis>,
+    /// `holes d4 e5`: squares that are not part of the board.
+    pub holes: Vec<Ident>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// One axis of the board: `files a b c`, `ranks 1..8`, `levels A..E`, `axis time t1 t2`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Axis {
+    /// The axis' name: `file`, `rank`, `level` for the keywords `files`/`ranks`/`levels`,
+    /// or the name given after `axis`.
+    pub name: Ident,
+    /// The coordinate labels, lowest first.
+    pub labels: Vec<Label>,
+    /// The whole line.
+    pub span: Span,
+}
+
+/// One entry of an axis' label list.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// A single label: `a`, `1`, `A`.
+    Single(Ident),
+    /// An inclusive range `a..h` or `1..10` (letters or numbers).
+    Range(Ident, Ident),
+}
+
+/// `players { white: forward +rank  black: forward -rank }`, first player moves first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Players {
+    /// The players in turn order.
+    pub players: Vec<PlayerDef>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// One player and its orientation: `black: forward -rank, up -level`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerDef {
+    /// The player's name (`white`, `black`).
+    pub name: Ident,
+    /// The direction words this player's pieces use, and which way they point.
+    pub directions: Vec<DirectionDecl>,
+    /// The whole entry.
+    pub span: Span,
+}
+
+/// `forward +rank`: the direction word `forward` means the positive rank direction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DirectionDecl {
+    /// The direction word (`forward`, `up`, …).
+    pub word: Ident,
+    /// `true` for `+`, `false` for `-`.
+    pub positive: bool,
+    /// The axis name (`rank`, `level`, …).
+    pub axis: Ident,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `piece King K { royal  move W  move F }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PieceDef {
+    /// The piece's name, e.g. `King`.
+    pub name: Ident,
+    /// Its letter in FEN and notation, e.g. `K` (one ASCII letter; white upper, black lower case).
+    pub letter: Ident,
+    /// The statements of the body in order.
+    pub body: Vec<PieceItem>,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// A statement in a piece body.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PieceItem {
+    /// `royal`: this piece may not be left attacked (check), and losing it all is mate.
+    Royal(Span),
+    /// A movement part: `quiet ride W forward exactly 2 from rank 2 sets en-passant`.
+    Part(MovePart),
+}
+
+/// One movement part of a piece.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MovePart {
+    /// `move` (may move or capture), `quiet` (move only), `capture` (capture only).
+    pub mode: Spanned<Mode>,
+    /// `leap` (default, nothing written), `ride` or `hop`.
+    pub kind: Spanned<PatternKind>,
+    /// The step: a Betza atom letter or an explicit vector.
+    pub atom: Spanned<Atom>,
+    /// What follows the atom, in order written.
+    pub modifiers: Vec<Spanned<Modifier>>,
+    /// The whole part.
+    pub span: Span,
+}
+
+/// Whether a part may capture, move to an empty square, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// `move`: to an empty square or capturing an enemy piece.
+    Move,
+    /// `quiet`: to an empty square only.
+    Quiet,
+    /// `capture`: only capturing an enemy piece.
+    Capture,
+}
+
+/// How the step is repeated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternKind {
+    /// One application of the step, jumping over anything (when no keyword is written).
+    Leap,
+    /// `ride`: repeat the step over empty squares.
+    Ride,
+    /// `hop`: ride to a piece (the screen), jump it, and land beyond it.
+    Hop,
+}
+
+/// The basic step of a part.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// A Betza letter: W F D N A H C Z G (checked at lowering).
+    Letter(String),
+    /// An explicit vector `(1,2)`, `(1,1,1)` in axis order (file, rank, level, …).
+    Vector(Vec<i32>),
+}
+
+/// Something that restricts or annotates a movement part.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Modifier {
+    /// A direction word declared under `players` (`forward`), or a built-in
+    /// derived word (`backward`, `sideways`, `down`, …), checked at lowering.
+    Direction(String),
+    /// `mirror file`: instead of all rotations and reflections, only the vector
+    /// and its reflections across the named axes.
+    Mirror(Vec<Ident>),
+    /// `max 2`: a ride or hop goes at most this many steps.
+    Max(u32),
+    /// `exactly 2`: a ride goes exactly this many steps (all but the last empty).
+    Exactly(u32),
+    /// `from rank 2`: the part applies only when the piece stands in this zone.
+    From(Zone),
+    /// `sets en-passant`: the squares passed over may be captured on en passant next turn.
+    SetsEnPassant,
+    /// `takes en-passant`: this capture may also land on an en-passant square.
+    TakesEnPassant,
+}
+
+/// A set of squares, relative to the owner (rank 1 is each player's own first rank):
+/// `rank 8`, `rank 5 and level E`, `rank 1 or rank 8`, `square e4`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Zone {
+    /// The alternatives joined by `or`.
+    pub any_of: Vec<ZoneConj>,
+    /// The whole zone expression.
+    pub span: Span,
+}
+
+/// Constraints joined by `and`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ZoneConj {
+    /// All must hold.
+    pub all_of: Vec<ZoneAtom>,
+    /// The conjunction as written.
+    pub span: Span,
+}
+
+/// One zone constraint.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ZoneAtom {
+    /// `rank 8`, `file a`, `level E`: one coordinate on one axis.
+    Coord {
+        /// The axis name (`rank`, `file`, `level`, or a declared axis name).
+        axis: Ident,
+        /// The label on it.
+        label: Ident,
+    },
+    /// `square e4`: one square (absolute, not relative to the owner).
+    Square(Ident),
+}
+
+/// `promotion { Pawn on rank 8 to Queen Rook Bishop Knight }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Promotion {
+    /// One rule per promoting piece.
+    pub rules: Vec<PromotionRule>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// `Pawn on rank 8 to Queen Rook`: a piece arriving in the zone must become one of the targets.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PromotionRule {
+    /// The piece that promotes.
+    pub piece: Ident,
+    /// Where it promotes (relative to the owner).
+    pub zone: Zone,
+    /// What it may become.
+    pub targets: Vec<Ident>,
+    /// The whole rule.
+    pub span: Span,
+}
+
+/// `castling King with Rook { short: king to g1, rook to f1  long: … }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Castling {
+    /// The castling piece (royal).
+    pub king: Ident,
+    /// The partner piece.
+    pub rook: Ident,
+    /// The sides, each with its destination squares (given for the first player; mirrored).
+    pub sides: Vec<CastlingSide>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// `short: king to g1, rook to f1`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CastlingSide {
+    /// `short` (towards the higher files) or `long` (towards the lower files).
+    pub name: Ident,
+    /// The king's destination square (for the first player).
+    pub king_to: Ident,
+    /// The rook's destination square (for the first player).
+    pub rook_to: Ident,
+    /// The whole side.
+    pub span: Span,
+}
+
+/// `end { checkmate: lose  stalemate: draw  draw after 50 moves … }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct End {
+    /// The rules in order.
+    pub rules: Vec<Spanned<EndRule>>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// One way the game ends.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndRule {
+    /// `checkmate: lose`: the side to move, in check and without a legal move.
+    Checkmate(Spanned<Outcome>),
+    /// `stalemate: draw`: the side to move, not in check and without a legal move.
+    Stalemate(Spanned<Outcome>),
+    /// `draw after 50 moves without capture or Pawn move` (moves by each side).
+    FiftyMove {
+        /// Number of full moves.
+        moves: Spanned<u32>,
+        /// The piece whose moves reset the count.
+        piece: Ident,
+    },
+    /// `draw on repetition 3`: the position occurred this many times.
+    Repetition(Spanned<u32>),
+}
+
+/// The result for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `win`.
+    Win,
+    /// `lose`.
+    Lose,
+    /// `draw`.
+    Draw,
+}
+
+/// `hand { capture to hand  demote promoted to Pawn  drop … }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hand {
+    /// The rules in order.
+    pub rules: Vec<Spanned<HandRule>>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// One rule about pieces in hand.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HandRule {
+    /// `capture to hand`: a captured piece changes side and joins the captor's hand.
+    CaptureToHand,
+    /// `demote promoted to Pawn`: a promoted piece goes to hand as this piece.
+    DemotePromoted(Ident),
+    /// `drop any on empty` / `drop Pawn not on rank 1 or rank 8` / `drop Pawn on rank 2`.
+    Drop {
+        /// The piece (`None` for `any`).
+        piece: Option<Ident>,
+        /// `on <zone>` restricts drops to the zone (`on empty` gives none).
+        only: Option<Zone>,
+        /// `not on <zone>` forbids the zone.
+        except: Option<Zone>,
+    },
+}
+
+/// `ruling "name" { source "…"  quote "…"  reading "…" }`: how an ambiguous passage is read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ruling {
+    /// The ruling's name.
+    pub name: Spanned<String>,
+    /// Where the passage comes from.
+    pub source: Option<Spanned<String>>,
+    /// The passage, quoted.
+    pub quote: Spanned<String>,
+    /// The reading chosen.
+    pub reading: Spanned<String>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// What a `without` statement removes from the inherited rules.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Without {
+    /// `without piece Bishop`.
+    Piece(Ident),
+    /// `without castling`.
+    Castling,
+    /// `without promotion`.
+    Promotion,
+    /// `without hand`.
+    Hand,
+}

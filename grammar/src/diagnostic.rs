@@ -1,0 +1,84 @@
+//! Diagnostics as values: every error or warning any layer finds about user
+//! input (rules file, FEN, move, record) is a [`Diagnostic`] carrying spans;
+//! [`render`] turns it into an ariadne report in one place.
+
+use crate::ast::Span;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The input cannot be used.
+    Error,
+    /// The input works but is probably not what was meant.
+    Warning,
+}
+
+/// A secondary location with its own message.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Note {
+    /// Where (in the diagnostic's file).
+    pub span: Span,
+    /// What to say there.
+    pub message: String,
+}
+
+/// One problem found in one source text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A short stable code, e.g. `E0101`, for docs and tests.
+    pub code: &'static str,
+    /// The headline.
+    pub message: String,
+    /// The name of the source (a path, or a pseudo-name like `<--fen>`).
+    pub file: String,
+    /// The primary location.
+    pub span: Span,
+    /// The primary label's text.
+    pub label: String,
+    /// Further labelled locations in the same file.
+    pub notes: Vec<Note>,
+    /// A line telling the user how to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error at `span` in `file`, with the headline `message` and primary label `label`.
+    pub fn error(
+        code: &'static str,
+        file: impl Into<String>,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            file: file.into(),
+            span,
+            label: label.into(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// The same diagnostic as a warning.
+    pub fn warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    /// Adds a help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a secondary labelled location.
+    pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.notes.push(Note { span, message: message.into() });
+        self
+    }
+}
