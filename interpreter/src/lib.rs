@@ -1,1 +1,20 @@
-pub fn x(){}
+//! The interpreter: builds the semantic model of a variant from its syntax
+//! trees ([`lower`]), compiles it for execution ([`tables`]) and runs it: legal
+//! moves ([`movegen`]), positions and FEN ([`position`], [`fen`]), notation
+//! ([`notation`]) and perft ([`perft`]).
+
+pub mod fen;
+pub mod geometry;
+pub mod load;
+pub mod lower;
+pub mod model;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod tables;
+pub mod variant;
+
+pub use model::Game;
+pub use position::{Move, Position};
+pub use variant::{Status, Variant};

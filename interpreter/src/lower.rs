@@ -1,0 +1,824 @@
+//! Lowering: from syntax trees to the semantic model. Resolves names, applies
+//! inheritance (`extends`, overrides, `without`), expands movement atoms into
+//! absolute vectors per player, and turns zones into cell sets. Every problem
+//! is a [`Diagnostic`] pointing into the file that caused it.
+
+use crate::fen::{self, FenSource};
+use crate::geometry::{AxisInfo, Cell, Geometry, MAX_CELLS};
+use crate::model::*;
+use crate::tables::Tables;
+use rulebook_grammar::ast::{self, Span, Spanned};
+use rulebook_grammar::Diagnostic;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A parsed file with the name its diagnostics use.
+pub struct SourceTree<'a> {
+    /// The file's name (path as given).
+    pub name: &'a str,
+    /// Its syntax tree.
+    pub tree: &'a ast::File,
+}
+
+/// An item of the inheritance chain, with the file it came from.
+struct From<'a, T> {
+    file: &'a str,
+    node: &'a T,
+}
+
+impl<T> Clone for From<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for From<'_, T> {}
+
+/// Everything the chain of files says, latest word first resolved.
+#[derive(Default)]
+struct Draft<'a> {
+    name: Option<From<'a, Spanned<String>>>,
+    board: Option<From<'a, ast::Board>>,
+    players: Option<From<'a, ast::Players>>,
+    pieces: Vec<From<'a, ast::PieceDef>>,
+    promotion: Option<From<'a, ast::Promotion>>,
+    castling: Option<From<'a, ast::Castling>>,
+    setup: Option<From<'a, Spanned<String>>>,
+    end: Option<From<'a, ast::End>>,
+    hand: Option<From<'a, ast::Hand>>,
+    rulings: Vec<From<'a, ast::Ruling>>,
+}
+
+/// Lowers a chain of files, the root ancestor first and the variant itself last.
+pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
+    let mut draft = Draft::default();
+    let mut diags = Vec::new();
+    for src in chain {
+        let file = src.name;
+        let mut defined_here: BTreeMap<&str, Span> = BTreeMap::new();
+        for item in &src.tree.items {
+            match item {
+                ast::Item::Variant(n) => draft.name = Some(From { file, node: n }),
+                ast::Item::Extends(_) => {}
+                ast::Item::Board(b) => draft.board = Some(From { file, node: b }),
+                ast::Item::Players(p) => draft.players = Some(From { file, node: p }),
+                ast::Item::Piece(p) => {
+                    if let Some(prev) = defined_here.insert(&p.name.node, p.name.span) {
+                        diags.push(
+                            Diagnostic::error("E0106", file, p.name.span, format!("piece `{}` is defined twice", p.name.node), "defined again here")
+                                .with_note(prev, "first defined here")
+                                .with_help("rename one of them, or delete one definition"),
+                        );
+                    }
+                    match draft.pieces.iter_mut().find(|q| q.node.name.node == p.name.node) {
+                        Some(slot) => *slot = From { file, node: p },
+                        None => draft.pieces.push(From { file, node: p }),
+                    }
+                }
+                ast::Item::Promotion(p) => draft.promotion = Some(From { file, node: p }),
+                ast::Item::Castling(c) => draft.castling = Some(From { file, node: c }),
+                ast::Item::Setup(s) => draft.setup = Some(From { file, node: s }),
+                ast::Item::End(e) => draft.end = Some(From { file, node: e }),
+                ast::Item::Hand(h) => draft.hand = Some(From { file, node: h }),
+                ast::Item::Ruling(r) => draft.rulings.push(From { file, node: r }),
+                ast::Item::Without(w) => match &w.node {
+                    ast::Without::Piece(name) => {
+                        let before = draft.pieces.len();
+                        draft.pieces.retain(|p| p.node.name.node != name.node);
+                        if draft.pieces.len() == before {
+                            diags.push(
+                                Diagnostic::error("E0105", file, name.span, format!("no piece `{}` to remove", name.node), "not defined so far")
+                                    .with_help(known_pieces(&draft.pieces)),
+                            );
+                        }
+                    }
+                    ast::Without::Castling => draft.castling = None,
+                    ast::Without::Promotion => draft.promotion = None,
+                    ast::Without::Hand => draft.hand = None,
+                },
+            }
+        }
+    }
+    let last = chain.last().map(|s| s.name).unwrap_or("<rules>");
+    let Some(board) = draft.board else {
+        diags.push(
+            Diagnostic::error("E0101", last, Span::new(0, 0), "no board", "the variant needs a `board { … }`")
+                .with_help("add e.g. `board { files a..h  ranks 1..8 }`"),
+        );
+        return Err(diags);
+    };
+    let geometry = match lower_board(board.file, board.node) {
+        Ok(g) => g,
+        Err(d) => {
+            diags.extend(d);
+            return Err(diags);
+        }
+    };
+    let players = match lower_players(draft.players, &geometry, last) {
+        Ok(p) => p,
+        Err(d) => {
+            diags.extend(d);
+            return Err(diags);
+        }
+    };
+    let mut cx = Cx { geometry: &geometry, players: &players, diags: &mut diags, pieces: &draft.pieces };
+    let mut kinds = Vec::new();
+    let mut letters: BTreeMap<char, &ast::PieceDef> = BTreeMap::new();
+    if draft.pieces.len() > 63 {
+        cx.diags.push(Diagnostic::error("E0115", last, Span::new(0, 0), "more than 63 piece kinds", "too many pieces"));
+    }
+    for p in &draft.pieces {
+        let letter = lower_letter(&mut cx, p.file, &p.node.letter);
+        if let Some(prev) = letters.insert(letter, p.node) {
+            if prev.letter.span != p.node.letter.span {
+                cx.diags.push(
+                    Diagnostic::error("E0106", p.file, p.node.letter.span, format!("letter `{letter}` is used by `{}` too", prev.name.node), "used twice")
+                        .with_help("every piece needs its own letter for FEN and notation"),
+                );
+            }
+        }
+        let mut royal = false;
+        let mut parts = Vec::new();
+        for item in &p.node.body {
+            match item {
+                ast::PieceItem::Royal(_) => royal = true,
+                ast::PieceItem::Part(part) => {
+                    if let Some(part) = lower_part(&mut cx, p.file, part) {
+                        parts.push(part);
+                    }
+                }
+            }
+        }
+        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, royal, parts, span: p.node.span });
+    }
+    let promotions = draft.promotion.map(|p| lower_promotions(&mut cx, p)).unwrap_or_default();
+    let castling = draft.castling.and_then(|c| lower_castling(&mut cx, c));
+    let hand = draft.hand.map(|h| lower_hand(&mut cx, h, kinds.len()));
+    let end = match draft.end {
+        Some(e) => lower_end(&mut cx, e),
+        None => EndRules { checkmate: Some(Outcome::Lose), stalemate: Some(Outcome::Draw), ..EndRules::default() },
+    };
+    let rulings = draft
+        .rulings
+        .iter()
+        .map(|r| Ruling {
+            name: r.node.name.node.clone(),
+            source: r.node.source.as_ref().map(|s| s.node.clone()),
+            quote: r.node.quote.node.clone(),
+            reading: r.node.reading.node.clone(),
+            file: r.file.to_string(),
+            span: r.node.span,
+        })
+        .collect();
+    let Some(setup) = draft.setup else {
+        diags.push(
+            Diagnostic::error("E0113", last, Span::new(0, 0), "no setup", "the variant needs a `setup \"FEN\"`")
+                .with_help("add the initial position, e.g. `setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"`"),
+        );
+        return Err(diags);
+    };
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let game = Game {
+        name: draft.name.map(|n| n.node.node.clone()).unwrap_or_else(|| "Unnamed variant".into()),
+        geometry,
+        players,
+        kinds,
+        promotions,
+        castling,
+        hand,
+        end,
+        setup: setup.node.node.clone(),
+        rulings,
+    };
+    // The setup must be a legal position of this very game.
+    let tables = Tables::new(&game);
+    let src = FenSource { name: setup.file, offset: setup.node.span.start + 1 };
+    if let Err(d) = fen::parse(&game, &tables, &game.setup, &src) {
+        return Err(vec![d]);
+    }
+    Ok(game)
+}
+
+fn known_pieces(pieces: &[From<ast::PieceDef>]) -> String {
+    let names: Vec<&str> = pieces.iter().map(|p| p.node.name.node.as_str()).collect();
+    format!("the pieces defined are: {}", names.join(", "))
+}
+
+struct Cx<'a, 'b> {
+    geometry: &'a Geometry,
+    players: &'a [Player; 2],
+    diags: &'a mut Vec<Diagnostic>,
+    pieces: &'a [From<'b, ast::PieceDef>],
+}
+
+impl Cx<'_, '_> {
+    fn kind(&mut self, file: &str, name: &ast::Ident) -> Option<KindId> {
+        match self.pieces.iter().position(|p| p.node.name.node == name.node) {
+            Some(i) => Some(i as KindId),
+            None => {
+                self.diags.push(
+                    Diagnostic::error("E0105", file, name.span, format!("unknown piece `{}`", name.node), "no piece has this name")
+                        .with_help(known_pieces(self.pieces)),
+                );
+                None
+            }
+        }
+    }
+
+    fn square(&mut self, file: &str, name: &ast::Ident) -> Option<Cell> {
+        let cell = self.geometry.parse_square(&name.node);
+        if cell.is_none() {
+            let example = self.geometry.name(self.geometry.board_cells().next().unwrap_or(0));
+            self.diags.push(
+                Diagnostic::error("E0112", file, name.span, format!("`{}` is not a square of this board", name.node), "no such square")
+                    .with_help(format!("squares are named like `{example}`")),
+            );
+        }
+        cell
+    }
+
+    /// The cells of `zone` for each player (relative coordinates mirrored per orientation).
+    fn zone(&mut self, file: &str, zone: &ast::Zone) -> Option<[Vec<Cell>; 2]> {
+        let geo = self.geometry;
+        // Resolve every atom once, reporting problems.
+        let mut conjs: Vec<Vec<(Option<(usize, usize)>, Option<Cell>)>> = Vec::new();
+        let mut ok = true;
+        for conj in &zone.any_of {
+            let mut atoms = Vec::new();
+            for atom in &conj.all_of {
+                match atom {
+                    ast::ZoneAtom::Coord { axis, label } => match geo.axis_index(&axis.node) {
+                        None => {
+                            ok = false;
+                            self.diags.push(unknown_axis(file, axis, geo));
+                        }
+                        Some(a) => match geo.axes[a].labels.iter().position(|l| *l == label.node) {
+                            None => {
+                                ok = false;
+                                self.diags.push(
+                                    Diagnostic::error("E0104", file, label.span, format!("`{}` is not a {} of this board", label.node, axis.node), "unknown label")
+                                        .with_help(format!("the {}s are {}", axis.node, geo.axes[a].labels.join(" "))),
+                                );
+                            }
+                            Some(i) => atoms.push((Some((a, i)), None)),
+                        },
+                    },
+                    ast::ZoneAtom::Square(sq) => match self.square(file, sq) {
+                        Some(c) => atoms.push((None, Some(c))),
+                        None => ok = false,
+                    },
+                }
+            }
+            conjs.push(atoms);
+        }
+        if !ok {
+            return None;
+        }
+        let mut out: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        for (p, cells) in out.iter_mut().enumerate() {
+            let orient = &self.players[p].orientation;
+            for cell in geo.board_cells() {
+                let coords = geo.coords(cell);
+                let inside = conjs.iter().any(|atoms| {
+                    atoms.iter().all(|&(coord, sq)| match (coord, sq) {
+                        (Some((a, i)), _) => {
+                            let want = if orient[a] < 0 { geo.size(a) - 1 - i } else { i };
+                            coords[a] == want
+                        }
+                        (None, Some(c)) => c == cell,
+                        _ => false,
+                    })
+                });
+                if inside {
+                    cells.push(cell);
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+fn unknown_axis(file: &str, axis: &ast::Ident, geo: &Geometry) -> Diagnostic {
+    let names: Vec<&str> = geo.axes.iter().map(|a| a.name.as_str()).collect();
+    Diagnostic::error("E0103", file, axis.span, format!("unknown axis `{}`", axis.node), "no axis has this name")
+        .with_help(format!("this board's axes are {}", names.join(", ")))
+}
+
+fn lower_board(file: &str, board: &ast::Board) -> Result<Geometry, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let mut axes: Vec<AxisInfo> = Vec::new();
+    for axis in &board.axes {
+        if axes.iter().any(|a| a.name == axis.name.node) {
+            diags.push(
+                Diagnostic::error("E0102", file, axis.name.span, format!("axis `{}` declared twice", axis.name.node), "declared again")
+                    .with_help("declare each axis once"),
+            );
+            continue;
+        }
+        let mut labels: Vec<String> = Vec::new();
+        for label in &axis.labels {
+            match label {
+                ast::Label::Single(l) => labels.push(l.node.clone()),
+                ast::Label::Range(a, b) => match expand_range(&a.node, &b.node) {
+                    Some(r) => labels.extend(r),
+                    None => diags.push(
+                        Diagnostic::error("E0102", file, Span::new(a.span.start, b.span.end), format!("`{}..{}` is not a range", a.node, b.node), "bad range")
+                            .with_help("ranges go from a lower to a higher number (`1..8`) or letter (`a..h`)"),
+                    ),
+                },
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for l in &labels {
+            if !seen.insert(l) {
+                diags.push(
+                    Diagnostic::error("E0102", file, axis.span, format!("label `{l}` appears twice on axis `{}`", axis.name.node), "duplicate label")
+                        .with_help("every coordinate needs its own label"),
+                );
+            }
+        }
+        if labels.is_empty() {
+            diags.push(Diagnostic::error("E0102", file, axis.span, "an axis needs labels", "no labels"));
+        }
+        axes.push(AxisInfo { name: axis.name.node.clone(), labels });
+    }
+    if axes.len() < 2 {
+        diags.push(
+            Diagnostic::error("E0102", file, board.span, "a board needs files and ranks", "fewer than two axes")
+                .with_help("declare `files …` and `ranks …` (and `levels …` for a 3D board)"),
+        );
+    }
+    let cells: usize = axes.iter().map(|a| a.labels.len().max(1)).product();
+    if cells > MAX_CELLS {
+        diags.push(
+            Diagnostic::error("E0115", file, board.span, format!("a board of {cells} cells is too large"), format!("at most {MAX_CELLS} cells"))
+                .with_help("rulebook supports boards of up to 512 cells (8x8x8)"),
+        );
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let geo = Geometry::new(axes, &[]);
+    let mut holes = Vec::new();
+    for h in &board.holes {
+        match geo.parse_square(&h.node) {
+            Some(c) => holes.push(c),
+            None => diags.push(
+                Diagnostic::error("E0112", file, h.span, format!("`{}` is not a square of this board", h.node), "no such square")
+                    .with_help(format!("squares are named like `{}`", geo.name(0))),
+            ),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(Geometry::new(geo.axes, &holes))
+}
+
+fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
+    if let (Ok(x), Ok(y)) = (a.parse::<u32>(), b.parse::<u32>()) {
+        return (x <= y && y - x < 64).then(|| (x..=y).map(|n| n.to_string()).collect());
+    }
+    let (mut ca, mut cb) = (a.chars(), b.chars());
+    match (ca.next(), ca.next(), cb.next(), cb.next()) {
+        (Some(x), None, Some(y), None) if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() && x <= y && x.is_ascii_lowercase() == y.is_ascii_lowercase() => {
+            Some((x..=y).map(|c| c.to_string()).collect())
+        }
+        _ => None,
+    }
+}
+
+fn lower_players(players: Option<From<ast::Players>>, geo: &Geometry, last: &str) -> Result<[Player; 2], Vec<Diagnostic>> {
+    let dims = geo.dims();
+    let Some(players) = players else {
+        // Default: white and black, forward along the rank axis.
+        let mk = |name: &str, sign: i8| {
+            let mut orientation = vec![1i8; dims];
+            orientation[1] = sign;
+            Player { name: name.into(), directions: vec![("forward".into(), 1, sign)], orientation }
+        };
+        return Ok([mk("white", 1), mk("black", -1)]);
+    };
+    let file = players.file;
+    let mut diags = Vec::new();
+    if players.node.players.len() != 2 {
+        diags.push(
+            Diagnostic::error("E0116", file, players.node.span, format!("{} players declared", players.node.players.len()), "expected two")
+                .with_help("rulebook plays two-player games: declare `white` and `black`"),
+        );
+        return Err(diags);
+    }
+    let mut out = Vec::new();
+    for p in &players.node.players {
+        let mut orientation = vec![1i8; dims];
+        let mut directions = Vec::new();
+        for d in &p.directions {
+            match geo.axis_index(&d.axis.node) {
+                None => diags.push(unknown_axis(file, &d.axis, geo)),
+                Some(a) => {
+                    let sign = if d.positive { 1 } else { -1 };
+                    orientation[a] = sign;
+                    directions.push((d.word.node.clone(), a, sign));
+                }
+            }
+        }
+        out.push(Player { name: p.name.node.clone(), directions, orientation });
+    }
+    let words = |p: &Player| p.directions.iter().map(|d| d.0.clone()).collect::<BTreeSet<_>>();
+    if out.len() == 2 && words(&out[0]) != words(&out[1]) {
+        diags.push(
+            Diagnostic::error("E0109", file, players.node.span, "the players declare different direction words", "here")
+                .with_help("both players must name the same directions (e.g. both `forward`), each pointing its own way"),
+        );
+    }
+    let _ = last;
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut it = out.into_iter();
+    match (it.next(), it.next()) {
+        (Some(a), Some(b)) => Ok([a, b]),
+        _ => Err(diags),
+    }
+}
+
+fn lower_letter(cx: &mut Cx, file: &str, letter: &ast::Ident) -> char {
+    let mut chars = letter.node.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+        _ => {
+            cx.diags.push(
+                Diagnostic::error("E0120", file, letter.span, format!("`{}` is not a piece letter", letter.node), "expected one letter")
+                    .with_help("a piece's letter is one ASCII letter, written upper case, e.g. `piece Knight N`"),
+            );
+            '?'
+        }
+    }
+}
+
+/// The vector of a Betza atom letter, in two dimensions.
+fn atom_vector(letter: &str) -> Option<[i32; 2]> {
+    Some(match letter {
+        "W" => [1, 0],
+        "F" => [1, 1],
+        "D" => [2, 0],
+        "N" => [2, 1],
+        "A" => [2, 2],
+        "H" => [3, 0],
+        "C" => [3, 1],
+        "Z" => [3, 2],
+        "G" => [3, 3],
+        _ => return None,
+    })
+}
+
+/// All rotations and reflections of `v`: every permutation of its components with every sign.
+fn symmetries(v: &[i32]) -> BTreeSet<Vec<i32>> {
+    let mut out = BTreeSet::new();
+    let mut perm = v.to_vec();
+    permute(&mut perm, 0, &mut out);
+    out
+}
+
+fn permute(v: &mut Vec<i32>, k: usize, out: &mut BTreeSet<Vec<i32>>) {
+    if k == v.len() {
+        let n = v.len();
+        for signs in 0..(1u32 << n) {
+            let w: Vec<i32> = v
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| if signs >> i & 1 == 1 { -x } else { x })
+                .collect();
+            out.insert(w);
+        }
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, out);
+        v.swap(k, i);
+    }
+}
+
+fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
+    let dims = cx.geometry.dims();
+    let base: Vec<i32> = match &part.atom.node {
+        ast::Atom::Letter(l) => {
+            let Some(v) = atom_vector(l) else {
+                cx.diags.push(
+                    Diagnostic::error("E0107", file, part.atom.span, format!("unknown atom `{l}`"), "not a Betza atom")
+                        .with_help("atoms are W F D N A H C Z G, or write a vector such as `(1,2)`"),
+                );
+                return None;
+            };
+            let mut full = vec![0; dims];
+            full[0] = v[0];
+            full[1] = v[1];
+            full
+        }
+        ast::Atom::Vector(v) => {
+            if v.len() != dims {
+                cx.diags.push(
+                    Diagnostic::error("E0108", file, part.atom.span, format!("a vector of {} components on a {dims}-dimensional board", v.len()), "wrong length")
+                        .with_help(format!("write one component per axis ({})", cx.geometry.axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "))),
+                );
+                return None;
+            }
+            if v.iter().all(|&x| x == 0) {
+                cx.diags.push(
+                    Diagnostic::error("E0108", file, part.atom.span, "the zero vector goes nowhere", "zero vector")
+                        .with_help("a movement vector needs a non-zero component"),
+                );
+                return None;
+            }
+            v.clone()
+        }
+    };
+    let kind = match part.kind.node {
+        ast::PatternKind::Leap => StepKind::Leap,
+        ast::PatternKind::Ride => StepKind::Ride,
+        ast::PatternKind::Hop => StepKind::Hop,
+    };
+    let mut relative: BTreeSet<Vec<i32>> = symmetries(&base);
+    let mut filters: Vec<(String, Span)> = Vec::new();
+    let mut max = None;
+    let mut exact = false;
+    let mut from = None;
+    let mut sets_ep = false;
+    let mut takes_ep = false;
+    let mut ok = true;
+    for m in &part.modifiers {
+        match &m.node {
+            ast::Modifier::Direction(w) => filters.push((w.clone(), m.span)),
+            ast::Modifier::Mirror(axes) => {
+                let mut set = BTreeSet::new();
+                set.insert(base.clone());
+                for axis in axes {
+                    match cx.geometry.axis_index(&axis.node) {
+                        None => {
+                            ok = false;
+                            cx.diags.push(unknown_axis(file, axis, cx.geometry));
+                        }
+                        Some(a) => {
+                            let more: Vec<Vec<i32>> = set
+                                .iter()
+                                .map(|v| {
+                                    let mut w = v.clone();
+                                    w[a] = -w[a];
+                                    w
+                                })
+                                .collect();
+                            set.extend(more);
+                        }
+                    }
+                }
+                relative = set;
+            }
+            ast::Modifier::Max(n) | ast::Modifier::Exactly(n) => {
+                if *n == 0 || kind == StepKind::Leap {
+                    ok = false;
+                    let why = if *n == 0 { "a range of zero steps" } else { "a leap has no range" };
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, why, "not allowed here")
+                            .with_help("ranges belong to `ride` or `hop` parts, e.g. `move ride W max 2`"),
+                    );
+                }
+                max = Some(*n);
+                exact = matches!(m.node, ast::Modifier::Exactly(_));
+                if exact && kind == StepKind::Hop {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "`exactly` does not apply to a hop", "not allowed here")
+                            .with_help("use `max N` to limit how far a hop lands beyond its screen"),
+                    );
+                }
+            }
+            ast::Modifier::From(zone) => match cx.zone(file, zone) {
+                Some(z) => from = Some(z),
+                None => ok = false,
+            },
+            ast::Modifier::SetsEnPassant => {
+                if part.mode.node == ast::Mode::Capture || kind == StepKind::Leap {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "only a quiet ride passes over squares", "`sets en-passant` here")
+                            .with_help("write it on a part like `quiet ride W forward exactly 2`"),
+                    );
+                }
+                sets_ep = true;
+            }
+            ast::Modifier::TakesEnPassant => {
+                if part.mode.node == ast::Mode::Quiet {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "a quiet part cannot capture en passant", "`takes en-passant` here")
+                            .with_help("write it on a `capture` or `move` part"),
+                    );
+                }
+                takes_ep = true;
+            }
+        }
+    }
+    let mut vectors: [Vec<Vec<i32>>; 2] = [Vec::new(), Vec::new()];
+    for (p, out) in vectors.iter_mut().enumerate() {
+        let player = &cx.players[p];
+        let mut keep: Vec<Vec<i32>> = relative.iter().cloned().collect();
+        for (word, span) in &filters {
+            let test = direction_test(player, word);
+            match test {
+                Some((axis, want)) => keep.retain(|v| v[axis].signum() == want),
+                None => {
+                    if p == 0 {
+                        ok = false;
+                        let words: Vec<&str> = player.directions.iter().map(|d| d.0.as_str()).collect();
+                        cx.diags.push(
+                            Diagnostic::error("E0109", file, *span, format!("unknown direction `{word}`"), "not a direction of this board")
+                                .with_help(format!(
+                                    "the players declare {}; `backward`, `down` and `sideways` are derived from `forward` and `up`",
+                                    words.join(", ")
+                                )),
+                        );
+                    }
+                }
+            }
+        }
+        *out = keep.iter().map(|v| player.absolute(v)).collect();
+    }
+    if ok && vectors[0].is_empty() {
+        cx.diags.push(
+            Diagnostic::error("E0108", file, part.span, "no direction is left", "this part never moves")
+                .with_help("the direction words exclude every rotation of the atom"),
+        );
+        ok = false;
+    }
+    if !ok {
+        return None;
+    }
+    Some(Part {
+        quiet: part.mode.node != ast::Mode::Capture,
+        capture: part.mode.node != ast::Mode::Quiet,
+        kind,
+        vectors,
+        max: if kind == StepKind::Leap { Some(1) } else { max },
+        exact,
+        from,
+        sets_en_passant: sets_ep,
+        takes_en_passant: takes_ep,
+        span: part.span,
+    })
+}
+
+/// What a direction word requires of a relative vector: `(axis, sign)` of its component.
+fn direction_test(player: &Player, word: &str) -> Option<(usize, i32)> {
+    let declared = |w: &str| player.directions.iter().find(|d| d.0 == w).map(|d| d.1);
+    if let Some(a) = declared(word) {
+        return Some((a, 1));
+    }
+    match word {
+        "backward" => declared("forward").map(|a| (a, -1)),
+        "down" => declared("up").map(|a| (a, -1)),
+        "sideways" => declared("forward").map(|a| (a, 0)),
+        _ => None,
+    }
+}
+
+fn lower_promotions(cx: &mut Cx, p: From<ast::Promotion>) -> Vec<PromotionRule> {
+    let mut out = Vec::new();
+    for rule in &p.node.rules {
+        let kind = cx.kind(p.file, &rule.piece);
+        let zone = cx.zone(p.file, &rule.zone);
+        let targets: Vec<Option<KindId>> = rule.targets.iter().map(|t| cx.kind(p.file, t)).collect();
+        if let (Some(kind), Some(zone)) = (kind, zone) {
+            if targets.iter().all(|t| t.is_some()) {
+                out.push(PromotionRule { kind, zone, targets: targets.into_iter().flatten().collect(), span: rule.span });
+            }
+        }
+    }
+    out
+}
+
+fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<CastlingRule> {
+    let king = cx.kind(c.file, &c.node.king);
+    let rook = cx.kind(c.file, &c.node.rook);
+    let mut sides = Vec::new();
+    for side in &c.node.sides {
+        let short = match side.name.node.as_str() {
+            "short" => true,
+            "long" => false,
+            other => {
+                cx.diags.push(
+                    Diagnostic::error("E0121", c.file, side.name.span, format!("`{other}` is not a castling side"), "expected `short` or `long`")
+                        .with_help("`short` castles with the partner on the higher files, `long` with the one on the lower files"),
+                );
+                continue;
+            }
+        };
+        let kt = cx.square(c.file, &side.king_to);
+        let rt = cx.square(c.file, &side.rook_to);
+        if let (Some(kt), Some(rt)) = (kt, rt) {
+            let mirror = |cell: Cell, p: usize| -> Cell {
+                let geo = cx.geometry;
+                let coords: Vec<i64> = geo
+                    .coords(cell)
+                    .iter()
+                    .enumerate()
+                    .map(|(a, &x)| if cx.players[p].orientation[a] < 0 { (geo.size(a) - 1 - x) as i64 } else { x as i64 })
+                    .collect();
+                geo.cell(&coords).unwrap_or(cell)
+            };
+            sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)] });
+        }
+    }
+    if let Some(k) = king {
+        if !cx.pieces[k as usize].node.body.iter().any(|i| matches!(i, ast::PieceItem::Royal(_))) {
+            cx.diags.push(
+                Diagnostic::error("E0122", c.file, c.node.king.span, format!("`{}` castles but is not royal", c.node.king.node), "not royal")
+                    .with_help("the castling piece is the one that may not castle out of or through check: mark it `royal`"),
+            );
+        }
+    }
+    Some(CastlingRule { king: king?, rook: rook?, sides, span: c.node.span })
+}
+
+fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> HandRules {
+    let mut rules = HandRules { capture_to_hand: false, demote_to: None, drop_cells: vec![None; nkinds] };
+    let all: Vec<Cell> = cx.geometry.board_cells().collect();
+    let mut any: Option<[Vec<Cell>; 2]> = None;
+    let mut specific: Vec<Option<[Vec<Cell>; 2]>> = vec![None; nkinds];
+    for rule in &h.node.rules {
+        match &rule.node {
+            ast::HandRule::CaptureToHand => rules.capture_to_hand = true,
+            ast::HandRule::DemotePromoted(k) => rules.demote_to = cx.kind(h.file, k),
+            ast::HandRule::Drop { piece, only, except } => {
+                let mut cells = [all.clone(), all.clone()];
+                if let Some(z) = only {
+                    if let Some(z) = cx.zone(h.file, z) {
+                        cells = z;
+                    }
+                }
+                if let Some(z) = except {
+                    if let Some(z) = cx.zone(h.file, z) {
+                        for p in 0..2 {
+                            cells[p].retain(|c| !z[p].contains(c));
+                        }
+                    }
+                }
+                match piece {
+                    None => any = Some(cells),
+                    Some(name) => {
+                        if let Some(k) = cx.kind(h.file, name) {
+                            specific[k as usize] = Some(cells);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for k in 0..nkinds {
+        rules.drop_cells[k] = specific[k].clone().or_else(|| any.clone());
+    }
+    rules
+}
+
+fn lower_end(cx: &mut Cx, e: From<ast::End>) -> EndRules {
+    let outcome = |o: &ast::Outcome| match o {
+        ast::Outcome::Win => Outcome::Win,
+        ast::Outcome::Lose => Outcome::Lose,
+        ast::Outcome::Draw => Outcome::Draw,
+    };
+    let mut end = EndRules::default();
+    for rule in &e.node.rules {
+        match &rule.node {
+            ast::EndRule::Checkmate(o) => end.checkmate = Some(outcome(&o.node)),
+            ast::EndRule::Stalemate(o) => end.stalemate = Some(outcome(&o.node)),
+            ast::EndRule::FiftyMove { moves, piece } => {
+                end.fifty_move = Some(moves.node);
+                end.fifty_move_piece = cx.kind(e.file, piece);
+            }
+            ast::EndRule::Repetition(n) => end.repetition = Some(n.node),
+        }
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_of_knight_and_3d_atoms() {
+        assert_eq!(symmetries(&[2, 1]).len(), 8);
+        assert_eq!(symmetries(&[1, 0]).len(), 4);
+        assert_eq!(symmetries(&[1, 0, 0]).len(), 6);
+        assert_eq!(symmetries(&[1, 1, 0]).len(), 12);
+        assert_eq!(symmetries(&[1, 1, 1]).len(), 8);
+        assert_eq!(symmetries(&[2, 1, 0]).len(), 24);
+    }
+
+    #[test]
+    fn ranges_expand() {
+        assert_eq!(expand_range("a", "c"), Some(vec!["a".into(), "b".into(), "c".into()]));
+        assert_eq!(expand_range("1", "10").map(|v| v.len()), Some(10));
+        assert_eq!(expand_range("c", "a"), None);
+    }
+}

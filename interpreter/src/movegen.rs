@@ -1,0 +1,396 @@
+//! Move generation: pseudo-legal moves from the compiled rays, the attack
+//! test, and legal moves (royal pieces never left attacked).
+//!
+//! Legality has a fast path for games whose attacks are plain leaps and rides
+//! and where the side to move has exactly one royal piece: pins are found once
+//! per position, so only royal moves, pinned pieces, en passant and moves out
+//! of check are tried on a copy. Everything else is tried on a copy.
+
+use crate::geometry::Cell;
+use crate::model::{Color, Game};
+use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION};
+use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SETS_EP, TAKES_EP};
+
+/// Adds the move (and its promotion alternatives) to `out`.
+#[inline]
+fn push(out: &mut Vec<Move>, t: &Tables, m: Move, color: Color) {
+    let kc = m.piece as usize * 2 + color as usize;
+    if t.promo_zone[kc * t.ncells + m.to as usize] {
+        for &target in &t.promo_targets[kc] {
+            out.push(Move { promotion: target, ..m });
+        }
+    } else {
+        out.push(m);
+    }
+}
+
+/// Appends the pseudo-legal moves of the piece on `from` (owned by the side to move).
+#[inline]
+fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
+    let us = pos.side;
+    let piece = kind_of(pos.board[from as usize]);
+    for ray in t.rays_of(piece, us, from) {
+        let cells = t.ray_cells(ray);
+        let f = ray.flags;
+        if f & (HOP | EXACT | SETS_EP | TAKES_EP) == 0 {
+            // The common case: a leap or a plain ride.
+            for &to in cells {
+                let occ = pos.board[to as usize];
+                if occ == 0 {
+                    if f & QUIET != 0 {
+                        push(out, t, Move::normal(piece, from, to), us);
+                    }
+                } else {
+                    if f & CAPTURE != 0 && color_of(occ) != us {
+                        push(out, t, Move::normal(piece, from, to), us);
+                    }
+                    break;
+                }
+            }
+        } else if f & HOP != 0 {
+            let mut screen = false;
+            let mut landed = 0;
+            for &to in cells {
+                let occ = pos.board[to as usize];
+                if !screen {
+                    screen = occ != 0;
+                    continue;
+                }
+                landed += 1;
+                if landed > ray.hop_limit {
+                    break;
+                }
+                if occ == 0 {
+                    if f & QUIET != 0 {
+                        push(out, t, Move::normal(piece, from, to), us);
+                    }
+                } else {
+                    if f & CAPTURE != 0 && color_of(occ) != us {
+                        push(out, t, Move::normal(piece, from, to), us);
+                    }
+                    break;
+                }
+            }
+        } else if f & EXACT != 0 {
+            let (last, before) = match cells.split_last() {
+                Some(x) => x,
+                None => continue,
+            };
+            if before.iter().any(|&c| pos.board[c as usize] != 0) {
+                continue;
+            }
+            let occ = pos.board[*last as usize];
+            let kind = if f & SETS_EP != 0 && !before.is_empty() {
+                MoveKind::EnPassantSetter
+            } else {
+                MoveKind::Normal
+            };
+            let m = Move { kind, aux: ray.start, ..Move::normal(piece, from, *last) };
+            if occ == 0 {
+                if f & QUIET != 0 {
+                    push(out, t, m, us);
+                } else if f & TAKES_EP != 0 && pos.is_ep_target(*last) {
+                    push(out, t, en_passant(pos, piece, from, *last), us);
+                }
+            } else if f & CAPTURE != 0 && color_of(occ) != us {
+                push(out, t, Move { kind: MoveKind::Normal, ..m }, us);
+            }
+        } else {
+            // A ride or leap that sets or takes en passant.
+            for (i, &to) in cells.iter().enumerate() {
+                let occ = pos.board[to as usize];
+                if occ == 0 {
+                    if f & QUIET != 0 {
+                        let kind = if f & SETS_EP != 0 && i > 0 {
+                            MoveKind::EnPassantSetter
+                        } else {
+                            MoveKind::Normal
+                        };
+                        push(out, t, Move { kind, aux: ray.start, ..Move::normal(piece, from, to) }, us);
+                    }
+                    if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(to) {
+                        push(out, t, en_passant(pos, piece, from, to), us);
+                    }
+                } else {
+                    if f & CAPTURE != 0 && color_of(occ) != us {
+                        push(out, t, Move::normal(piece, from, to), us);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn en_passant(pos: &Position, piece: u8, from: Cell, to: Cell) -> Move {
+    Move { kind: MoveKind::EnPassant, aux: pos.ep_victim as u32, ..Move::normal(piece, from, to) }
+}
+
+/// Appends every pseudo-legal move of the side to move: piece moves, castling, drops.
+pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    for from in pos.cells_of(pos.side, t.nwords) {
+        piece_moves(pos, t, from, out);
+    }
+    drops(game, t, pos, out);
+}
+
+fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if game.hand.is_none() {
+        return;
+    }
+    let us = pos.side;
+    for (kind, &n) in pos.hand[us as usize][..game.kinds.len()].iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
+        for (cell, &ok) in zone.iter().enumerate() {
+            if ok && pos.board[cell] == 0 {
+                out.push(Move {
+                    kind: MoveKind::Drop,
+                    ..Move::normal(kind as u8, cell as Cell, cell as Cell)
+                });
+            }
+        }
+    }
+}
+
+/// Is `cell` attacked by a piece of `by`?
+pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    if t.simple_attacks {
+        attacked_simple(t, pos, cell, by)
+    } else {
+        attacked_general(game, t, pos, cell, by)
+    }
+}
+
+#[inline]
+fn attacked_simple(t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    for dir in &t.attack_dirs[by as usize] {
+        let (start, len) = dir.rays[cell as usize];
+        let ray = &t.cells[start as usize..start as usize + len as usize];
+        for (d, &c) in ray.iter().enumerate() {
+            let occ = pos.board[c as usize];
+            if occ != 0 {
+                if color_of(occ) == by && dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
+/// The attack test for any pattern: would a capture by `by` land on `cell`?
+fn attacked_general(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    let mut probe = pos.clone();
+    probe.side = by;
+    probe.ep_len = 0;
+    if probe.board[cell as usize] == 0 {
+        // Something to capture: a stand-in piece of the other side.
+        probe.board[cell as usize] = code(0, by ^ 1);
+    }
+    let mut moves = Vec::new();
+    for from in probe.cells_of(by, t.nwords) {
+        piece_moves(&probe, t, from, &mut moves);
+    }
+    let _ = game;
+    moves.iter().any(|m| m.to == cell)
+}
+
+/// Is the side to move in check (some royal piece of it attacked)?
+pub fn in_check(game: &Game, t: &Tables, pos: &Position) -> bool {
+    royal_attacked(game, t, pos, pos.side)
+}
+
+/// Is some royal piece of `color` attacked?
+pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> bool {
+    match pos.royal_count[color as usize] {
+        0 => false,
+        1 => attacked(game, t, pos, pos.royal[color as usize], color ^ 1),
+        _ => pos
+            .cells_of(color, t.nwords)
+            .filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0)
+            .any(|c| attacked(game, t, pos, c, color ^ 1)),
+    }
+}
+
+/// Does `m` leave the mover's royal pieces unattacked? (Tried on a copy.)
+pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
+    let mut next = pos.clone();
+    next.make(m, game, t);
+    !royal_attacked(game, t, &next, pos.side)
+}
+
+/// Appends the legal moves of the side to move.
+pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let us = pos.side;
+    let first = out.len();
+    for from in pos.cells_of(us, t.nwords) {
+        piece_moves(pos, t, from, out);
+    }
+    let piece_end = out.len();
+    drops(game, t, pos, out);
+    let checked = in_check(game, t, pos);
+    if !checked {
+        castling_moves(game, t, pos, out);
+    }
+    let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
+    if !fast {
+        if pos.royal_count[us as usize] == 0 {
+            return;
+        }
+        retain_from(out, first, |m| legal_by_trial(game, t, pos, m));
+        return;
+    }
+    if checked {
+        retain_from(out, first, |m| m.kind == MoveKind::Castle || legal_by_trial(game, t, pos, m));
+        return;
+    }
+    let king = pos.royal[us as usize];
+    let pinned = pinned_cells(t, pos, king, us);
+    let mut keep = first;
+    for i in first..out.len() {
+        let m = out[i];
+        let ok = if i >= piece_end {
+            true // drops out of check, and castling (checked when generated)
+        } else if m.from == king {
+            king_step_safe(t, pos, &m, us)
+        } else if m.kind == MoveKind::EnPassant || pinned.contains(&m.from) {
+            legal_by_trial(game, t, pos, &m)
+        } else {
+            true
+        };
+        if ok {
+            out[keep] = m;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+
+fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl FnMut(&Move) -> bool) {
+    let mut keep = first;
+    for i in first..out.len() {
+        let m = out[i];
+        if keep_if(&m) {
+            out[keep] = m;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+
+/// Is the royal piece's destination safe, looking through its own start cell?
+#[inline]
+fn king_step_safe(t: &Tables, pos: &Position, m: &Move, us: Color) -> bool {
+    let by = us ^ 1;
+    for dir in &t.attack_dirs[by as usize] {
+        let (start, len) = dir.rays[m.to as usize];
+        let ray = &t.cells[start as usize..start as usize + len as usize];
+        for (d, &c) in ray.iter().enumerate() {
+            let occ = pos.board[c as usize];
+            if occ != 0 && c != m.from {
+                if color_of(occ) == by && dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                    return false;
+                }
+                break;
+            }
+        }
+    }
+    true
+}
+
+/// The cells of `us`'s pieces that stand between the royal piece and an enemy rider.
+fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> Vec<Cell> {
+    let mut pinned = Vec::new();
+    for dir in t.attack_dirs[(us ^ 1) as usize].iter().filter(|d| d.slides) {
+        let (start, len) = dir.rays[king as usize];
+        let ray = &t.cells[start as usize..start as usize + len as usize];
+        let mut own: Cell = NO_CELL;
+        for (d, &c) in ray.iter().enumerate() {
+            let occ = pos.board[c as usize];
+            if occ == 0 {
+                continue;
+            }
+            if own == NO_CELL {
+                if color_of(occ) == us {
+                    own = c;
+                    continue;
+                }
+                break;
+            }
+            if color_of(occ) != us && dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                pinned.push(own);
+            }
+            break;
+        }
+    }
+    pinned
+}
+
+/// Appends the legal castling moves (the side to move is not in check).
+fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let Some(rule) = &game.castling else { return };
+    let us = pos.side as usize;
+    let king = pos.royal[us];
+    if pos.royal_count[us] != 1 || kind_of(pos.board[king as usize]) != rule.king {
+        return;
+    }
+    let geo = &game.geometry;
+    for (s, side) in rule.sides.iter().enumerate() {
+        let rook = pos.castling[us][s];
+        if rook == NO_CELL || pos.board[rook as usize] != code(rule.rook, us as Color) {
+            continue;
+        }
+        let (kt, rt) = (side.king_to[us], side.rook_to[us]);
+        // Every cell between the pieces and their destinations is empty but for the two.
+        let span = line_between(geo, &[king, rook, kt, rt]);
+        let Some(span) = span else { continue };
+        if span.iter().any(|&c| c != king && c != rook && pos.board[c as usize] != 0) {
+            continue;
+        }
+        // The king crosses no attacked cell (its start was tested: not in check).
+        let path = line_between(geo, &[king, kt]).unwrap_or_default();
+        if path.iter().any(|&c| c != king && c != kt && attacked(game, t, pos, c, us as Color ^ 1)) {
+            continue;
+        }
+        let m = Move {
+            kind: MoveKind::Castle,
+            aux: rook as u32,
+            side: s as u8,
+            promotion: NO_PROMOTION,
+            ..Move::normal(rule.king, king, kt)
+        };
+        if legal_by_trial(game, t, pos, &m) {
+            out.push(m);
+        }
+    }
+}
+
+/// All cells on the straight segment spanned by `cells` (which must share all
+/// coordinates but one); `None` if they do not.
+fn line_between(geo: &crate::geometry::Geometry, cells: &[Cell]) -> Option<Vec<Cell>> {
+    let coords: Vec<Vec<usize>> = cells.iter().map(|&c| geo.coords(c)).collect();
+    let first = &coords[0];
+    let mut axis = None;
+    for a in 0..geo.dims() {
+        if coords.iter().any(|c| c[a] != first[a]) {
+            if axis.is_some() {
+                return None;
+            }
+            axis = Some(a);
+        }
+    }
+    let Some(axis) = axis else { return Some(vec![cells[0]]) };
+    let lo = coords.iter().map(|c| c[axis]).min()?;
+    let hi = coords.iter().map(|c| c[axis]).max()?;
+    let mut out = Vec::new();
+    for x in lo..=hi {
+        let mut p: Vec<i64> = first.iter().map(|&v| v as i64).collect();
+        p[axis] = x as i64;
+        out.push(geo.cell(&p)?);
+    }
+    Some(out)
+}

@@ -1,0 +1,47 @@
+//! Perft: the number of leaves of the game tree to a given depth, the
+//! reference count engine authors compare move generators with. Leaves at
+//! depth 1 are counted in bulk (the legal moves are counted, not played).
+//! Draws by rule (repetition, fifty moves) are ignored, as in published tables.
+
+use crate::position::{Move, Position};
+use crate::variant::Variant;
+
+/// Counts the leaves `depth` plies below `pos`.
+pub fn perft(v: &Variant, pos: &Position, depth: u32) -> u64 {
+    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+    perft_with(v, pos, depth, &mut buffers)
+}
+
+fn perft_with(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let Some((moves, rest)) = buffers.split_first_mut() else { return 0 };
+    moves.clear();
+    v.legal_moves_into(pos, moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for m in moves.iter() {
+        let next = v.play(pos, m);
+        total += perft_with(v, &next, depth - 1, rest);
+    }
+    total
+}
+
+/// The count below each legal move of `pos` (in generation order), for `--divide`.
+/// `on_move` is called after each root move (for progress reporting).
+pub fn divide(v: &Variant, pos: &Position, depth: u32, mut on_move: impl FnMut(usize, usize)) -> Vec<(Move, u64)> {
+    let moves = v.legal_moves(pos);
+    let n = moves.len();
+    moves
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let count = if depth <= 1 { 1 } else { perft(v, &v.play(pos, &m), depth - 1) };
+            on_move(i + 1, n);
+            (m, count)
+        })
+        .collect()
+}

@@ -1,0 +1,317 @@
+//! A position of a variant (mailbox board, occupancy bitsets, side to move,
+//! castling rights, en-passant targets, counters, hands) and how a move changes it.
+
+use crate::geometry::{Cell, MAX_CELLS};
+use crate::model::{Color, Game, KindId};
+use crate::tables::Tables;
+
+/// No cell (an unset castling right or en-passant victim).
+pub const NO_CELL: Cell = Cell::MAX;
+/// Set on a piece code when the piece was promoted (it demotes when captured to hand).
+pub const PROMOTED: u8 = 0x80;
+/// Words of an occupancy bitset (enough for [`MAX_CELLS`]).
+pub const WORDS: usize = MAX_CELLS / 64;
+
+/// The code of a piece on the board: `1 + kind * 2 + color`, plus [`PROMOTED`].
+#[inline]
+pub fn code(kind: KindId, color: Color) -> u8 {
+    1 + kind * 2 + color
+}
+
+/// The kind of a non-empty piece code.
+#[inline]
+pub fn kind_of(code: u8) -> KindId {
+    ((code & !PROMOTED) - 1) >> 1
+}
+
+/// The owner of a non-empty piece code.
+#[inline]
+pub fn color_of(code: u8) -> Color {
+    ((code & !PROMOTED) - 1) & 1
+}
+
+/// What a move does, beyond moving a piece from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// An ordinary move or capture.
+    Normal,
+    /// A move that leaves en-passant targets on the cells it passed.
+    EnPassantSetter,
+    /// A capture on an en-passant target: the victim stands elsewhere.
+    EnPassant,
+    /// Castling; `aux` is the partner's cell and `side` the castling side.
+    Castle,
+    /// A drop from hand onto `to`.
+    Drop,
+}
+
+/// A move. Small and `Copy`; the meaning of `aux` depends on `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Where the piece starts (for a drop: the target cell).
+    pub from: Cell,
+    /// Where it lands (for castling: the king's destination).
+    pub to: Cell,
+    /// Castle: partner cell; en-passant setter: the ray's start in `Tables::cells`.
+    pub aux: u32,
+    /// What kind of move.
+    pub kind: MoveKind,
+    /// The moving (or dropped) piece kind.
+    pub piece: KindId,
+    /// The kind promoted to, or `NO_PROMOTION`.
+    pub promotion: KindId,
+    /// Castling side index.
+    pub side: u8,
+}
+
+/// Marks a move without promotion.
+pub const NO_PROMOTION: KindId = KindId::MAX;
+
+impl Move {
+    /// A plain move of `piece` from `from` to `to`.
+    pub fn normal(piece: KindId, from: Cell, to: Cell) -> Move {
+        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0 }
+    }
+
+    /// Is this a promotion?
+    pub fn is_promotion(&self) -> bool {
+        self.promotion != NO_PROMOTION
+    }
+}
+
+/// A position: everything that decides the legal moves from here.
+#[derive(Clone)]
+pub struct Position {
+    /// Piece code per cell (0: empty).
+    pub board: [u8; MAX_CELLS],
+    /// Cells occupied by each player.
+    pub occupied: [[u64; WORDS]; 2],
+    /// The side to move.
+    pub side: Color,
+    /// Per player and castling side: the partner's cell while the right exists.
+    pub castling: [[Cell; 2]; 2],
+    /// En-passant target cells (empty cells a capture may land on).
+    pub ep_targets: [Cell; 4],
+    /// How many of `ep_targets` are set.
+    pub ep_len: u8,
+    /// The piece captured by an en-passant capture.
+    pub ep_victim: Cell,
+    /// Half-moves since the last capture or move of the fifty-move piece.
+    pub halfmove: u32,
+    /// Full-move number, starting at 1.
+    pub fullmove: u32,
+    /// Pieces in hand: per player, per kind.
+    pub hand: [[u8; 64]; 2],
+    /// Number of royal pieces per player.
+    pub royal_count: [u8; 2],
+    /// The royal piece's cell per player (valid when `royal_count` is 1).
+    pub royal: [Cell; 2],
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position").field("side", &self.side).finish_non_exhaustive()
+    }
+}
+
+impl Position {
+    /// An empty position with white to move.
+    pub fn empty() -> Position {
+        Position {
+            board: [0; MAX_CELLS],
+            occupied: [[0; WORDS]; 2],
+            side: 0,
+            castling: [[NO_CELL; 2]; 2],
+            ep_targets: [NO_CELL; 4],
+            ep_len: 0,
+            ep_victim: NO_CELL,
+            halfmove: 0,
+            fullmove: 1,
+            hand: [[0; 64]; 2],
+            royal_count: [0; 2],
+            royal: [NO_CELL; 2],
+        }
+    }
+
+    /// Puts a piece code on an empty cell.
+    #[inline]
+    pub fn put(&mut self, cell: Cell, code: u8, t: &Tables) {
+        let color = color_of(code);
+        self.board[cell as usize] = code;
+        self.occupied[color as usize][cell as usize / 64] |= 1 << (cell % 64);
+        if t.royal_mask >> kind_of(code) & 1 != 0 {
+            self.royal_count[color as usize] += 1;
+            self.royal[color as usize] = cell;
+        }
+    }
+
+    /// Removes and returns the piece on a cell (0 if empty).
+    #[inline]
+    pub fn take(&mut self, cell: Cell, t: &Tables) -> u8 {
+        let code = self.board[cell as usize];
+        if code != 0 {
+            let color = color_of(code);
+            self.board[cell as usize] = 0;
+            self.occupied[color as usize][cell as usize / 64] &= !(1 << (cell % 64));
+            if t.royal_mask >> kind_of(code) & 1 != 0 {
+                self.royal_count[color as usize] -= 1;
+                if self.royal_count[color as usize] == 1 {
+                    self.royal[color as usize] = self.find_royal(color, t);
+                }
+            }
+        }
+        code
+    }
+
+    fn find_royal(&self, color: Color, t: &Tables) -> Cell {
+        self.cells_of(color, t.nwords)
+            .find(|&c| t.royal_mask >> kind_of(self.board[c as usize]) & 1 != 0)
+            .unwrap_or(NO_CELL)
+    }
+
+    /// Iterates over the cells occupied by `color`.
+    #[inline]
+    pub fn cells_of(&self, color: Color, nwords: usize) -> impl Iterator<Item = Cell> + '_ {
+        self.occupied[color as usize][..nwords]
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &bits)| BitIter(bits).map(move |b| (w * 64 + b) as Cell))
+    }
+
+    /// Is `cell` an en-passant target now?
+    #[inline]
+    pub fn is_ep_target(&self, cell: Cell) -> bool {
+        self.ep_targets[..self.ep_len as usize].contains(&cell)
+    }
+
+    /// Plays `m` (which must be pseudo-legal here) and passes the turn.
+    pub fn make(&mut self, m: &Move, game: &Game, t: &Tables) {
+        let us = self.side;
+        self.ep_len = 0;
+        self.ep_victim = NO_CELL;
+        let mut resets = game.end.fifty_move_piece == Some(m.piece);
+        match m.kind {
+            MoveKind::Drop => {
+                self.hand[us as usize][m.piece as usize] -= 1;
+                self.put(m.to, code(m.piece, us), t);
+            }
+            MoveKind::Castle => {
+                let king = self.take(m.from, t);
+                let rook = self.take(m.aux as Cell, t);
+                if let Some(rule) = &game.castling {
+                    let side = &rule.sides[m.side as usize];
+                    self.put(side.king_to[us as usize], king, t);
+                    self.put(side.rook_to[us as usize], rook, t);
+                }
+            }
+            _ => {
+                let victim_cell = if m.kind == MoveKind::EnPassant {
+                    m.aux as Cell
+                } else {
+                    m.to
+                };
+                let victim = self.take(victim_cell, t);
+                if victim != 0 {
+                    resets = true;
+                    self.capture_to_hand(victim, game);
+                    self.lose_right_at(victim_cell);
+                }
+                let mut mover = self.take(m.from, t);
+                if m.is_promotion() {
+                    mover = code(m.promotion, us) | PROMOTED;
+                }
+                self.put(m.to, mover, t);
+                if m.kind == MoveKind::EnPassantSetter {
+                    let start = m.aux as usize;
+                    let passed = &t.cells[start..];
+                    let mut n = 0;
+                    for &c in passed.iter().take(4) {
+                        if c == m.to {
+                            break;
+                        }
+                        self.ep_targets[n] = c;
+                        n += 1;
+                    }
+                    self.ep_len = n as u8;
+                    self.ep_victim = m.to;
+                }
+            }
+        }
+        if let Some(rule) = &game.castling {
+            if m.piece == rule.king && m.kind != MoveKind::Drop {
+                self.castling[us as usize] = [NO_CELL; 2];
+            }
+            self.lose_right_at(m.from);
+        }
+        self.halfmove = if resets { 0 } else { self.halfmove + 1 };
+        if us == 1 {
+            self.fullmove += 1;
+        }
+        self.side ^= 1;
+    }
+
+    fn lose_right_at(&mut self, cell: Cell) {
+        for rights in &mut self.castling {
+            for r in rights.iter_mut() {
+                if *r == cell {
+                    *r = NO_CELL;
+                }
+            }
+        }
+    }
+
+    fn capture_to_hand(&mut self, victim: u8, game: &Game) {
+        if let Some(hand) = &game.hand {
+            if hand.capture_to_hand {
+                let kind = match hand.demote_to {
+                    Some(k) if victim & PROMOTED != 0 => k,
+                    _ => kind_of(victim),
+                };
+                let slot = &mut self.hand[self.side as usize][kind as usize];
+                *slot = slot.saturating_add(1);
+            }
+        }
+    }
+
+    /// A hash of everything that decides the legal moves (for repetition).
+    pub fn key(&self, t: &Tables) -> u64 {
+        let mut h = 0u64;
+        for color in 0..2 {
+            for c in self.cells_of(color, t.nwords) {
+                h ^= t.zobrist[self.board[c as usize] as usize * t.ncells + c as usize];
+            }
+        }
+        let mut extra = self.side as u64;
+        for rights in &self.castling {
+            for &r in rights {
+                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(r as u64);
+            }
+        }
+        for &e in &self.ep_targets[..self.ep_len as usize] {
+            extra = extra.wrapping_mul(0x100000001B3).wrapping_add(e as u64 + 7);
+        }
+        for hand in &self.hand {
+            for &n in hand {
+                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);
+            }
+        }
+        h ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// Iterates over the set bits of a word.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            let b = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(b)
+        }
+    }
+}

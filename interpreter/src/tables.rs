@@ -1,0 +1,283 @@
+//! Execution tables compiled from a [`Game`]: for every piece kind, player and
+//! cell, the rays its movement parts walk; the reverse rays the attack test
+//! walks; promotion and drop zones as per-cell flags. Built once per game so
+//! that move generation does no geometry at run time.
+
+use crate::geometry::{Cell, MAX_CELLS};
+use crate::model::{Color, Game, KindId, StepKind};
+use std::collections::BTreeMap;
+
+/// A ray may end on an empty cell.
+pub const QUIET: u8 = 1;
+/// A ray may end by capturing.
+pub const CAPTURE: u8 = 2;
+/// The ray is a hop: it needs exactly one screen before landing.
+pub const HOP: u8 = 4;
+/// The ray must be walked to its end, over empty cells.
+pub const EXACT: u8 = 8;
+/// Cells passed over become en-passant targets.
+pub const SETS_EP: u8 = 16;
+/// May capture on an en-passant target.
+pub const TAKES_EP: u8 = 32;
+
+/// A run of cells a part walks from one cell, in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Ray {
+    /// Start in [`Tables::cells`].
+    pub start: u32,
+    /// Number of cells.
+    pub len: u16,
+    /// `QUIET | CAPTURE | …`.
+    pub flags: u8,
+    /// For a hop, the most landing steps beyond the screen.
+    pub hop_limit: u16,
+}
+
+/// One direction along which some pieces of one player attack, with the kinds
+/// that reach each distance.
+#[derive(Clone, Debug)]
+pub struct AttackDir {
+    /// For each cell, `(start, len)` in [`Tables::cells`] of the cells looking back
+    /// along the direction (where an attacker would stand).
+    pub rays: Vec<(u32, u16)>,
+    /// `reach[d]`: bitmask of kinds that attack from distance `d + 1`.
+    pub reach: Vec<u64>,
+    /// Some kind reaches beyond distance 1 (the direction can pin).
+    pub slides: bool,
+}
+
+/// Everything move generation looks up.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    /// Number of cells.
+    pub ncells: usize,
+    /// Words of a cell bitset.
+    pub nwords: usize,
+    /// Per `(kind * 2 + color) * ncells + cell`: range in [`Tables::rays`].
+    pub ray_index: Vec<(u32, u32)>,
+    /// All rays.
+    pub rays: Vec<Ray>,
+    /// All ray cells.
+    pub cells: Vec<Cell>,
+    /// Per player, the attack directions.
+    pub attack_dirs: [Vec<AttackDir>; 2],
+    /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
+    pub simple_attacks: bool,
+    /// Per `kind * 2 + color`: promotion targets (empty: does not promote).
+    pub promo_targets: Vec<Vec<KindId>>,
+    /// Per `(kind * 2 + color) * ncells + cell`: arriving here promotes.
+    pub promo_zone: Vec<bool>,
+    /// Per `(kind * 2 + color) * ncells + cell`: may be dropped here.
+    pub drop_zone: Vec<bool>,
+    /// Bitmask of royal kinds.
+    pub royal_mask: u64,
+    /// Random keys for position hashing: per piece code and cell.
+    pub zobrist: Vec<u64>,
+}
+
+impl Tables {
+    /// Compiles the tables of `game`.
+    pub fn new(game: &Game) -> Tables {
+        let geo = &game.geometry;
+        let ncells = geo.cells();
+        debug_assert!(ncells <= MAX_CELLS);
+        let nkinds = game.kinds.len();
+        let mut ray_index = vec![(0u32, 0u32); nkinds * 2 * ncells];
+        let mut rays = Vec::new();
+        let mut cells: Vec<Cell> = Vec::new();
+        let max_len = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32;
+
+        for (k, kind) in game.kinds.iter().enumerate() {
+            for color in 0..2usize {
+                for from in 0..ncells as Cell {
+                    let begin = rays.len() as u32;
+                    if geo.on_board[from as usize] {
+                        for part in &kind.parts {
+                            if let Some(zone) = &part.from {
+                                if !zone[color].contains(&from) {
+                                    continue;
+                                }
+                            }
+                            let mut flags = 0;
+                            if part.quiet {
+                                flags |= QUIET;
+                            }
+                            if part.capture {
+                                flags |= CAPTURE;
+                            }
+                            if part.kind == StepKind::Hop {
+                                flags |= HOP;
+                            }
+                            if part.exact {
+                                flags |= EXACT;
+                            }
+                            if part.sets_en_passant {
+                                flags |= SETS_EP;
+                            }
+                            if part.takes_en_passant {
+                                flags |= TAKES_EP;
+                            }
+                            let limit = match part.kind {
+                                StepKind::Leap => 1,
+                                _ => part.max.unwrap_or(max_len).min(max_len),
+                            };
+                            for v in &part.vectors[color] {
+                                let start = cells.len() as u32;
+                                let mut at = from;
+                                let mut n = 0;
+                                // A hop's limit counts landing steps beyond the screen, so
+                                // its ray runs to the edge and the walker applies the limit.
+                                let steps = if part.kind == StepKind::Hop { max_len } else { limit };
+                                while n < steps {
+                                    match geo.offset(at, v) {
+                                        Some(next) => {
+                                            cells.push(next);
+                                            at = next;
+                                            n += 1;
+                                        }
+                                        None => break,
+                                    }
+                                }
+                                if part.exact && n < limit {
+                                    cells.truncate(start as usize);
+                                    continue;
+                                }
+                                if n > 0 {
+                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16 });
+                                }
+                            }
+                        }
+                    }
+                    ray_index[((k * 2 + color) * ncells) + from as usize] =
+                        (begin, rays.len() as u32);
+                }
+            }
+        }
+
+        // Attack directions: plain leaps and rides that may capture.
+        let mut simple_attacks = true;
+        let mut attack_dirs: [Vec<AttackDir>; 2] = [Vec::new(), Vec::new()];
+        for (color, dirs_out) in attack_dirs.iter_mut().enumerate() {
+            let mut dirs: BTreeMap<Vec<i32>, Vec<u64>> = BTreeMap::new();
+            for (k, kind) in game.kinds.iter().enumerate() {
+                for part in &kind.parts {
+                    if !part.capture {
+                        continue;
+                    }
+                    if part.kind == StepKind::Hop || part.exact || part.from.is_some() {
+                        simple_attacks = false;
+                        continue;
+                    }
+                    let reach = match part.kind {
+                        StepKind::Leap => 1,
+                        _ => part.max.unwrap_or(max_len).min(max_len),
+                    } as usize;
+                    for v in &part.vectors[color] {
+                        let entry = dirs.entry(v.clone()).or_insert_with(|| vec![0; max_len as usize]);
+                        for mask in entry.iter_mut().take(reach) {
+                            *mask |= 1u64 << k;
+                        }
+                    }
+                }
+            }
+            for (v, mut reach) in dirs {
+                while reach.last() == Some(&0) {
+                    reach.pop();
+                }
+                let back: Vec<i32> = v.iter().map(|x| -x).collect();
+                let mut dir_rays = vec![(0u32, 0u16); ncells];
+                for (cell, slot) in dir_rays.iter_mut().enumerate() {
+                    let start = cells.len() as u32;
+                    let mut at = cell as Cell;
+                    let mut n = 0;
+                    if geo.on_board[cell] {
+                        while n < reach.len() {
+                            match geo.offset(at, &back) {
+                                Some(next) => {
+                                    cells.push(next);
+                                    at = next;
+                                    n += 1;
+                                }
+                                None => break,
+                            }
+                        }
+                    }
+                    *slot = (start, n as u16);
+                }
+                let slides = reach.len() > 1;
+                dirs_out.push(AttackDir { rays: dir_rays, reach, slides });
+            }
+            // Longer directions last: short leaps are checked first (cheap, common).
+            dirs_out.sort_by_key(|d| d.reach.len());
+        }
+
+        let mut promo_targets = vec![Vec::new(); nkinds * 2];
+        let mut promo_zone = vec![false; nkinds * 2 * ncells];
+        for rule in &game.promotions {
+            for color in 0..2 {
+                let kc = rule.kind as usize * 2 + color;
+                promo_targets[kc] = rule.targets.clone();
+                for &c in &rule.zone[color] {
+                    promo_zone[kc * ncells + c as usize] = true;
+                }
+            }
+        }
+        let mut drop_zone = vec![false; nkinds * 2 * ncells];
+        if let Some(hand) = &game.hand {
+            for (k, zones) in hand.drop_cells.iter().enumerate() {
+                if let Some(zones) = zones {
+                    for (color, zone) in zones.iter().enumerate() {
+                        for &c in zone {
+                            drop_zone[(k * 2 + color) * ncells + c as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let royal_mask = game
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.royal)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+
+        // SplitMix64 keys: deterministic, independent of the platform.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let zobrist = (0..256 * ncells).map(|_| next()).collect();
+
+        Tables {
+            ncells,
+            nwords: ncells.div_ceil(64),
+            ray_index,
+            rays,
+            cells,
+            attack_dirs,
+            simple_attacks,
+            promo_targets,
+            promo_zone,
+            drop_zone,
+            royal_mask,
+            zobrist,
+        }
+    }
+
+    /// The rays of a piece of `kind` and `color` standing on `from`.
+    #[inline]
+    pub fn rays_of(&self, kind: KindId, color: Color, from: Cell) -> &[Ray] {
+        let (a, b) = self.ray_index[(kind as usize * 2 + color as usize) * self.ncells + from as usize];
+        &self.rays[a as usize..b as usize]
+    }
+
+    /// The cells of a ray.
+    #[inline]
+    pub fn ray_cells(&self, ray: &Ray) -> &[Cell] {
+        &self.cells[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+}

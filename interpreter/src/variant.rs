@@ -1,0 +1,89 @@
+//! A compiled variant: the model with its execution tables, and the operations
+//! users call (start position, FEN, legal moves, make, game status).
+
+use crate::fen::{self, FenSource};
+use crate::model::{Game, Outcome};
+use crate::movegen;
+use crate::position::{Move, Position};
+use crate::tables::Tables;
+use rulebook_grammar::Diagnostic;
+use std::sync::Arc;
+
+/// A game ready to play: the model and its compiled tables.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The semantic model.
+    pub game: Arc<Game>,
+    /// Its execution tables.
+    pub tables: Tables,
+}
+
+/// How a position stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The side to move has legal moves.
+    Ongoing,
+    /// No legal move and in check.
+    Checkmate(Outcome),
+    /// No legal move, not in check.
+    Stalemate(Outcome),
+}
+
+impl Variant {
+    /// Compiles `game`.
+    pub fn new(game: Arc<Game>) -> Variant {
+        let tables = Tables::new(&game);
+        Variant { game, tables }
+    }
+
+    /// The setup position. (Lowering has already checked that it parses.)
+    pub fn start(&self) -> Result<Position, Diagnostic> {
+        self.parse_fen(&self.game.setup, "<setup>")
+    }
+
+    /// Parses a FEN; `name` labels diagnostics (e.g. `<--fen>`).
+    pub fn parse_fen(&self, text: &str, name: &str) -> Result<Position, Diagnostic> {
+        fen::parse(&self.game, &self.tables, text, &FenSource { name, offset: 0 })
+    }
+
+    /// Writes a position as FEN.
+    pub fn fen(&self, pos: &Position) -> String {
+        fen::write(&self.game, pos)
+    }
+
+    /// The legal moves in `pos`.
+    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let mut out = Vec::with_capacity(64);
+        movegen::legal_moves(&self.game, &self.tables, pos, &mut out);
+        out
+    }
+
+    /// Appends the legal moves in `pos` to `out`.
+    pub fn legal_moves_into(&self, pos: &Position, out: &mut Vec<Move>) {
+        movegen::legal_moves(&self.game, &self.tables, pos, out);
+    }
+
+    /// The position after `m`.
+    pub fn play(&self, pos: &Position, m: &Move) -> Position {
+        let mut next = pos.clone();
+        next.make(m, &self.game, &self.tables);
+        next
+    }
+
+    /// Is the side to move in check?
+    pub fn in_check(&self, pos: &Position) -> bool {
+        movegen::in_check(&self.game, &self.tables, pos)
+    }
+
+    /// Mate, stalemate, or neither (draw rules by counters are the caller's, with history).
+    pub fn status(&self, pos: &Position) -> Status {
+        if !self.legal_moves(pos).is_empty() {
+            return Status::Ongoing;
+        }
+        if self.in_check(pos) {
+            Status::Checkmate(self.game.end.checkmate.unwrap_or(Outcome::Lose))
+        } else {
+            Status::Stalemate(self.game.end.stalemate.unwrap_or(Outcome::Draw))
+        }
+    }
+}
