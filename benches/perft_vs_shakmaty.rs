@@ -1,1 +1,78 @@
-fn main(){}
+//! Speed benchmark: rulebook's perft against shakmaty's on the same positions,
+//! in the same run, single-threaded. Prints both times and the ratio.
+//!
+//! Run: `cargo bench --bench perft_vs_shakmaty` (add `-- --quick` for smaller depths).
+
+use rulebook_interpreter::{load::load, perft::perft, Variant};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let r = f();
+    (r, t.elapsed())
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.rules");
+    let game = match load(&rules) {
+        Ok((g, _)) => g,
+        Err((d, _)) => {
+            eprintln!("cannot load {}: {:?}", rules.display(), d);
+            std::process::exit(2);
+        }
+    };
+    let v = Variant::new(Arc::new(game));
+    let cases = [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", if quick { 5 } else { 6 }),
+        ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", if quick { 4 } else { 5 }),
+    ];
+    let mut total = (Duration::ZERO, Duration::ZERO);
+    println!("{:<10} {:>5} {:>12} {:>12} {:>12} {:>7}", "position", "depth", "nodes", "rulebook", "shakmaty", "ratio");
+    for (name, fen, depth) in cases {
+        let pos = match v.parse_fen(fen, name) {
+            Ok(p) => p,
+            Err(d) => {
+                eprintln!("bad FEN {fen}: {}", d.message);
+                std::process::exit(2);
+            }
+        };
+        let peer: Chess = match fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
+            Some(p) => p,
+            None => {
+                eprintln!("shakmaty rejects {fen}");
+                std::process::exit(2);
+            }
+        };
+        let (ours, t_ours) = time(|| perft(&v, &pos, depth));
+        let (theirs, t_theirs) = time(|| shakmaty::perft(&peer, depth));
+        if ours != theirs {
+            eprintln!("MISMATCH {name} depth {depth}: rulebook {ours}, shakmaty {theirs}");
+            std::process::exit(1);
+        }
+        total.0 += t_ours;
+        total.1 += t_theirs;
+        println!(
+            "{:<10} {:>5} {:>12} {:>10.3} s {:>10.3} s {:>6.2}x",
+            name,
+            depth,
+            ours,
+            t_ours.as_secs_f64(),
+            t_theirs.as_secs_f64(),
+            t_ours.as_secs_f64() / t_theirs.as_secs_f64()
+        );
+    }
+    println!(
+        "{:<10} {:>5} {:>12} {:>10.3} s {:>10.3} s {:>6.2}x",
+        "total",
+        "",
+        "",
+        total.0.as_secs_f64(),
+        total.1.as_secs_f64(),
+        total.0.as_secs_f64() / total.1.as_secs_f64()
+    );
+}

@@ -716,6 +716,13 @@ fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<CastlingRule> {
         let kt = cx.square(c.file, &side.king_to);
         let rt = cx.square(c.file, &side.rook_to);
         if let (Some(kt), Some(rt)) = (kt, rt) {
+            if cx.geometry.coords(kt)[1..] != cx.geometry.coords(rt)[1..] {
+                cx.diags.push(
+                    Diagnostic::error("E0121", c.file, Span::new(side.king_to.span.start, side.rook_to.span.end), "king and partner must end on one rank", "different ranks")
+                        .with_help("castling moves both pieces along their rank: give destinations on the same rank, e.g. `king to g1, rook to f1`"),
+                );
+                continue;
+            }
             let mirror = |cell: Cell, p: usize| -> Cell {
                 let geo = cx.geometry;
                 let coords: Vec<i64> = geo

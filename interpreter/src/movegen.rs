@@ -8,19 +8,27 @@
 
 use crate::geometry::Cell;
 use crate::model::{Color, Game};
-use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION};
+use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
 use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SETS_EP, TAKES_EP};
 
-/// Adds the move (and its promotion alternatives) to `out`.
-#[inline]
-fn push(out: &mut Vec<Move>, t: &Tables, m: Move, color: Color) {
-    let kc = m.piece as usize * 2 + color as usize;
-    if t.promo_zone[kc * t.ncells + m.to as usize] {
-        for &target in &t.promo_targets[kc] {
-            out.push(Move { promotion: target, ..m });
+/// Adds moves of one piece to a move list, expanding promotions.
+struct Emitter<'a> {
+    /// Per cell: arriving here promotes (empty when the kind never promotes).
+    zone: &'a [bool],
+    /// What the piece may promote to.
+    targets: &'a [u8],
+}
+
+impl Emitter<'_> {
+    #[inline(always)]
+    fn push(&self, out: &mut Vec<Move>, m: Move) {
+        if !self.zone.is_empty() && self.zone[m.to as usize] {
+            for &target in self.targets {
+                out.push(Move { promotion: target, ..m });
+            }
+        } else {
+            out.push(m);
         }
-    } else {
-        out.push(m);
     }
 }
 
@@ -29,6 +37,12 @@ fn push(out: &mut Vec<Move>, t: &Tables, m: Move, color: Color) {
 fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
     let us = pos.side;
     let piece = kind_of(pos.board[from as usize]);
+    let kc = piece as usize * 2 + us as usize;
+    let targets = &t.promo_targets[kc];
+    let e = Emitter {
+        zone: if targets.is_empty() { &[] } else { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] },
+        targets,
+    };
     for ray in t.rays_of(piece, us, from) {
         let cells = t.ray_cells(ray);
         let f = ray.flags;
@@ -38,11 +52,11 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
                 let occ = pos.board[to as usize];
                 if occ == 0 {
                     if f & QUIET != 0 {
-                        push(out, t, Move::normal(piece, from, to), us);
+                        e.push(out, Move::normal(piece, from, to));
                     }
                 } else {
                     if f & CAPTURE != 0 && color_of(occ) != us {
-                        push(out, t, Move::normal(piece, from, to), us);
+                        e.push(out, Move::normal(piece, from, to));
                     }
                     break;
                 }
@@ -62,11 +76,11 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
                 }
                 if occ == 0 {
                     if f & QUIET != 0 {
-                        push(out, t, Move::normal(piece, from, to), us);
+                        e.push(out, Move::normal(piece, from, to));
                     }
                 } else {
                     if f & CAPTURE != 0 && color_of(occ) != us {
-                        push(out, t, Move::normal(piece, from, to), us);
+                        e.push(out, Move::normal(piece, from, to));
                     }
                     break;
                 }
@@ -88,12 +102,12 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
             let m = Move { kind, aux: ray.start, ..Move::normal(piece, from, *last) };
             if occ == 0 {
                 if f & QUIET != 0 {
-                    push(out, t, m, us);
+                    e.push(out, m);
                 } else if f & TAKES_EP != 0 && pos.is_ep_target(*last) {
-                    push(out, t, en_passant(pos, piece, from, *last), us);
+                    e.push(out, en_passant(pos, piece, from, *last));
                 }
             } else if f & CAPTURE != 0 && color_of(occ) != us {
-                push(out, t, Move { kind: MoveKind::Normal, ..m }, us);
+                e.push(out, Move { kind: MoveKind::Normal, ..m });
             }
         } else {
             // A ride or leap that sets or takes en passant.
@@ -106,14 +120,14 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
                         } else {
                             MoveKind::Normal
                         };
-                        push(out, t, Move { kind, aux: ray.start, ..Move::normal(piece, from, to) }, us);
+                        e.push(out, Move { kind, aux: ray.start, ..Move::normal(piece, from, to) });
                     }
                     if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(to) {
-                        push(out, t, en_passant(pos, piece, from, to), us);
+                        e.push(out, en_passant(pos, piece, from, to));
                     }
                 } else {
                     if f & CAPTURE != 0 && color_of(occ) != us {
-                        push(out, t, Move::normal(piece, from, to), us);
+                        e.push(out, Move::normal(piece, from, to));
                     }
                     break;
                 }
@@ -257,7 +271,7 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
             true // drops out of check, and castling (checked when generated)
         } else if m.from == king {
             king_step_safe(t, pos, &m, us)
-        } else if m.kind == MoveKind::EnPassant || pinned.contains(&m.from) {
+        } else if m.kind == MoveKind::EnPassant || pinned[m.from as usize / 64] >> (m.from % 64) & 1 != 0 {
             legal_by_trial(game, t, pos, &m)
         } else {
             true
@@ -303,8 +317,9 @@ fn king_step_safe(t: &Tables, pos: &Position, m: &Move, us: Color) -> bool {
 }
 
 /// The cells of `us`'s pieces that stand between the royal piece and an enemy rider.
-fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> Vec<Cell> {
-    let mut pinned = Vec::new();
+#[inline]
+fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> [u64; WORDS] {
+    let mut pinned = [0u64; WORDS];
     for dir in t.attack_dirs[(us ^ 1) as usize].iter().filter(|d| d.slides) {
         let (start, len) = dir.rays[king as usize];
         let ray = &t.cells[start as usize..start as usize + len as usize];
@@ -322,7 +337,7 @@ fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> Vec<Cell> 
                 break;
             }
             if color_of(occ) != us && dir.reach[d] >> kind_of(occ) & 1 != 0 {
-                pinned.push(own);
+                pinned[own as usize / 64] |= 1 << (own % 64);
             }
             break;
         }
@@ -331,6 +346,8 @@ fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> Vec<Cell> 
 }
 
 /// Appends the legal castling moves (the side to move is not in check).
+/// Lowering and FEN parsing guarantee that king, partner and both destinations
+/// stand on one line of the file axis, so the cells between are a run of indices.
 fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let Some(rule) = &game.castling else { return };
     let us = pos.side as usize;
@@ -338,7 +355,6 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
     if pos.royal_count[us] != 1 || kind_of(pos.board[king as usize]) != rule.king {
         return;
     }
-    let geo = &game.geometry;
     for (s, side) in rule.sides.iter().enumerate() {
         let rook = pos.castling[us][s];
         if rook == NO_CELL || pos.board[rook as usize] != code(rule.rook, us as Color) {
@@ -346,14 +362,14 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
         }
         let (kt, rt) = (side.king_to[us], side.rook_to[us]);
         // Every cell between the pieces and their destinations is empty but for the two.
-        let span = line_between(geo, &[king, rook, kt, rt]);
-        let Some(span) = span else { continue };
-        if span.iter().any(|&c| c != king && c != rook && pos.board[c as usize] != 0) {
+        let lo = king.min(rook).min(kt).min(rt);
+        let hi = king.max(rook).max(kt).max(rt);
+        if (lo..=hi).any(|c| c != king && c != rook && pos.board[c as usize] != 0) {
             continue;
         }
-        // The king crosses no attacked cell (its start was tested: not in check).
-        let path = line_between(geo, &[king, kt]).unwrap_or_default();
-        if path.iter().any(|&c| c != king && c != kt && attacked(game, t, pos, c, us as Color ^ 1)) {
+        // The king crosses no attacked cell (its start was tested: not in check;
+        // its destination is tested after the move, with the partner gone).
+        if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked(game, t, pos, c, us as Color ^ 1)) {
             continue;
         }
         let m = Move {
@@ -367,30 +383,4 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
             out.push(m);
         }
     }
-}
-
-/// All cells on the straight segment spanned by `cells` (which must share all
-/// coordinates but one); `None` if they do not.
-fn line_between(geo: &crate::geometry::Geometry, cells: &[Cell]) -> Option<Vec<Cell>> {
-    let coords: Vec<Vec<usize>> = cells.iter().map(|&c| geo.coords(c)).collect();
-    let first = &coords[0];
-    let mut axis = None;
-    for a in 0..geo.dims() {
-        if coords.iter().any(|c| c[a] != first[a]) {
-            if axis.is_some() {
-                return None;
-            }
-            axis = Some(a);
-        }
-    }
-    let Some(axis) = axis else { return Some(vec![cells[0]]) };
-    let lo = coords.iter().map(|c| c[axis]).min()?;
-    let hi = coords.iter().map(|c| c[axis]).max()?;
-    let mut out = Vec::new();
-    for x in lo..=hi {
-        let mut p: Vec<i64> = first.iter().map(|&v| v as i64).collect();
-        p[axis] = x as i64;
-        out.push(geo.cell(&p)?);
-    }
-    Some(out)
 }

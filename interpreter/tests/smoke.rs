@@ -13,3 +13,16 @@ fn chess_start_smoke() {
         println!("{d} {}", perft(&v, &pos, d));
     }
 }
+
+#[test]
+#[ignore]
+fn speed() {
+    let (game, _) = load(std::path::Path::new("../rules/chess.rules")).ok().unwrap();
+    let v = Variant::new(Arc::new(game));
+    let pos = v.start().unwrap();
+    let t = std::time::Instant::now();
+    println!("start 6: {} in {:?}", perft(&v, &pos, 6), t.elapsed());
+    let pos = v.parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -", "x").unwrap();
+    let t = std::time::Instant::now();
+    println!("kiwi 5: {} in {:?}", perft(&v, &pos, 5), t.elapsed());
+}
