@@ -3,6 +3,7 @@
 //! moves ([`movegen`]), positions and FEN ([`position`], [`fen`]), notation
 //! ([`notation`]) and perft ([`perft`]).
 
+pub mod epd;
 pub mod fen;
 pub mod geometry;
 pub mod load;

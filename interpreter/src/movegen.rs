@@ -9,7 +9,7 @@
 use crate::geometry::Cell;
 use crate::model::{Color, Game};
 use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
-use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SETS_EP, TAKES_EP};
+use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
 
 /// Adds moves of one piece to a move list, expanding promotions.
 struct Emitter<'a> {
@@ -46,7 +46,20 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
     for ray in t.rays_of(piece, us, from) {
         let cells = t.ray_cells(ray);
         let f = ray.flags;
-        if f & (HOP | EXACT | SETS_EP | TAKES_EP) == 0 {
+        if f & SCATTER != 0 {
+            for &to in cells {
+                let occ = pos.board[to as usize];
+                if occ == 0 {
+                    if f & QUIET != 0 {
+                        e.push(out, Move::normal(piece, from, to));
+                    } else if f & TAKES_EP != 0 && pos.ep_len != 0 && pos.is_ep_target(to) {
+                        e.push(out, en_passant(pos, piece, from, to));
+                    }
+                } else if f & CAPTURE != 0 && color_of(occ) != us {
+                    e.push(out, Move::normal(piece, from, to));
+                }
+            }
+        } else if f & (HOP | EXACT | SETS_EP | TAKES_EP) == 0 {
             // The common case: a leap or a plain ride.
             for &to in cells {
                 let occ = pos.board[to as usize];
@@ -241,47 +254,39 @@ pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
-    for from in pos.cells_of(us, t.nwords) {
-        piece_moves(pos, t, from, out);
-    }
-    let piece_end = out.len();
-    drops(game, t, pos, out);
-    let checked = in_check(game, t, pos);
-    if !checked {
-        castling_moves(game, t, pos, out);
-    }
     let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
-    if !fast {
+    let checked = in_check(game, t, pos);
+    if !fast || checked {
+        for from in pos.cells_of(us, t.nwords) {
+            piece_moves(pos, t, from, out);
+        }
+        drops(game, t, pos, out);
+        if !checked {
+            castling_moves(game, t, pos, out);
+        }
         if pos.royal_count[us as usize] == 0 {
             return;
         }
-        retain_from(out, first, |m| legal_by_trial(game, t, pos, m));
-        return;
-    }
-    if checked {
         retain_from(out, first, |m| m.kind == MoveKind::Castle || legal_by_trial(game, t, pos, m));
         return;
     }
+    // Fast path: not in check, one royal piece, plain attacks. Only the royal
+    // piece, pinned pieces and en-passant captures need a test.
     let king = pos.royal[us as usize];
     let pinned = pinned_cells(t, pos, king, us);
-    let mut keep = first;
-    for i in first..out.len() {
-        let m = out[i];
-        let ok = if i >= piece_end {
-            true // drops out of check, and castling (checked when generated)
-        } else if m.from == king {
-            king_step_safe(t, pos, &m, us)
-        } else if m.kind == MoveKind::EnPassant || pinned[m.from as usize / 64] >> (m.from % 64) & 1 != 0 {
-            legal_by_trial(game, t, pos, &m)
-        } else {
-            true
-        };
-        if ok {
-            out[keep] = m;
-            keep += 1;
+    for from in pos.cells_of(us, t.nwords) {
+        let start = out.len();
+        piece_moves(pos, t, from, out);
+        if from == king {
+            retain_from(out, start, |m| king_step_safe(t, pos, m, us));
+        } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {
+            retain_from(out, start, |m| legal_by_trial(game, t, pos, m));
+        } else if pos.ep_len != 0 {
+            retain_from(out, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
         }
     }
-    out.truncate(keep);
+    drops(game, t, pos, out);
+    castling_moves(game, t, pos, out);
 }
 
 fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl FnMut(&Move) -> bool) {

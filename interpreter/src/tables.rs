@@ -19,6 +19,8 @@ pub const EXACT: u8 = 8;
 pub const SETS_EP: u8 = 16;
 /// May capture on an en-passant target.
 pub const TAKES_EP: u8 = 32;
+/// The ray's cells are independent leap targets, not a path.
+pub const SCATTER: u8 = 64;
 
 /// A run of cells a part walks from one cell, in order.
 #[derive(Clone, Copy, Debug)]
@@ -121,6 +123,20 @@ impl Tables {
                                 StepKind::Leap => 1,
                                 _ => part.max.unwrap_or(max_len).min(max_len),
                             };
+                            if part.kind == StepKind::Leap {
+                                // All targets of a leap in one scatter list.
+                                let start = cells.len() as u32;
+                                for v in &part.vectors[color] {
+                                    if let Some(to) = geo.offset(from, v) {
+                                        cells.push(to);
+                                    }
+                                }
+                                let n = cells.len() as u32 - start;
+                                if n > 0 {
+                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1 });
+                                }
+                                continue;
+                            }
                             for v in &part.vectors[color] {
                                 let start = cells.len() as u32;
                                 let mut at = from;

@@ -1,0 +1,94 @@
+//! Perft suites (tests/perft/<variant>.epd, counts from published tables) run
+//! against the matching rules file (rules/<variant>.rules).
+//!
+//! The default tests run every count up to `FAST_NODES`; `cargo test -- --ignored`
+//! runs the deep ones (up to 2·10^8 nodes; minutes in release mode).
+
+use rulebook_interpreter::epd::parse_suite;
+use rulebook_interpreter::fen::{self, FenSource};
+use rulebook_interpreter::{load::load, perft::perft, Variant};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Counts above this many nodes run only in the ignored deep test.
+const FAST_NODES: u64 = 1_000_000;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn variant(name: &str) -> Variant {
+    let path = root().join("rules").join(format!("{name}.rules"));
+    match load(&path) {
+        Ok((game, _)) => Variant::new(Arc::new(game)),
+        Err((diags, sources)) => {
+            let text: Vec<String> = diags
+                .iter()
+                .map(|d| rulebook_grammar::render(d, sources.get(&d.file).map(String::as_str).unwrap_or(""), false))
+                .collect();
+            panic!("{} does not load:\n{}", path.display(), text.join("\n"))
+        }
+    }
+}
+
+/// Runs the suite of `name` for counts within `[min, max]` nodes; returns how many were checked.
+fn run_suite(name: &str, min: u64, max: u64) -> usize {
+    let v = variant(name);
+    let suite_path = root().join("tests/perft").join(format!("{name}.epd"));
+    let text = std::fs::read_to_string(&suite_path).expect("suite file exists");
+    let suite = parse_suite(&suite_path.display().to_string(), &text).expect("suite parses");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for entry in &suite {
+        let src = FenSource { name: "suite", offset: entry.fen_offset };
+        let pos = fen::parse(&v.game, &v.tables, &entry.fen, &src)
+            .unwrap_or_else(|d| panic!("{}: bad FEN: {}", entry.id, d.message));
+        for &(depth, expected) in &entry.counts {
+            if expected < min || expected > max {
+                continue;
+            }
+            let got = perft(&v, &pos, depth);
+            checked += 1;
+            if got != expected {
+                failures.push(format!("{} depth {depth}: expected {expected}, got {got}", entry.id));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{name}: {}", failures.join("; "));
+    checked
+}
+
+#[test]
+fn chess() {
+    assert!(run_suite("chess", 0, FAST_NODES) >= 20);
+}
+
+#[test]
+fn chess960() {
+    assert!(run_suite("chess960", 0, FAST_NODES) >= 15);
+}
+
+#[test]
+fn capablanca() {
+    assert_eq!(run_suite("capablanca", 0, FAST_NODES), 4);
+}
+
+#[test]
+fn crazyhouse() {
+    assert_eq!(run_suite("crazyhouse", 0, FAST_NODES), 5);
+}
+
+#[test]
+fn losalamos() {
+    assert_eq!(run_suite("losalamos", 0, FAST_NODES), 1);
+}
+
+#[test]
+#[ignore = "deep perft: minutes in release mode (cargo test --release -- --ignored)"]
+fn deep_counts() {
+    let mut n = 0;
+    for name in ["chess", "chess960", "capablanca", "crazyhouse", "losalamos"] {
+        n += run_suite(name, FAST_NODES + 1, u64::MAX);
+    }
+    assert!(n >= 10);
+}

@@ -1,0 +1,449 @@
+//! Integration tests of the `rulebook` binary: output formats, exit statuses,
+//! and the rendered reports (snapshots in `snapshots/cli/`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root (where `rules/` is).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A rules file of the repository, by name.
+fn rules(name: &str) -> String {
+    root().join("rules").join(name).display().to_string()
+}
+
+/// Runs the binary in `dir` (default: the repository root).
+fn run_in(dir: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
+    cmd.args(args).env("NO_COLOR", "1").current_dir(dir.unwrap_or(&root()));
+    match cmd.output() {
+        Ok(out) => out,
+        Err(e) => panic!("cannot run rulebook: {e}"),
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    run_in(None, args)
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+/// Insta settings that keep the snapshots in `snapshots/cli/`.
+fn snapshots() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots/cli");
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
+
+// ---------------------------------------------------------------- perft
+
+#[test]
+fn perft_prints_the_count_on_the_last_line() {
+    let out = run(&["perft", &rules("chess.rules"), "3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("8902"));
+}
+
+#[test]
+fn perft_from_a_fen() {
+    let out = run(&["perft", &rules("chess.rules"), "2", "--fen", KIWIPETE]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("2039"));
+}
+
+#[test]
+fn perft_depth_zero_is_one() {
+    let out = run(&["perft", &rules("chess.rules"), "0"]);
+    assert_eq!(stdout(&out).lines().last(), Some("1"));
+}
+
+#[test]
+fn perft_with_several_threads_counts_the_same() {
+    // Depth 4 is where root moves are shared among threads.
+    let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -";
+    let out = run(&["perft", &rules("chess.rules"), "4", "--fen", fen, "--jobs", "3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("43238"));
+}
+
+#[test]
+fn divide_lists_root_moves_then_the_total() {
+    let out = run(&["perft", &rules("chess.rules"), "2", "--divide"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 21, "{text}");
+    assert_eq!(lines[20], "400");
+    let mut sum = 0;
+    for line in &lines[..20] {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 3, "{line}");
+        sum += words[2].parse::<u64>().expect("a count");
+    }
+    assert_eq!(sum, 400);
+    assert!(lines.contains(&"g1f3  Nf3  20"), "{text}");
+    // Sorted by coordinate text.
+    let mut sorted = lines[..20].to_vec();
+    sorted.sort();
+    assert_eq!(sorted, lines[..20].to_vec());
+}
+
+#[test]
+fn perft_json_is_one_object() {
+    let out = run(&["perft", &rules("chess.rules"), "2", "--divide", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["variant"], "Chess");
+    assert_eq!(v["depth"], 2);
+    assert_eq!(v["nodes"], 400);
+    assert_eq!(v["fen"], START);
+    assert!(v["elapsed_ms"].is_number());
+    let divide = v["divide"].as_array().expect("divide");
+    assert_eq!(divide.len(), 20);
+    assert!(divide.iter().any(|d| d["move"] == "e2e4" && d["san"] == "e4" && d["nodes"] == 20));
+
+    let out = run(&["perft", &rules("chess.rules"), "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["nodes"], 20);
+    assert!(v.get("divide").is_none());
+}
+
+// ---------------------------------------------------------------- suites
+
+const SUITE: &str = "\
+# A small suite.
+id startpos
+epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
+perft 1 20
+perft 2 400
+perft 3 8902
+
+id kiwipete
+epd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -
+perft 1 48
+perft 2 2039
+perft 4 4085603
+
+8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - ;D1 14 ;D2 191
+";
+
+fn suite_dir(text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("suite.epd"), text).expect("write suite");
+    dir
+}
+
+#[test]
+fn a_passing_suite_exits_zero() {
+    let dir = suite_dir(SUITE);
+    let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd", "--max-depth", "3"]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
+    assert!(text.contains("ok   startpos 3 8902\n"), "{text}");
+    assert!(text.contains("ok   kiwipete 2 2039\n"), "{text}");
+    assert!(text.contains("ok   #3 2 191\n"), "{text}");
+    assert!(!text.contains("kiwipete 4"), "skipped: {text}");
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("all 7 checks passed (3 positions, 1 deeper than 3 skipped)"), "{text}");
+}
+
+#[test]
+fn a_wrong_count_fails_the_suite() {
+    let dir = suite_dir(&SUITE.replace("perft 2 400", "perft 2 401"));
+    let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd", "--max-depth", "2"]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 1, "{text}");
+    assert!(text.contains("FAIL startpos 2 expected 401 got 400\n"), "{text}");
+    assert!(text.lines().last().unwrap_or_default().starts_with("FAILED: 1 of 6 checks did not match"), "{text}");
+}
+
+#[test]
+fn suite_json() {
+    let dir = suite_dir(SUITE);
+    let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd", "--max-depth", "1", "--json"]);
+    assert_eq!(code(&out), 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["passed"], 3);
+    assert_eq!(v["failed"], 0);
+    assert_eq!(v["skipped"], 5);
+    assert_eq!(v["checks"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn bad_suites_are_reported_in_the_suite_file() {
+    let cases = [
+        ("unknown-line", "epd 8/8/8/8/8/8/8/K6k w - -\nperf 1 3\n"),
+        ("bad-depth", "id lone kings\nepd 8/8/8/8/8/8/8/K6k w - -\nperft one 3\n"),
+        ("missing-count", "epd 8/8/8/8/8/8/8/K6k w - -\nperft 1\n"),
+        ("perft-before-epd", "# counts first\nperft 1 20\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n"),
+        ("bad-semicolon-entry", "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;depth 2\n"),
+        ("bad-fen-in-suite", "id broken\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq -\nperft 1 20\n"),
+        ("bad-side-in-suite", "8/8/8/8/8/8/8/K6k x - - ;D1 3\n"),
+    ];
+    for (name, text) in cases {
+        let dir = suite_dir(text);
+        let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd"]);
+        assert_eq!(code(&out), 2, "{name}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{name}: nothing runs: {}", stdout(&out));
+        let report = stderr(&out);
+        assert!(report.contains("suite.epd:"), "{name}: {report}");
+        snapshots().bind(|| insta::assert_snapshot!(format!("epd-{name}"), report));
+    }
+}
+
+#[test]
+fn an_unreadable_suite_is_a_usage_error() {
+    let out = run(&["perft", &rules("chess.rules"), "--epd", "no/such/suite.epd"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("cannot read the perft suite `no/such/suite.epd`"), "{}", stderr(&out));
+}
+
+// ---------------------------------------------------------------- moves
+
+#[test]
+fn moves_lists_the_start_position() {
+    let out = run(&["moves", &rules("chess.rules")]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 21, "{text}");
+    assert_eq!(lines[20], "20 legal moves");
+    assert!(lines.contains(&"e2e4  e4"), "{text}");
+    assert!(lines.contains(&"g1f3  Nf3"), "{text}");
+}
+
+#[test]
+fn moves_marks_checks_and_mates() {
+    // After 1. f3 e5 2. g4: Qh4 mates.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
+    let out = run(&["moves", &rules("chess.rules"), "--fen", fen]);
+    assert!(stdout(&out).lines().any(|l| l == "d8h4  Qh4#"), "{}", stdout(&out));
+}
+
+#[test]
+fn moves_says_checkmate_and_stalemate() {
+    let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let out = run(&["moves", &rules("chess.rules"), "--fen", mate]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "0 legal moves: checkmate, white to move; white loses\n");
+
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let out = run(&["moves", &rules("chess.rules"), "--fen", stalemate]);
+    assert_eq!(stdout(&out), "0 legal moves: stalemate, black to move; draw\n");
+
+    let out = run(&["moves", &rules("chess.rules"), "--fen", mate, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["status"], "checkmate");
+    assert_eq!(v["outcome"], "lose");
+    assert_eq!(v["in_check"], true);
+    assert_eq!(v["count"], 0);
+}
+
+#[test]
+fn moves_json() {
+    let out = run(&["moves", &rules("chess.rules"), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["count"], 20);
+    assert_eq!(v["side"], "white");
+    assert_eq!(v["status"], "ongoing");
+    assert!(v["moves"].as_array().expect("moves").iter().any(|m| m["move"] == "g1f3" && m["san"] == "Nf3"));
+}
+
+#[test]
+fn moves_shows_drops_in_crazyhouse() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1";
+    let out = run(&["moves", &rules("crazyhouse.rules"), "--fen", fen]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).lines().any(|l| l == "N@e4  N@e4"), "{}", stdout(&out));
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn bad_fens_are_reported_as_the_fen_option() {
+    let cases = [
+        ("rank-too-long", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("too-few-ranks", "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("unknown-letter", "rnbqkbnr/pppppppp/8/8/4X3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("bad-side", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
+        ("bad-castling", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkZ - 0 1"),
+        ("bad-en-passant", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1"),
+        ("bad-counter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"),
+        ("no-king", "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"),
+        ("opponent-in-check", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"),
+        ("empty", ""),
+        ("pocket-in-chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1"),
+    ];
+    for (name, fen) in cases {
+        for command in ["perft", "moves"] {
+            let mut args = vec![command, "rules/chess.rules"];
+            if command == "perft" {
+                args.push("1");
+            }
+            args.extend(["--fen", fen]);
+            let out = run(&args);
+            assert_eq!(code(&out), 2, "{name}");
+            assert!(stdout(&out).is_empty(), "{name}");
+            let report = stderr(&out);
+            assert!(report.contains("<--fen>"), "{name}: {report}");
+            if command == "perft" {
+                snapshots().bind(|| insta::assert_snapshot!(format!("fen-{name}"), report));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_rules_file_exits_2() {
+    for args in [
+        vec!["check", "no/such.rules"],
+        vec!["moves", "no/such.rules"],
+        vec!["perft", "no/such.rules", "1"],
+    ] {
+        let out = run(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let report = stderr(&out);
+        assert!(report.starts_with("error: cannot read the rules file `no/such.rules`"), "{report}");
+        assert_eq!(report.lines().count(), 1, "{report}");
+    }
+}
+
+#[test]
+fn usage_errors_are_clap_errors() {
+    let out = run(&["perft", "rules/chess.rules", "1", "--bogus"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--bogus"));
+    let out = run(&["perft", "rules/chess.rules"]);
+    assert_eq!(code(&out), 2);
+    let out = run(&["perft", "rules/chess.rules", "99"]);
+    assert_eq!(code(&out), 2);
+    let out = run(&["perft", "rules/chess.rules", "2", "--epd", "x.epd"]);
+    assert_eq!(code(&out), 2);
+    let out = run(&["perft", "rules/chess.rules", "2", "--max-depth", "3"]);
+    assert_eq!(code(&out), 2);
+    let out = run(&[]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn help_is_available_everywhere() {
+    for args in [vec!["--help"], vec!["perft", "--help"], vec!["moves", "--help"], vec!["check", "--help"]] {
+        let out = run(&args);
+        assert_eq!(code(&out), 0, "{args:?}");
+        assert!(stdout(&out).contains("Usage: rulebook"), "{args:?}");
+    }
+}
+
+// ---------------------------------------------------------------- check
+
+#[test]
+fn check_accepts_every_shipped_variant() {
+    for entry in std::fs::read_dir(root().join("rules")).expect("rules/") {
+        let path = entry.expect("entry").path();
+        let out = run(&["check", &path.display().to_string()]);
+        assert_eq!(code(&out), 0, "{}: {}", path.display(), stderr(&out));
+        assert!(stdout(&out).contains("no problems found"), "{}", stdout(&out));
+    }
+}
+
+#[test]
+fn check_summarizes_chess() {
+    let out = run(&["check", "rules/chess.rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    snapshots().bind(|| insta::assert_snapshot!("check-chess", stdout(&out)));
+}
+
+#[test]
+fn check_json_summary() {
+    let out = run(&["check", "rules/crazyhouse.rules", "--json"]);
+    assert_eq!(code(&out), 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["variant"]["name"], "Crazyhouse");
+    assert_eq!(v["variant"]["files"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["variant"]["board"]["squares"], 64);
+    assert_eq!(v["variant"]["rulings"].as_array().map(Vec::len), Some(2));
+}
+
+fn broken_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let chess = std::fs::read_to_string(root().join("rules/chess.rules")).expect("chess.rules");
+    std::fs::write(dir.path().join("chess.rules"), chess).expect("write");
+    std::fs::write(
+        dir.path().join("broken.rules"),
+        "variant \"Broken\"\nextends \"chess.rules\"\npromotion {\n  Pawn on rank 9 to Queen\n}\nsetup \"8/8/8/8/8/8/8/8 w - - 0 1\"\n",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("syntax.rules"), "piece King K {\n  royal\n").expect("write");
+    std::fs::write(dir.path().join("orphan.rules"), "extends \"missing.rules\"\n").expect("write");
+    std::fs::write(dir.path().join("loop.rules"), "extends \"loop.rules\"\n").expect("write");
+    std::fs::write(
+        dir.path().join("over.rules"),
+        "extends \"chess.rules\"\nsetup \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"\n",
+    )
+    .expect("write");
+    dir
+}
+
+#[test]
+fn check_reports_errors_and_exits_1() {
+    let dir = broken_dir();
+    for name in ["broken", "syntax", "orphan", "loop"] {
+        let out = run_in(Some(dir.path()), &["check", &format!("{name}.rules")]);
+        assert_eq!(code(&out), 1, "{name}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{name}");
+        let report = stderr(&out);
+        assert!(report.contains("Error"), "{name}: {report}");
+        snapshots().bind(|| insta::assert_snapshot!(format!("check-{name}"), report));
+    }
+}
+
+#[test]
+fn check_json_lists_diagnostics() {
+    let dir = broken_dir();
+    let out = run_in(Some(dir.path()), &["check", "broken.rules", "--json"]);
+    assert_eq!(code(&out), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["ok"], false);
+    let diags = v["diagnostics"].as_array().expect("diagnostics");
+    assert!(!diags.is_empty());
+    assert!(diags.iter().all(|d| d["file"] == "broken.rules" && d["line"].is_number() && d["rendered"].is_string()));
+    assert!(v.get("variant").is_none());
+}
+
+#[test]
+fn check_warns_about_a_setup_that_is_over() {
+    let dir = broken_dir();
+    let out = run_in(Some(dir.path()), &["check", "over.rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = stderr(&out);
+    assert!(report.contains("Warning"), "{report}");
+    snapshots().bind(|| insta::assert_snapshot!("check-setup-over", report));
+}
+
+#[test]
+fn broken_rules_stop_perft_and_moves() {
+    let dir = broken_dir();
+    for args in [vec!["perft", "broken.rules", "1"], vec!["moves", "broken.rules"]] {
+        let out = run_in(Some(dir.path()), &args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains("error: cannot use `broken.rules`"), "{}", stderr(&out));
+    }
+}
