@@ -11,6 +11,29 @@ use crate::model::{Color, Game};
 use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
 use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
 
+/// Where generated moves go: a move list, or a counter for bulk counting.
+pub trait Sink {
+    /// Receives one move.
+    fn add(&mut self, m: Move);
+}
+
+impl Sink for Vec<Move> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without storing them.
+pub struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
 /// Adds moves of one piece to a move list, expanding promotions.
 struct Emitter<'a> {
     /// Per cell: arriving here promotes (empty when the kind never promotes).
@@ -21,20 +44,20 @@ struct Emitter<'a> {
 
 impl Emitter<'_> {
     #[inline(always)]
-    fn push(&self, out: &mut Vec<Move>, m: Move) {
+    fn push(&self, out: &mut impl Sink, m: Move) {
         if !self.zone.is_empty() && self.zone[m.to as usize] {
             for &target in self.targets {
-                out.push(Move { promotion: target, ..m });
+                out.add(Move { promotion: target, ..m });
             }
         } else {
-            out.push(m);
+            out.add(m);
         }
     }
 }
 
 /// Appends the pseudo-legal moves of the piece on `from` (owned by the side to move).
 #[inline]
-fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
+fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
     let us = pos.side;
     let piece = kind_of(pos.board[from as usize]);
     let kc = piece as usize * 2 + us as usize;
@@ -161,7 +184,7 @@ pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>
     drops(game, t, pos, out);
 }
 
-fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
     if game.hand.is_none() {
         return;
     }
@@ -173,7 +196,7 @@ fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
         let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
         for (cell, &ok) in zone.iter().enumerate() {
             if ok && pos.board[cell] == 0 {
-                out.push(Move {
+                out.add(Move {
                     kind: MoveKind::Drop,
                     ..Move::normal(kind as u8, cell as Cell, cell as Cell)
                 });
@@ -287,6 +310,39 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     }
     drops(game, t, pos, out);
     castling_moves(game, t, pos, out);
+}
+
+/// The number of legal moves of the side to move (bulk counting at perft
+/// leaves); `scratch` is a reusable buffer.
+pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side;
+    let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
+    scratch.clear();
+    if !fast || in_check(game, t, pos) {
+        legal_moves(game, t, pos, scratch);
+        return scratch.len() as u64;
+    }
+    let king = pos.royal[us as usize];
+    let pinned = pinned_cells(t, pos, king, us);
+    let mut count = Counter(0);
+    for from in pos.cells_of(us, t.nwords) {
+        if from == king || pinned[from as usize / 64] >> (from % 64) & 1 != 0 || pos.ep_len != 0 {
+            let start = scratch.len();
+            piece_moves(pos, t, from, scratch);
+            if from == king {
+                retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
+            } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {
+                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            } else {
+                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+            }
+        } else {
+            piece_moves(pos, t, from, &mut count);
+        }
+    }
+    drops(game, t, pos, &mut count);
+    castling_moves(game, t, pos, scratch);
+    count.0 + scratch.len() as u64
 }
 
 fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl FnMut(&Move) -> bool) {

@@ -18,10 +18,10 @@ fn perft_with(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>]
     }
     let Some((moves, rest)) = buffers.split_first_mut() else { return 0 };
     moves.clear();
-    v.legal_moves_into(pos, moves);
     if depth == 1 {
-        return moves.len() as u64;
+        return crate::movegen::count_legal(&v.game, &v.tables, pos, moves);
     }
+    v.legal_moves_into(pos, moves);
     let mut total = 0;
     for m in moves.iter() {
         let next = v.play(pos, m);
