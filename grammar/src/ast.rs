@@ -92,8 +92,8 @@ pub struct Board {
 /// One axis of the board: `files a b c`, `ranks 1..8`, `levels A..E`, `axis time t1 t2`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Axis {
-    /// The axis' name: `file`, `rank`, `level` for the keywords `files`/`ranks`/`levels`,
-    /// or the name given after `axis`.
+    /// The axis' name: `file`, `rank`, `level` for the keywords `files`/`ranks`/`levels`
+    /// (spanning the keyword), or the name given after `axis`.
     pub name: Ident,
     /// The coordinate labels, lowest first.
     pub labels: Vec<Label>,
@@ -171,6 +171,7 @@ pub struct MovePart {
     /// `move` (may move or capture), `quiet` (move only), `capture` (capture only).
     pub mode: Spanned<Mode>,
     /// `leap` (default, nothing written), `ride` or `hop`.
+    /// For a leap nothing is written, so the span is the atom's.
     pub kind: Spanned<PatternKind>,
     /// The step: a Betza atom letter or an explicit vector.
     pub atom: Spanned<Atom>,

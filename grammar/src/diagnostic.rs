@@ -1,6 +1,6 @@
 //! Diagnostics as values: every error or warning any layer finds about user
 //! input (rules file, FEN, move, record) is a [`Diagnostic`] carrying spans;
-//! [`render`] turns it into an ariadne report in one place.
+//! [`render`](crate::render) turns it into an ariadne report in one place.
 
 use crate::ast::Span;
 
@@ -80,5 +80,11 @@ impl Diagnostic {
     pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Self {
         self.notes.push(Note { span, message: message.into() });
         self
+    }
+
+    /// This diagnostic as text, against the `source` its spans point into
+    /// (same as [`crate::render`]).
+    pub fn render(&self, source: &str, color: bool) -> String {
+        crate::render(self, source, color)
     }
 }

@@ -1,8 +1,26 @@
 //! The rules language's front end: the pest grammar (`grammar/rules.pest`), the
 //! parser that turns a `.rules` file into a [`ast::File`] with spans, and the
-//! [`Diagnostic`] values every layer reports problems with.
+//! [`Diagnostic`] values every layer reports problems with, rendered to text by
+//! [`render`] (ariadne, byte offsets).
+//!
+//! ```
+//! let file = rulebook_grammar::parse("mini.rules", "piece King K { royal move W }").unwrap();
+//! assert_eq!(file.items.len(), 1);
+//!
+//! let err = rulebook_grammar::parse("bad.rules", "piece King { royal }").unwrap_err();
+//! assert_eq!(err.code, "E0001");
+//! let text = rulebook_grammar::render(&err, "piece King { royal }", false);
+//! assert!(text.contains("expected the piece's letter"));
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod ast;
 pub mod diagnostic;
+mod errors;
+mod parser;
+mod render;
 
 pub use diagnostic::{Diagnostic, Note, Severity};
+pub use parser::parse;
+pub use render::{render, render_all};

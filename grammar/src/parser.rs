@@ -1,0 +1,724 @@
+//! The parser: pest grammar (`grammar/rules.pest`) → [`ast::File`].
+//!
+//! [`parse`] runs the pest parser, then walks the pairs into the syntax tree.
+//! A pest error is turned into a [`Diagnostic`] by the sibling module
+//! `errors`, which has human wording for every grammar rule.
+//!
+//! Nothing here panics on any input: the tree walk never unwraps, and a shape it
+//! does not expect (a bug in the grammar or here) becomes an `E0000` diagnostic.
+
+// `Result<_, Diagnostic>` is the crate's contract; a parse fails once, so the
+// size of the error value does not matter.
+#![allow(clippy::result_large_err)]
+
+use pest::iterators::Pair;
+use pest::Parser;
+
+use crate::ast::*;
+use crate::diagnostic::Diagnostic;
+use crate::errors;
+
+/// The pest parser generated from `grammar/rules.pest`.
+#[derive(pest_derive::Parser)]
+#[grammar = "../rules.pest"]
+pub(crate) struct RulesParser;
+
+type Res<T> = Result<T, Diagnostic>;
+
+/// Parses the text of one `.rules` file into its syntax tree.
+///
+/// `file` is only the name shown in a diagnostic (a path, or a pseudo-name).
+/// On the first problem it returns one [`Diagnostic`] with one of these codes:
+///
+/// | code | meaning |
+/// |---|---|
+/// | `E0001` | syntax error: an unexpected token (the label says what was expected) |
+/// | `E0002` | a string is not closed on its line, or has an unknown escape |
+/// | `E0003` | a number does not fit (`max`, `exactly`, counts: `u32`; vector steps: `i32`) |
+/// | `E0004` | a `ruling` lacks its `quote` or `reading`, or repeats a field |
+/// | `E0000` | internal error (a bug in this crate, never expected) |
+///
+/// Spans are byte offsets into `source`. The function never panics.
+pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
+    let mut pairs = match RulesParser::parse(Rule::file, source) {
+        Ok(pairs) => pairs,
+        Err(err) => return Err(errors::syntax_error(file, source, &err)),
+    };
+    let builder = Builder { file };
+    match pairs.next() {
+        Some(pair) => builder.file(pair),
+        None => Err(builder.internal(Span::new(0, 0), "no parse tree")),
+    }
+}
+
+/// Turns pest pairs into syntax tree nodes.
+struct Builder<'f> {
+    file: &'f str,
+}
+
+/// The span of a pair, without the whitespace and comments pest includes at
+/// the end of a rule that ends in `x*` or `x?` matching nothing: every token is
+/// a named rule, so a rule ends where its last token ends.
+fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    let s = pair.as_span();
+    let end = match pair.clone().into_inner().last() {
+        Some(last) => span_of(&last).end,
+        None => s.end(),
+    };
+    Span::new(s.start(), end)
+}
+
+fn ident(pair: &Pair<'_, Rule>) -> Ident {
+    Spanned::new(pair.as_str().to_string(), span_of(pair))
+}
+
+fn first_inner(pair: Pair<'_, Rule>) -> Option<Pair<'_, Rule>> {
+    pair.into_inner().next()
+}
+
+impl Builder<'_> {
+    /// A diagnostic for a parse tree this code does not expect (a bug, not a user error).
+    fn internal(&self, span: Span, what: &str) -> Diagnostic {
+        Diagnostic::error(
+            "E0000",
+            self.file,
+            span,
+            format!("internal parser error: {what}"),
+            "the parser stopped here",
+        )
+        .with_help("this is a bug in rulebook-grammar; please report it together with this file")
+    }
+
+    fn need<T>(&self, value: Option<T>, span: Span, what: &str) -> Res<T> {
+        value.ok_or_else(|| self.internal(span, what))
+    }
+
+    fn file(&self, pair: Pair<'_, Rule>) -> Res<File> {
+        let span = span_of(&pair);
+        let mut items = Vec::new();
+        for child in pair.into_inner() {
+            if child.as_rule() == Rule::item {
+                items.push(self.item(child)?);
+            }
+        }
+        Ok(File { items, span })
+    }
+
+    fn item(&self, pair: Pair<'_, Rule>) -> Res<Item> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty item")?;
+        Ok(match inner.as_rule() {
+            Rule::variant_item => Item::Variant(self.string_child(inner)?),
+            Rule::extends_item => Item::Extends(self.string_child(inner)?),
+            Rule::setup_item => Item::Setup(self.string_child(inner)?),
+            Rule::board_block => Item::Board(self.board(inner)?),
+            Rule::players_block => Item::Players(self.players(inner)?),
+            Rule::piece_def => Item::Piece(self.piece(inner)?),
+            Rule::promotion_block => Item::Promotion(self.promotion(inner)?),
+            Rule::castling_block => Item::Castling(self.castling(inner)?),
+            Rule::end_block => Item::End(self.end(inner)?),
+            Rule::hand_block => Item::Hand(self.hand(inner)?),
+            Rule::ruling_block => Item::Ruling(self.ruling(inner)?),
+            Rule::without_item => Item::Without(self.without(inner)?),
+            _ => return Err(self.internal(span, "unknown item")),
+        })
+    }
+
+    // ------------------------------------------------------------ tokens
+
+    /// The first `string` child of `pair`.
+    fn string_child(&self, pair: Pair<'_, Rule>) -> Res<Spanned<String>> {
+        let span = span_of(&pair);
+        let s = pair.into_inner().find(|p| p.as_rule() == Rule::string);
+        self.string(self.need(s, span, "missing string")?)
+    }
+
+    /// A string literal: the value unescaped, the span covering the quotes.
+    fn string(&self, pair: Pair<'_, Rule>) -> Res<Spanned<String>> {
+        let span = span_of(&pair);
+        let raw = pair
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::string_inner)
+            .map(|p| p.as_str())
+            .unwrap_or("");
+        let mut value = String::with_capacity(raw.len());
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                // The grammar admits only `\"` and `\\`.
+                if let Some(escaped) = chars.next() {
+                    value.push(escaped);
+                }
+            } else {
+                value.push(c);
+            }
+        }
+        Ok(Spanned::new(value, span))
+    }
+
+    /// A non-negative count (`max 2`, `draw on repetition 3`).
+    fn number(&self, pair: &Pair<'_, Rule>) -> Res<Spanned<u32>> {
+        let span = span_of(pair);
+        match pair.as_str().parse::<u32>() {
+            Ok(n) => Ok(Spanned::new(n, span)),
+            Err(_) => Err(errors::number_too_large(
+                self.file,
+                span,
+                pair.as_str(),
+                "a count here is at most 4294967295",
+            )),
+        }
+    }
+
+    /// One component of a vector.
+    fn integer(&self, pair: &Pair<'_, Rule>) -> Res<i32> {
+        pair.as_str().parse::<i32>().map_err(|_| {
+            errors::number_too_large(
+                self.file,
+                span_of(pair),
+                pair.as_str(),
+                "a vector component is between -2147483648 and 2147483647",
+            )
+        })
+    }
+
+    // ------------------------------------------------------------ board
+
+    fn board(&self, pair: Pair<'_, Rule>) -> Res<Board> {
+        let span = span_of(&pair);
+        let mut axes = Vec::new();
+        let mut holes = Vec::new();
+        for item in pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::board_item)
+        {
+            let item_span = span_of(&item);
+            let line = self.need(first_inner(item), item_span, "empty board line")?;
+            match line.as_rule() {
+                Rule::axis_line => axes.push(self.axis(line)?),
+                Rule::holes_line => holes.extend(
+                    line.into_inner()
+                        .filter(|p| p.as_rule() == Rule::square)
+                        .map(|p| ident(&p)),
+                ),
+                _ => return Err(self.internal(item_span, "unknown board line")),
+            }
+        }
+        Ok(Board { axes, holes, span })
+    }
+
+    fn axis(&self, pair: Pair<'_, Rule>) -> Res<Axis> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut labels = Vec::new();
+        for child in pair.into_inner() {
+            let keyword_axis = |word: &str| Some(Spanned::new(word.to_string(), span_of(&child)));
+            match child.as_rule() {
+                Rule::kw_files => name = keyword_axis("file"),
+                Rule::kw_ranks => name = keyword_axis("rank"),
+                Rule::kw_levels => name = keyword_axis("level"),
+                Rule::name => name = Some(ident(&child)),
+                Rule::label_entry => labels.push(self.label_entry(child)?),
+                _ => {}
+            }
+        }
+        let name = self.need(name, span, "axis without a name")?;
+        Ok(Axis { name, labels, span })
+    }
+
+    fn label_entry(&self, pair: Pair<'_, Rule>) -> Res<Label> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty label")?;
+        match inner.as_rule() {
+            Rule::label => Ok(Label::Single(ident(&inner))),
+            Rule::label_range => {
+                let mut ends = inner.into_inner().filter(|p| p.as_rule() == Rule::label);
+                let low = self.need(ends.next(), span, "range without start")?;
+                let high = self.need(ends.next(), span, "range without end")?;
+                Ok(Label::Range(ident(&low), ident(&high)))
+            }
+            _ => Err(self.internal(span, "unknown label")),
+        }
+    }
+
+    // ------------------------------------------------------------ players
+
+    fn players(&self, pair: Pair<'_, Rule>) -> Res<Players> {
+        let span = span_of(&pair);
+        let mut players = Vec::new();
+        for def in pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::player_def)
+        {
+            let def_span = span_of(&def);
+            let mut name = None;
+            let mut directions = Vec::new();
+            for child in def.into_inner() {
+                match child.as_rule() {
+                    Rule::name => name = Some(ident(&child)),
+                    Rule::direction_decl => directions.push(self.direction_decl(child)?),
+                    _ => {}
+                }
+            }
+            let name = self.need(name, def_span, "player without a name")?;
+            players.push(PlayerDef {
+                name,
+                directions,
+                span: def_span,
+            });
+        }
+        Ok(Players { players, span })
+    }
+
+    fn direction_decl(&self, pair: Pair<'_, Rule>) -> Res<DirectionDecl> {
+        let span = span_of(&pair);
+        let mut word = None;
+        let mut positive = None;
+        let mut axis = None;
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                Rule::direction => word = Some(ident(&child)),
+                Rule::sign => positive = Some(child.as_str() == "+"),
+                Rule::axis_name => axis = Some(ident(&child)),
+                _ => {}
+            }
+        }
+        Ok(DirectionDecl {
+            word: self.need(word, span, "direction without a word")?,
+            positive: self.need(positive, span, "direction without a sign")?,
+            axis: self.need(axis, span, "direction without an axis")?,
+            span,
+        })
+    }
+
+    // ------------------------------------------------------------ pieces
+
+    fn piece(&self, pair: Pair<'_, Rule>) -> Res<PieceDef> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut letter = None;
+        let mut body = Vec::new();
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                Rule::name => name = Some(ident(&child)),
+                Rule::piece_letter => letter = Some(ident(&child)),
+                Rule::piece_item => {
+                    let item_span = span_of(&child);
+                    let inner = self.need(first_inner(child), item_span, "empty piece item")?;
+                    body.push(match inner.as_rule() {
+                        Rule::kw_royal => PieceItem::Royal(item_span),
+                        Rule::move_part => PieceItem::Part(self.move_part(inner)?),
+                        _ => return Err(self.internal(item_span, "unknown piece item")),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(PieceDef {
+            name: self.need(name, span, "piece without a name")?,
+            letter: self.need(letter, span, "piece without a letter")?,
+            body,
+            span,
+        })
+    }
+
+    fn move_part(&self, pair: Pair<'_, Rule>) -> Res<MovePart> {
+        let span = span_of(&pair);
+        let mut mode = None;
+        let mut kind = None;
+        let mut atom = None;
+        let mut modifiers = Vec::new();
+        for child in pair.into_inner() {
+            let child_span = span_of(&child);
+            match child.as_rule() {
+                Rule::part_mode => {
+                    let m = match first_inner(child).map(|p| p.as_rule()) {
+                        Some(Rule::kw_move) => Mode::Move,
+                        Some(Rule::kw_quiet) => Mode::Quiet,
+                        Some(Rule::kw_capture) => Mode::Capture,
+                        _ => return Err(self.internal(child_span, "unknown mode")),
+                    };
+                    mode = Some(Spanned::new(m, child_span));
+                }
+                Rule::part_kind => {
+                    let k = match first_inner(child).map(|p| p.as_rule()) {
+                        Some(Rule::kw_ride) => PatternKind::Ride,
+                        Some(Rule::kw_hop) => PatternKind::Hop,
+                        _ => return Err(self.internal(child_span, "unknown pattern kind")),
+                    };
+                    kind = Some(Spanned::new(k, child_span));
+                }
+                Rule::atom => atom = Some(self.atom(child)?),
+                Rule::modifier => modifiers.push(self.modifier(child)?),
+                _ => {}
+            }
+        }
+        let mode = self.need(mode, span, "part without a mode")?;
+        let atom = self.need(atom, span, "part without an atom")?;
+        // A leap is written as nothing: its span is the atom's.
+        let kind = kind.unwrap_or(Spanned::new(PatternKind::Leap, atom.span));
+        Ok(MovePart {
+            mode,
+            kind,
+            atom,
+            modifiers,
+            span,
+        })
+    }
+
+    fn atom(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Atom>> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty atom")?;
+        match inner.as_rule() {
+            Rule::betza_letter => Ok(Spanned::new(Atom::Letter(inner.as_str().to_string()), span)),
+            Rule::vector => {
+                let mut components = Vec::new();
+                for c in inner.into_inner().filter(|p| p.as_rule() == Rule::integer) {
+                    components.push(self.integer(&c)?);
+                }
+                Ok(Spanned::new(Atom::Vector(components), span))
+            }
+            _ => Err(self.internal(span, "unknown atom")),
+        }
+    }
+
+    fn modifier(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Modifier>> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty modifier")?;
+        let number_in = |p: Pair<'_, Rule>| -> Res<u32> {
+            let n = p.into_inner().find(|c| c.as_rule() == Rule::number);
+            Ok(self.number(&self.need(n, span, "missing number")?)?.node)
+        };
+        let modifier = match inner.as_rule() {
+            Rule::mod_max => Modifier::Max(number_in(inner)?),
+            Rule::mod_exactly => Modifier::Exactly(number_in(inner)?),
+            Rule::mod_from => {
+                let z = inner.into_inner().find(|c| c.as_rule() == Rule::zone);
+                Modifier::From(self.zone(self.need(z, span, "missing zone")?)?)
+            }
+            Rule::mod_sets_ep => Modifier::SetsEnPassant,
+            Rule::mod_takes_ep => Modifier::TakesEnPassant,
+            Rule::mod_mirror => Modifier::Mirror(
+                inner
+                    .into_inner()
+                    .filter(|c| c.as_rule() == Rule::axis_name)
+                    .map(|c| ident(&c))
+                    .collect(),
+            ),
+            Rule::direction => Modifier::Direction(inner.as_str().to_string()),
+            _ => return Err(self.internal(span, "unknown modifier")),
+        };
+        Ok(Spanned::new(modifier, span))
+    }
+
+    // ------------------------------------------------------------ zones
+
+    fn zone(&self, pair: Pair<'_, Rule>) -> Res<Zone> {
+        let span = span_of(&pair);
+        let mut any_of = Vec::new();
+        for conj in pair.into_inner().filter(|p| p.as_rule() == Rule::zone_conj) {
+            let conj_span = span_of(&conj);
+            let mut all_of = Vec::new();
+            for atom in conj.into_inner().filter(|p| p.as_rule() == Rule::zone_atom) {
+                all_of.push(self.zone_atom(atom)?);
+            }
+            any_of.push(ZoneConj {
+                all_of,
+                span: conj_span,
+            });
+        }
+        Ok(Zone { any_of, span })
+    }
+
+    fn zone_atom(&self, pair: Pair<'_, Rule>) -> Res<ZoneAtom> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty zone constraint")?;
+        match inner.as_rule() {
+            Rule::square_atom => {
+                let sq = inner.into_inner().find(|p| p.as_rule() == Rule::square);
+                Ok(ZoneAtom::Square(ident(&self.need(
+                    sq,
+                    span,
+                    "missing square",
+                )?)))
+            }
+            Rule::coord_atom => {
+                let mut axis = None;
+                let mut label = None;
+                for c in inner.into_inner() {
+                    match c.as_rule() {
+                        Rule::axis_name => axis = Some(ident(&c)),
+                        Rule::label => label = Some(ident(&c)),
+                        _ => {}
+                    }
+                }
+                Ok(ZoneAtom::Coord {
+                    axis: self.need(axis, span, "missing axis")?,
+                    label: self.need(label, span, "missing label")?,
+                })
+            }
+            _ => Err(self.internal(span, "unknown zone constraint")),
+        }
+    }
+
+    // ------------------------------------------------------------ promotion, castling
+
+    fn promotion(&self, pair: Pair<'_, Rule>) -> Res<Promotion> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::promotion_rule)
+        {
+            let rule_span = span_of(&rule);
+            let mut piece = None;
+            let mut zone = None;
+            let mut targets = Vec::new();
+            for c in rule.into_inner() {
+                match c.as_rule() {
+                    Rule::name if piece.is_none() => piece = Some(ident(&c)),
+                    Rule::name => targets.push(ident(&c)),
+                    Rule::zone => zone = Some(self.zone(c)?),
+                    _ => {}
+                }
+            }
+            rules.push(PromotionRule {
+                piece: self.need(piece, rule_span, "promotion without a piece")?,
+                zone: self.need(zone, rule_span, "promotion without a zone")?,
+                targets,
+                span: rule_span,
+            });
+        }
+        Ok(Promotion { rules, span })
+    }
+
+    fn castling(&self, pair: Pair<'_, Rule>) -> Res<Castling> {
+        let span = span_of(&pair);
+        let mut names = Vec::new();
+        let mut sides = Vec::new();
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name => names.push(ident(&c)),
+                Rule::castling_side => {
+                    let side_span = span_of(&c);
+                    let mut name = None;
+                    let mut squares = Vec::new();
+                    for s in c.into_inner() {
+                        match s.as_rule() {
+                            Rule::name => name = Some(ident(&s)),
+                            Rule::square => squares.push(ident(&s)),
+                            _ => {}
+                        }
+                    }
+                    let mut squares = squares.into_iter();
+                    sides.push(CastlingSide {
+                        name: self.need(name, side_span, "side without a name")?,
+                        king_to: self.need(
+                            squares.next(),
+                            side_span,
+                            "side without king square",
+                        )?,
+                        rook_to: self.need(
+                            squares.next(),
+                            side_span,
+                            "side without rook square",
+                        )?,
+                        span: side_span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        let mut names = names.into_iter();
+        Ok(Castling {
+            king: self.need(names.next(), span, "castling without a king")?,
+            rook: self.need(names.next(), span, "castling without a rook")?,
+            sides,
+            span,
+        })
+    }
+
+    // ------------------------------------------------------------ end, hand
+
+    fn end(&self, pair: Pair<'_, Rule>) -> Res<End> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair.into_inner().filter(|p| p.as_rule() == Rule::end_rule) {
+            let rule_span = span_of(&rule);
+            let inner = self.need(first_inner(rule), rule_span, "empty end rule")?;
+            let end_rule = match inner.as_rule() {
+                Rule::checkmate_rule => EndRule::Checkmate(self.outcome_in(inner)?),
+                Rule::stalemate_rule => EndRule::Stalemate(self.outcome_in(inner)?),
+                Rule::fifty_rule => {
+                    let mut moves = None;
+                    let mut piece = None;
+                    for c in inner.into_inner() {
+                        match c.as_rule() {
+                            Rule::number => moves = Some(self.number(&c)?),
+                            Rule::name => piece = Some(ident(&c)),
+                            _ => {}
+                        }
+                    }
+                    EndRule::FiftyMove {
+                        moves: self.need(moves, rule_span, "missing move count")?,
+                        piece: self.need(piece, rule_span, "missing piece")?,
+                    }
+                }
+                Rule::repetition_rule => {
+                    let n = inner.into_inner().find(|c| c.as_rule() == Rule::number);
+                    EndRule::Repetition(self.number(&self.need(
+                        n,
+                        rule_span,
+                        "missing count",
+                    )?)?)
+                }
+                _ => return Err(self.internal(rule_span, "unknown end rule")),
+            };
+            rules.push(Spanned::new(end_rule, rule_span));
+        }
+        Ok(End { rules, span })
+    }
+
+    fn outcome_in(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Outcome>> {
+        let span = span_of(&pair);
+        let o = pair.into_inner().find(|c| c.as_rule() == Rule::outcome);
+        let o = self.need(o, span, "missing outcome")?;
+        let o_span = span_of(&o);
+        let outcome = match first_inner(o).map(|p| p.as_rule()) {
+            Some(Rule::kw_win) => Outcome::Win,
+            Some(Rule::kw_lose) => Outcome::Lose,
+            Some(Rule::kw_draw) => Outcome::Draw,
+            _ => return Err(self.internal(o_span, "unknown outcome")),
+        };
+        Ok(Spanned::new(outcome, o_span))
+    }
+
+    fn hand(&self, pair: Pair<'_, Rule>) -> Res<Hand> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair.into_inner().filter(|p| p.as_rule() == Rule::hand_rule) {
+            let rule_span = span_of(&rule);
+            let inner = self.need(first_inner(rule), rule_span, "empty hand rule")?;
+            let hand_rule = match inner.as_rule() {
+                Rule::capture_to_hand => HandRule::CaptureToHand,
+                Rule::demote_rule => {
+                    let n = inner.into_inner().find(|c| c.as_rule() == Rule::name);
+                    HandRule::DemotePromoted(ident(&self.need(n, rule_span, "missing piece")?))
+                }
+                Rule::drop_rule => self.drop_rule(inner)?,
+                _ => return Err(self.internal(rule_span, "unknown hand rule")),
+            };
+            rules.push(Spanned::new(hand_rule, rule_span));
+        }
+        Ok(Hand { rules, span })
+    }
+
+    fn drop_rule(&self, pair: Pair<'_, Rule>) -> Res<HandRule> {
+        let mut piece = None;
+        let mut only = None;
+        let mut except = None;
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name => piece = Some(ident(&c)),
+                Rule::drop_where => {
+                    let w_span = span_of(&c);
+                    let w = self.need(first_inner(c), w_span, "empty drop zone")?;
+                    let rule = w.as_rule();
+                    let zone = w.into_inner().find(|z| z.as_rule() == Rule::zone);
+                    match rule {
+                        Rule::drop_on_empty => {}
+                        Rule::drop_on => {
+                            only = Some(self.zone(self.need(zone, w_span, "missing zone")?)?)
+                        }
+                        Rule::drop_not_on => {
+                            except = Some(self.zone(self.need(zone, w_span, "missing zone")?)?)
+                        }
+                        _ => return Err(self.internal(w_span, "unknown drop zone")),
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(HandRule::Drop {
+            piece,
+            only,
+            except,
+        })
+    }
+
+    // ------------------------------------------------------------ ruling, without
+
+    fn ruling(&self, pair: Pair<'_, Rule>) -> Res<Ruling> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut source: Option<(Span, Spanned<String>)> = None;
+        let mut quote: Option<(Span, Spanned<String>)> = None;
+        let mut reading: Option<(Span, Spanned<String>)> = None;
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::string => name = Some(self.string(c)?),
+                Rule::ruling_field => {
+                    let field_span = span_of(&c);
+                    let mut keyword = None;
+                    let mut value = None;
+                    for f in c.into_inner() {
+                        match f.as_rule() {
+                            Rule::string => value = Some(self.string(f)?),
+                            rule => keyword = Some((rule, span_of(&f), f.as_str())),
+                        }
+                    }
+                    let (rule, kw_span, word) =
+                        self.need(keyword, field_span, "field without keyword")?;
+                    let value = self.need(value, field_span, "field without a string")?;
+                    let slot = match rule {
+                        Rule::kw_source => &mut source,
+                        Rule::kw_quote => &mut quote,
+                        Rule::kw_reading => &mut reading,
+                        _ => return Err(self.internal(field_span, "unknown ruling field")),
+                    };
+                    if let Some((first, _)) = slot {
+                        return Err(errors::duplicate_ruling_field(
+                            self.file, kw_span, *first, word,
+                        ));
+                    }
+                    *slot = Some((kw_span, value));
+                }
+                _ => {}
+            }
+        }
+        let name = self.need(name, span, "ruling without a name")?;
+        let missing = |field: &str| errors::missing_ruling_field(self.file, name.span, span, field);
+        let quote = quote.ok_or_else(|| missing("quote"))?.1;
+        let reading = reading.ok_or_else(|| missing("reading"))?.1;
+        Ok(Ruling {
+            name,
+            source: source.map(|s| s.1),
+            quote,
+            reading,
+            span,
+        })
+    }
+
+    fn without(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Without>> {
+        let span = span_of(&pair);
+        let what = pair
+            .into_inner()
+            .find(|c| c.as_rule() == Rule::without_what);
+        let what = self.need(what, span, "missing without target")?;
+        let inner = self.need(first_inner(what), span, "empty without target")?;
+        let without = match inner.as_rule() {
+            Rule::without_piece => {
+                let n = inner.into_inner().find(|c| c.as_rule() == Rule::name);
+                Without::Piece(ident(&self.need(n, span, "missing piece")?))
+            }
+            Rule::kw_castling => Without::Castling,
+            Rule::kw_promotion => Without::Promotion,
+            Rule::kw_hand => Without::Hand,
+            _ => return Err(self.internal(span, "unknown without target")),
+        };
+        Ok(Spanned::new(without, span))
+    }
+}
+
+#[cfg(test)]
+mod tests;

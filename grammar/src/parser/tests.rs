@@ -1,0 +1,687 @@
+//! Tests of the parser: every shipped rules file parses, each construct gives
+//! the expected tree with spans on the right text, and bad input gives a
+//! diagnostic (never a panic).
+
+use super::parse;
+use crate::ast::*;
+use crate::render;
+
+fn ok(src: &str) -> File {
+    match parse("test.rules", src) {
+        Ok(file) => file,
+        Err(d) => panic!("parse failed:\n{}", render(&d, src, false)),
+    }
+}
+
+fn text(src: &str, span: Span) -> &str {
+    &src[span.start..span.end]
+}
+
+fn pieces(file: &File) -> Vec<&PieceDef> {
+    file.items
+        .iter()
+        .filter_map(|i| {
+            if let Item::Piece(p) = i {
+                Some(p)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn parts(piece: &PieceDef) -> Vec<&MovePart> {
+    piece
+        .body
+        .iter()
+        .filter_map(|i| {
+            if let PieceItem::Part(p) = i {
+                Some(p)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn rules_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules")
+}
+
+fn read_rules(name: &str) -> String {
+    std::fs::read_to_string(rules_dir().join(name)).expect("rules file")
+}
+
+/// `rank 2` style zone as (axis, label) pairs per conjunction.
+fn zone_words(zone: &Zone) -> Vec<Vec<(String, String)>> {
+    zone.any_of
+        .iter()
+        .map(|c| {
+            c.all_of
+                .iter()
+                .map(|a| match a {
+                    ZoneAtom::Coord { axis, label } => (axis.node.clone(), label.node.clone()),
+                    ZoneAtom::Square(sq) => ("square".to_string(), sq.node.clone()),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn zw(pairs: &[&[(&str, &str)]]) -> Vec<Vec<(String, String)>> {
+    pairs
+        .iter()
+        .map(|c| {
+            c.iter()
+                .map(|(a, l)| (a.to_string(), l.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------- shipped files
+
+#[test]
+fn every_shipped_rules_file_parses() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(rules_dir()).expect("rules dir") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "rules") {
+            let src = std::fs::read_to_string(&path).expect("read");
+            let file = parse(&path.display().to_string(), &src)
+                .unwrap_or_else(|d| panic!("{}", render(&d, &src, false)));
+            assert!(!file.items.is_empty(), "{}", path.display());
+            assert_eq!(file.span, Span::new(0, src.len()));
+            count += 1;
+        }
+    }
+    assert!(count >= 6, "found only {count} rules files");
+}
+
+#[test]
+fn chess_has_every_item_in_order() {
+    let src = read_rules("chess.rules");
+    let file = ok(&src);
+    let kinds: Vec<&str> = file
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Variant(_) => "variant",
+            Item::Extends(_) => "extends",
+            Item::Board(_) => "board",
+            Item::Players(_) => "players",
+            Item::Piece(_) => "piece",
+            Item::Promotion(_) => "promotion",
+            Item::Castling(_) => "castling",
+            Item::Setup(_) => "setup",
+            Item::End(_) => "end",
+            Item::Hand(_) => "hand",
+            Item::Ruling(_) => "ruling",
+            Item::Without(_) => "without",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "variant",
+            "board",
+            "players",
+            "piece",
+            "piece",
+            "piece",
+            "piece",
+            "piece",
+            "piece",
+            "promotion",
+            "castling",
+            "setup",
+            "end",
+            "ruling"
+        ]
+    );
+    let Item::Variant(name) = &file.items[0] else {
+        unreachable!()
+    };
+    assert_eq!(name.node, "Chess");
+    assert_eq!(text(&src, name.span), "\"Chess\"");
+}
+
+#[test]
+fn the_pawn_double_step() {
+    let src = read_rules("chess.rules");
+    let file = ok(&src);
+    let pawn = pieces(&file)
+        .into_iter()
+        .find(|p| p.name.node == "Pawn")
+        .expect("Pawn");
+    assert_eq!(pawn.letter.node, "P");
+    assert_eq!(text(&src, pawn.letter.span), "P");
+    let parts = parts(pawn);
+    assert_eq!(parts.len(), 3);
+    let double = parts[1];
+    assert_eq!(
+        text(&src, double.span),
+        "quiet ride W forward exactly 2 from rank 2 sets en-passant"
+    );
+    assert_eq!(double.mode.node, Mode::Quiet);
+    assert_eq!(text(&src, double.mode.span), "quiet");
+    assert_eq!(double.kind.node, PatternKind::Ride);
+    assert_eq!(text(&src, double.kind.span), "ride");
+    assert_eq!(double.atom.node, Atom::Letter("W".into()));
+    assert_eq!(text(&src, double.atom.span), "W");
+    let mods: Vec<&Modifier> = double.modifiers.iter().map(|m| &m.node).collect();
+    assert_eq!(mods.len(), 4);
+    assert_eq!(mods[0], &Modifier::Direction("forward".into()));
+    assert_eq!(mods[1], &Modifier::Exactly(2));
+    let Modifier::From(zone) = mods[2] else {
+        panic!("{:?}", mods[2])
+    };
+    assert_eq!(zone_words(zone), zw(&[&[("rank", "2")]]));
+    assert_eq!(text(&src, zone.span), "rank 2");
+    assert_eq!(mods[3], &Modifier::SetsEnPassant);
+    let mod_texts: Vec<&str> = double
+        .modifiers
+        .iter()
+        .map(|m| text(&src, m.span))
+        .collect();
+    assert_eq!(
+        mod_texts,
+        ["forward", "exactly 2", "from rank 2", "sets en-passant"]
+    );
+
+    // A plain step is a leap; its kind's span is the atom's.
+    assert_eq!(parts[0].kind.node, PatternKind::Leap);
+    assert_eq!(text(&src, parts[0].kind.span), "W");
+    let capture = parts[2];
+    assert_eq!(capture.mode.node, Mode::Capture);
+    assert_eq!(
+        capture
+            .modifiers
+            .iter()
+            .map(|m| m.node.clone())
+            .collect::<Vec<_>>(),
+        [
+            Modifier::Direction("forward".into()),
+            Modifier::TakesEnPassant
+        ]
+    );
+}
+
+#[test]
+fn royal_and_parts_in_order() {
+    let src = "piece King K {\n  royal # comment\n  move W\n  move F\n}";
+    let file = ok(src);
+    let king = pieces(&file)[0];
+    assert_eq!(text(src, king.name.span), "King");
+    assert_eq!(text(src, king.span), src);
+    assert!(matches!(king.body[0], PieceItem::Royal(s) if text(src, s) == "royal"));
+    let parts = parts(king);
+    assert_eq!(
+        parts.iter().map(|p| text(src, p.span)).collect::<Vec<_>>(),
+        ["move W", "move F"]
+    );
+    assert!(parts
+        .iter()
+        .all(|p| p.mode.node == Mode::Move && p.modifiers.is_empty()));
+}
+
+#[test]
+fn keywords_end_a_modifier_list() {
+    let src = "piece X X { move W forward quiet F up royal capture N moved; hop W max 3, }";
+    let err = parse("t", src);
+    // `hop` cannot start a part: it needs a mode first.
+    assert!(err.is_err());
+    let src = "piece X X { move W forward quiet F up royal capture N moved; move hop W max 3, }";
+    let file = ok(src);
+    let x = pieces(&file)[0];
+    assert_eq!(x.body.len(), 5);
+    let parts = parts(x);
+    assert_eq!(text(src, parts[0].span), "move W forward");
+    assert_eq!(text(src, parts[1].span), "quiet F up");
+    // `moved` is not the keyword `move`: it is a direction word.
+    assert_eq!(
+        parts[2].modifiers[0].node,
+        Modifier::Direction("moved".into())
+    );
+    assert_eq!(parts[3].kind.node, PatternKind::Hop);
+    assert_eq!(parts[3].modifiers[0].node, Modifier::Max(3));
+}
+
+#[test]
+fn vectors_and_mirror() {
+    let src = read_rules("raumschach.rules");
+    let file = ok(&src);
+    let pawn = pieces(&file)
+        .into_iter()
+        .find(|p| p.name.node == "Pawn")
+        .expect("Pawn");
+    let pawn_parts = parts(pawn);
+    assert_eq!(pawn_parts[2].atom.node, Atom::Vector(vec![1, 1, 0]));
+    assert_eq!(text(&src, pawn_parts[2].atom.span), "(1,1,0)");
+    let Modifier::Mirror(axes) = &pawn_parts[2].modifiers[0].node else {
+        panic!()
+    };
+    assert_eq!(
+        axes.iter().map(|a| text(&src, a.span)).collect::<Vec<_>>(),
+        ["file"]
+    );
+
+    let src = "piece Y Y { move ride ( -1 , +2,0 ) mirror file rank max 2 }";
+    let file = ok(src);
+    let part = parts(pieces(&file)[0])[0];
+    assert_eq!(part.atom.node, Atom::Vector(vec![-1, 2, 0]));
+    let Modifier::Mirror(axes) = &part.modifiers[0].node else {
+        panic!()
+    };
+    assert_eq!(
+        axes.iter().map(|a| a.node.as_str()).collect::<Vec<_>>(),
+        ["file", "rank"]
+    );
+    assert_eq!(part.modifiers[1].node, Modifier::Max(2));
+}
+
+#[test]
+fn board_axes_ranges_and_holes() {
+    let src =
+        "board {\n  files a..h\n  ranks 1..10\n  levels A B C\n  axis time t1 t2\n  holes d4 e5\n}";
+    let file = ok(src);
+    let Item::Board(board) = &file.items[0] else {
+        panic!()
+    };
+    let names: Vec<&str> = board.axes.iter().map(|a| a.name.node.as_str()).collect();
+    assert_eq!(names, ["file", "rank", "level", "time"]);
+    assert_eq!(text(src, board.axes[0].name.span), "files");
+    assert_eq!(text(src, board.axes[3].name.span), "time");
+    assert_eq!(text(src, board.axes[0].span), "files a..h");
+    let Label::Range(lo, hi) = &board.axes[1].labels[0] else {
+        panic!()
+    };
+    assert_eq!((lo.node.as_str(), hi.node.as_str()), ("1", "10"));
+    assert_eq!(text(src, hi.span), "10");
+    let singles: Vec<&str> = board.axes[2]
+        .labels
+        .iter()
+        .map(|l| match l {
+            Label::Single(i) => i.node.as_str(),
+            Label::Range(..) => "range",
+        })
+        .collect();
+    assert_eq!(singles, ["A", "B", "C"]);
+    assert_eq!(
+        board
+            .holes
+            .iter()
+            .map(|h| h.node.as_str())
+            .collect::<Vec<_>>(),
+        ["d4", "e5"]
+    );
+    assert_eq!(text(src, board.span), src);
+}
+
+#[test]
+fn players_and_directions() {
+    let src = read_rules("raumschach.rules");
+    let file = ok(&src);
+    let players = file.items.iter().find_map(|i| {
+        if let Item::Players(p) = i {
+            Some(p)
+        } else {
+            None
+        }
+    });
+    let players = players.expect("players");
+    assert_eq!(players.players.len(), 2);
+    let white = &players.players[0];
+    assert_eq!(white.name.node, "white");
+    assert_eq!(text(&src, white.span), "white: forward +rank, up +level");
+    let decls: Vec<(&str, bool, &str)> = white
+        .directions
+        .iter()
+        .map(|d| (d.word.node.as_str(), d.positive, d.axis.node.as_str()))
+        .collect();
+    assert_eq!(decls, [("forward", true, "rank"), ("up", true, "level")]);
+    assert_eq!(text(&src, white.directions[1].span), "up +level");
+    let black = &players.players[1];
+    assert!(black.directions.iter().all(|d| !d.positive));
+}
+
+#[test]
+fn promotion_rules_and_zones() {
+    let src = "promotion {\n  Pawn on rank 8 to Queen Rook\n  Soldier on rank 5 and level E or square e4 to General\n}";
+    let file = ok(src);
+    let Item::Promotion(promo) = &file.items[0] else {
+        panic!()
+    };
+    assert_eq!(promo.rules.len(), 2);
+    let first = &promo.rules[0];
+    assert_eq!(first.piece.node, "Pawn");
+    assert_eq!(
+        first
+            .targets
+            .iter()
+            .map(|t| t.node.as_str())
+            .collect::<Vec<_>>(),
+        ["Queen", "Rook"]
+    );
+    assert_eq!(text(src, first.span), "Pawn on rank 8 to Queen Rook");
+    let second = &promo.rules[1];
+    assert_eq!(
+        zone_words(&second.zone),
+        zw(&[&[("rank", "5"), ("level", "E")], &[("square", "e4")]])
+    );
+    assert_eq!(
+        text(src, second.zone.span),
+        "rank 5 and level E or square e4"
+    );
+    assert_eq!(text(src, second.zone.any_of[0].span), "rank 5 and level E");
+    assert_eq!(second.targets.len(), 1);
+}
+
+#[test]
+fn castling_sides_with_and_without_comma() {
+    let src = "castling King with Rook {\n  short: king to g1, rook to f1\n  long: king to c1 rook to d1;\n}";
+    let file = ok(src);
+    let Item::Castling(c) = &file.items[0] else {
+        panic!()
+    };
+    assert_eq!(
+        (c.king.node.as_str(), c.rook.node.as_str()),
+        ("King", "Rook")
+    );
+    let sides: Vec<(&str, &str, &str)> = c
+        .sides
+        .iter()
+        .map(|s| {
+            (
+                s.name.node.as_str(),
+                s.king_to.node.as_str(),
+                s.rook_to.node.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(sides, [("short", "g1", "f1"), ("long", "c1", "d1")]);
+    assert_eq!(text(src, c.sides[0].span), "short: king to g1, rook to f1");
+    assert_eq!(text(src, c.sides[1].rook_to.span), "d1");
+}
+
+#[test]
+fn end_rules() {
+    let src = read_rules("chess.rules");
+    let file = ok(&src);
+    let end = file
+        .items
+        .iter()
+        .find_map(|i| if let Item::End(e) = i { Some(e) } else { None })
+        .expect("end");
+    let rules: Vec<&EndRule> = end.rules.iter().map(|r| &r.node).collect();
+    assert!(
+        matches!(rules[0], EndRule::Checkmate(o) if o.node == Outcome::Lose && text(&src, o.span) == "lose")
+    );
+    assert!(matches!(rules[1], EndRule::Stalemate(o) if o.node == Outcome::Draw));
+    let EndRule::FiftyMove { moves, piece } = rules[2] else {
+        panic!()
+    };
+    assert_eq!((moves.node, piece.node.as_str()), (50, "Pawn"));
+    assert_eq!(text(&src, moves.span), "50");
+    assert_eq!(
+        text(&src, end.rules[2].span),
+        "draw after 50 moves without capture or Pawn move"
+    );
+    assert!(matches!(rules[3], EndRule::Repetition(n) if n.node == 3));
+    let win = ok("end { checkmate: win stalemate: lose }");
+    let Item::End(e) = &win.items[0] else {
+        panic!()
+    };
+    assert!(matches!(&e.rules[0].node, EndRule::Checkmate(o) if o.node == Outcome::Win));
+}
+
+#[test]
+fn hand_rules() {
+    let src = read_rules("crazyhouse.rules");
+    let file = ok(&src);
+    let hand = file
+        .items
+        .iter()
+        .find_map(|i| if let Item::Hand(h) = i { Some(h) } else { None })
+        .expect("hand");
+    assert_eq!(hand.rules[0].node, HandRule::CaptureToHand);
+    assert!(matches!(&hand.rules[1].node, HandRule::DemotePromoted(p) if p.node == "Pawn"));
+    assert_eq!(
+        hand.rules[2].node,
+        HandRule::Drop {
+            piece: None,
+            only: None,
+            except: None
+        }
+    );
+    assert_eq!(text(&src, hand.rules[2].span), "drop any on empty");
+    let HandRule::Drop {
+        piece,
+        only,
+        except,
+    } = &hand.rules[3].node
+    else {
+        panic!()
+    };
+    assert_eq!(piece.as_ref().map(|p| p.node.as_str()), Some("Pawn"));
+    assert!(only.is_none());
+    assert_eq!(
+        zone_words(except.as_ref().expect("except")),
+        zw(&[&[("rank", "1")], &[("rank", "8")]])
+    );
+
+    let src = "hand { drop Pawn on rank 2 and file a }";
+    let file = ok(src);
+    let Item::Hand(h) = &file.items[0] else {
+        panic!()
+    };
+    let HandRule::Drop { only, except, .. } = &h.rules[0].node else {
+        panic!()
+    };
+    assert_eq!(
+        zone_words(only.as_ref().expect("only")),
+        zw(&[&[("rank", "2"), ("file", "a")]])
+    );
+    assert!(except.is_none());
+}
+
+#[test]
+fn rulings_in_any_order_with_escapes() {
+    let src = r#"ruling "r" { reading "a \"b\" \\ c"  quote "q" }"#;
+    let file = ok(src);
+    let Item::Ruling(r) = &file.items[0] else {
+        panic!()
+    };
+    assert_eq!(r.name.node, "r");
+    assert!(r.source.is_none());
+    assert_eq!(r.quote.node, "q");
+    assert_eq!(r.reading.node, r#"a "b" \ c"#);
+    assert_eq!(text(src, r.reading.span), r#""a \"b\" \\ c""#);
+
+    let src = read_rules("chess.rules");
+    let file = ok(&src);
+    let r = file
+        .items
+        .iter()
+        .find_map(|i| {
+            if let Item::Ruling(r) = i {
+                Some(r)
+            } else {
+                None
+            }
+        })
+        .expect("ruling");
+    assert_eq!(
+        r.source.as_ref().map(|s| s.node.as_str()),
+        Some("FIDE Laws of Chess, 9.2 and 9.3")
+    );
+}
+
+#[test]
+fn without_extends_setup() {
+    let src = "extends \"chess.rules\"\nwithout piece Bishop\nwithout castling; without promotion, without hand\nsetup \"8/8 w - - 0 1\"";
+    let file = ok(src);
+    let got: Vec<&Item> = file.items.iter().collect();
+    assert!(matches!(got[0], Item::Extends(s) if s.node == "chess.rules"));
+    assert!(
+        matches!(got[1], Item::Without(w) if matches!(&w.node, Without::Piece(p) if p.node == "Bishop") && text(src, w.span) == "without piece Bishop")
+    );
+    assert!(matches!(got[2], Item::Without(w) if w.node == Without::Castling));
+    assert!(matches!(got[3], Item::Without(w) if w.node == Without::Promotion));
+    assert!(matches!(got[4], Item::Without(w) if w.node == Without::Hand));
+    assert!(matches!(got[5], Item::Setup(s) if s.node == "8/8 w - - 0 1"));
+}
+
+#[test]
+fn empty_and_comment_only_files() {
+    assert!(ok("").items.is_empty());
+    assert!(ok("# nothing\n\n  # at all").items.is_empty());
+    assert!(ok("\u{FEFF}variant \"x\"").items.len() == 1);
+}
+
+// ---------------------------------------------------------------- errors
+
+fn err(src: &str) -> crate::Diagnostic {
+    match parse("bad.rules", src) {
+        Ok(f) => panic!("parsed: {f:?}"),
+        Err(d) => d,
+    }
+}
+
+#[test]
+fn syntax_error_points_at_the_token() {
+    let src = "piece King K {\n  royal\n  jump W\n}";
+    let d = err(src);
+    assert_eq!(d.code, "E0001");
+    assert_eq!(text(src, d.span), "jump");
+    assert_eq!(d.message, "unexpected `jump` in piece body");
+    assert!(
+        d.label
+            .contains("a movement part (`move`, `quiet`, `capture`)"),
+        "{}",
+        d.label
+    );
+    assert!(d.label.contains("`royal`"), "{}", d.label);
+    assert!(
+        d.help.as_deref().unwrap_or("").contains("move ride W"),
+        "{:?}",
+        d.help
+    );
+}
+
+#[test]
+fn byte_offsets_after_non_ascii_text() {
+    let src = "# Läufer, Türme und Königinnen\nvariant \"Schach für Anfänger\" foo";
+    let d = err(src);
+    assert_eq!(text(src, d.span), "foo");
+    let rendered = render(&d, src, false);
+    assert!(rendered.contains(":2:31"), "{rendered}"); // columns count characters
+}
+
+#[test]
+fn numbers_that_do_not_fit() {
+    let src = "piece P P { quiet ride W max 4294967296 }";
+    let d = err(src);
+    assert_eq!(d.code, "E0003");
+    assert_eq!(text(src, d.span), "4294967296");
+    assert!(parse("t", "piece P P { quiet ride W max 4294967295 }").is_ok());
+    let src = "piece P P { move (1,-2147483649) }";
+    let d = err(src);
+    assert_eq!(d.code, "E0003");
+    assert_eq!(text(src, d.span), "-2147483649");
+    assert!(parse("t", "piece P P { move (1,-2147483648) }").is_ok());
+    let src = "end { draw on repetition 99999999999999999999999 }";
+    assert_eq!(err(src).code, "E0003");
+}
+
+#[test]
+fn string_errors() {
+    let src = "variant \"Chess\nsetup \"x\"";
+    let d = err(src);
+    assert_eq!(d.code, "E0002");
+    assert_eq!(text(src, d.span), "\"Chess");
+    let src = "variant \"a\\nb\"";
+    let d = err(src);
+    assert_eq!(d.code, "E0002");
+    assert_eq!(text(src, d.span), "\\n");
+    let src = "variant \"Chess";
+    assert_eq!(err(src).code, "E0002");
+}
+
+#[test]
+fn ruling_fields_missing_or_twice() {
+    let src = "ruling \"r\" { quote \"q\" }";
+    let d = err(src);
+    assert_eq!(d.code, "E0004");
+    assert!(d.message.contains("`reading`"), "{}", d.message);
+    assert_eq!(text(src, d.span), "\"r\"");
+    let src = "ruling \"r\" { quote \"q\" reading \"a\" quote \"again\" }";
+    let d = err(src);
+    assert_eq!(d.code, "E0004");
+    assert_eq!(text(src, d.span), "quote");
+    assert_eq!(d.span.start, src.rfind("quote").unwrap_or(0));
+    assert_eq!(text(src, d.notes[0].span), "quote");
+}
+
+#[test]
+fn unclosed_block_points_at_its_brace() {
+    let src = "piece King K {\n  royal\npiece Queen Q { move ride W }";
+    let d = err(src);
+    assert!(d.message.contains("not closed"), "{}", d.message);
+    assert_eq!(text(src, d.span), "piece");
+    assert_eq!(d.span.start, src.rfind("piece").unwrap_or(0));
+    assert_eq!(text(src, d.notes[0].span), "{");
+    assert_eq!(d.notes[0].span.start, 13);
+}
+
+#[test]
+fn near_miss_keywords_are_suggested() {
+    let d = err("variant \"x\"\npeice King K { royal }");
+    assert_eq!(d.help.as_deref(), Some("did you mean `piece`?"));
+    let d = err("piece King K { royal cpature F }");
+    assert_eq!(d.help.as_deref(), Some("did you mean `capture`?"));
+}
+
+/// Every prefix of chess.rules, and three shipped files with one word removed,
+/// parses or gives a diagnostic whose spans lie inside the text; rendering it
+/// does not panic either.
+#[test]
+fn never_panics_on_broken_input() {
+    let mut inputs = Vec::new();
+    for name in ["chess.rules", "raumschach.rules", "crazyhouse.rules"] {
+        let src = read_rules(name);
+        if name == "chess.rules" {
+            for (i, _) in src.char_indices() {
+                inputs.push(src[..i].to_string());
+            }
+        }
+        let words: Vec<(usize, usize)> = src
+            .split_whitespace()
+            .map(|w| {
+                let start = w.as_ptr() as usize - src.as_ptr() as usize;
+                (start, start + w.len())
+            })
+            .collect();
+        for (s, e) in words {
+            inputs.push(format!("{}{}", &src[..s], &src[e..]));
+        }
+    }
+    inputs.push("piece ü { }".into());
+    inputs.push("\"\\".into());
+    inputs.push("{{{{}}}}".into());
+    inputs.push("}".into());
+    inputs.push("piece K K { move (".into());
+    for (i, src) in inputs.iter().enumerate() {
+        if let Err(d) = parse("fuzz.rules", src) {
+            if i % 8 == 0 {
+                let _ = render(&d, src, false);
+            }
+            assert!(
+                d.span.start <= d.span.end && d.span.end <= src.len(),
+                "{d:?} for {src:?}"
+            );
+            assert!(src.is_char_boundary(d.span.start) && src.is_char_boundary(d.span.end));
+            assert_ne!(d.code, "E0000", "internal error for {src:?}: {d:?}");
+        }
+    }
+}

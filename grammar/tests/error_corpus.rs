@@ -1,0 +1,35 @@
+//! The syntax error corpus: every `examples/errors/syntax-*.rules` file has
+//! exactly one syntax problem; its rendered diagnostic (colour off) is
+//! snapshotted in `snapshots/grammar/` at the top of the workspace.
+//!
+//! Review changes with `cargo insta review` (or `INSTA_UPDATE=always` to accept).
+
+use std::path::Path;
+
+#[test]
+fn syntax_errors() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/grammar"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        insta::glob!("../../examples/errors", "syntax-*.rules", |path| {
+            let source = std::fs::read_to_string(path).expect("readable corpus file");
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let first_line = source.lines().next().unwrap_or("");
+            assert!(
+                first_line.starts_with('#'),
+                "{name}: the first line must say what is wrong"
+            );
+            let diag = match rulebook_grammar::parse(&name, &source) {
+                Ok(_) => panic!("{name} parsed without error"),
+                Err(diag) => diag,
+            };
+            assert_ne!(diag.code, "E0000", "{name}: internal error");
+            assert!(diag.help.is_some(), "{name}: no help line");
+            insta::assert_snapshot!(rulebook_grammar::render(&diag, &source, false));
+        });
+    });
+}
