@@ -17,7 +17,9 @@ fn rules(name: &str) -> String {
 /// Runs the binary in `dir` (default: the repository root).
 fn run_in(dir: Option<&Path>, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
-    cmd.args(args).env("NO_COLOR", "1").current_dir(dir.unwrap_or(&root()));
+    cmd.args(args)
+        .env("NO_COLOR", "1")
+        .current_dir(dir.unwrap_or(&root()));
     match cmd.output() {
         Ok(out) => out,
         Err(e) => panic!("cannot run rulebook: {e}"),
@@ -77,7 +79,15 @@ fn perft_depth_zero_is_one() {
 fn perft_with_several_threads_counts_the_same() {
     // Depth 4 is where root moves are shared among threads.
     let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -";
-    let out = run(&["perft", &rules("chess.rules"), "4", "--fen", fen, "--jobs", "3"]);
+    let out = run(&[
+        "perft",
+        &rules("chess.rules"),
+        "4",
+        "--fen",
+        fen,
+        "--jobs",
+        "3",
+    ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout(&out).lines().last(), Some("43238"));
 }
@@ -116,7 +126,9 @@ fn perft_json_is_one_object() {
     assert!(v["elapsed_ms"].is_number());
     let divide = v["divide"].as_array().expect("divide");
     assert_eq!(divide.len(), 20);
-    assert!(divide.iter().any(|d| d["move"] == "e2e4" && d["san"] == "e4" && d["nodes"] == 20));
+    assert!(divide
+        .iter()
+        .any(|d| d["move"] == "e2e4" && d["san"] == "e4" && d["nodes"] == 20));
 
     let out = run(&["perft", &rules("chess.rules"), "1", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
@@ -152,7 +164,17 @@ fn suite_dir(text: &str) -> tempfile::TempDir {
 #[test]
 fn a_passing_suite_exits_zero() {
     let dir = suite_dir(SUITE);
-    let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd", "--max-depth", "3"]);
+    let out = run_in(
+        Some(dir.path()),
+        &[
+            "perft",
+            &rules("chess.rules"),
+            "--epd",
+            "suite.epd",
+            "--max-depth",
+            "3",
+        ],
+    );
     let text = stdout(&out);
     assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
     assert!(text.contains("ok   startpos 3 8902\n"), "{text}");
@@ -160,23 +182,56 @@ fn a_passing_suite_exits_zero() {
     assert!(text.contains("ok   #3 2 191\n"), "{text}");
     assert!(!text.contains("kiwipete 4"), "skipped: {text}");
     let last = text.lines().last().unwrap_or_default();
-    assert!(last.starts_with("all 7 checks passed (3 positions, 1 deeper than 3 skipped)"), "{text}");
+    assert!(
+        last.starts_with("all 7 checks passed (3 positions, 1 deeper than 3 skipped)"),
+        "{text}"
+    );
 }
 
 #[test]
 fn a_wrong_count_fails_the_suite() {
     let dir = suite_dir(&SUITE.replace("perft 2 400", "perft 2 401"));
-    let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd", "--max-depth", "2"]);
+    let out = run_in(
+        Some(dir.path()),
+        &[
+            "perft",
+            &rules("chess.rules"),
+            "--epd",
+            "suite.epd",
+            "--max-depth",
+            "2",
+        ],
+    );
     let text = stdout(&out);
     assert_eq!(code(&out), 1, "{text}");
-    assert!(text.contains("FAIL startpos 2 expected 401 got 400\n"), "{text}");
-    assert!(text.lines().last().unwrap_or_default().starts_with("FAILED: 1 of 6 checks did not match"), "{text}");
+    assert!(
+        text.contains("FAIL startpos 2 expected 401 got 400\n"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("FAILED: 1 of 6 checks did not match"),
+        "{text}"
+    );
 }
 
 #[test]
 fn suite_json() {
     let dir = suite_dir(SUITE);
-    let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd", "--max-depth", "1", "--json"]);
+    let out = run_in(
+        Some(dir.path()),
+        &[
+            "perft",
+            &rules("chess.rules"),
+            "--epd",
+            "suite.epd",
+            "--max-depth",
+            "1",
+            "--json",
+        ],
+    );
     assert_eq!(code(&out), 0);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(v["passed"], 3);
@@ -189,18 +244,37 @@ fn suite_json() {
 fn bad_suites_are_reported_in_the_suite_file() {
     let cases = [
         ("unknown-line", "epd 8/8/8/8/8/8/8/K6k w - -\nperf 1 3\n"),
-        ("bad-depth", "id lone kings\nepd 8/8/8/8/8/8/8/K6k w - -\nperft one 3\n"),
+        (
+            "bad-depth",
+            "id lone kings\nepd 8/8/8/8/8/8/8/K6k w - -\nperft one 3\n",
+        ),
         ("missing-count", "epd 8/8/8/8/8/8/8/K6k w - -\nperft 1\n"),
-        ("perft-before-epd", "# counts first\nperft 1 20\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n"),
-        ("bad-semicolon-entry", "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;depth 2\n"),
-        ("bad-fen-in-suite", "id broken\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq -\nperft 1 20\n"),
+        (
+            "perft-before-epd",
+            "# counts first\nperft 1 20\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n",
+        ),
+        (
+            "bad-semicolon-entry",
+            "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;depth 2\n",
+        ),
+        (
+            "bad-fen-in-suite",
+            "id broken\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq -\nperft 1 20\n",
+        ),
         ("bad-side-in-suite", "8/8/8/8/8/8/8/K6k x - - ;D1 3\n"),
     ];
     for (name, text) in cases {
         let dir = suite_dir(text);
-        let out = run_in(Some(dir.path()), &["perft", &rules("chess.rules"), "--epd", "suite.epd"]);
+        let out = run_in(
+            Some(dir.path()),
+            &["perft", &rules("chess.rules"), "--epd", "suite.epd"],
+        );
         assert_eq!(code(&out), 2, "{name}: {}", stderr(&out));
-        assert!(stdout(&out).is_empty(), "{name}: nothing runs: {}", stdout(&out));
+        assert!(
+            stdout(&out).is_empty(),
+            "{name}: nothing runs: {}",
+            stdout(&out)
+        );
         let report = stderr(&out);
         assert!(report.contains("suite.epd:"), "{name}: {report}");
         snapshots().bind(|| insta::assert_snapshot!(format!("epd-{name}"), report));
@@ -208,10 +282,32 @@ fn bad_suites_are_reported_in_the_suite_file() {
 }
 
 #[test]
+fn the_shipped_suites_pass_at_depth_2() {
+    for entry in std::fs::read_dir(root().join("tests/perft")).expect("tests/perft/") {
+        let suite = entry.expect("entry").path();
+        let Some(variant) = suite.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let rules_file = rules(&format!("{variant}.rules"));
+        if !Path::new(&rules_file).exists() {
+            continue;
+        }
+        let suite = suite.display().to_string();
+        let out = run(&["perft", &rules_file, "--epd", &suite, "--max-depth", "2"]);
+        assert_eq!(code(&out), 0, "{suite}: {}{}", stdout(&out), stderr(&out));
+        assert!(!stdout(&out).contains("FAIL"), "{suite}: {}", stdout(&out));
+    }
+}
+
+#[test]
 fn an_unreadable_suite_is_a_usage_error() {
     let out = run(&["perft", &rules("chess.rules"), "--epd", "no/such/suite.epd"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("cannot read the perft suite `no/such/suite.epd`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read the perft suite `no/such/suite.epd`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 // ---------------------------------------------------------------- moves
@@ -233,7 +329,11 @@ fn moves_marks_checks_and_mates() {
     // After 1. f3 e5 2. g4: Qh4 mates.
     let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
     let out = run(&["moves", &rules("chess.rules"), "--fen", fen]);
-    assert!(stdout(&out).lines().any(|l| l == "d8h4  Qh4#"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).lines().any(|l| l == "d8h4  Qh4#"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -241,11 +341,17 @@ fn moves_says_checkmate_and_stalemate() {
     let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     let out = run(&["moves", &rules("chess.rules"), "--fen", mate]);
     assert_eq!(code(&out), 0);
-    assert_eq!(stdout(&out), "0 legal moves: checkmate, white to move; white loses\n");
+    assert_eq!(
+        stdout(&out),
+        "0 legal moves: checkmate, white to move; white loses\n"
+    );
 
     let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
     let out = run(&["moves", &rules("chess.rules"), "--fen", stalemate]);
-    assert_eq!(stdout(&out), "0 legal moves: stalemate, black to move; draw\n");
+    assert_eq!(
+        stdout(&out),
+        "0 legal moves: stalemate, black to move; draw\n"
+    );
 
     let out = run(&["moves", &rules("chess.rules"), "--fen", mate, "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
@@ -262,7 +368,11 @@ fn moves_json() {
     assert_eq!(v["count"], 20);
     assert_eq!(v["side"], "white");
     assert_eq!(v["status"], "ongoing");
-    assert!(v["moves"].as_array().expect("moves").iter().any(|m| m["move"] == "g1f3" && m["san"] == "Nf3"));
+    assert!(v["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .any(|m| m["move"] == "g1f3" && m["san"] == "Nf3"));
 }
 
 #[test]
@@ -270,7 +380,11 @@ fn moves_shows_drops_in_crazyhouse() {
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1";
     let out = run(&["moves", &rules("crazyhouse.rules"), "--fen", fen]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stdout(&out).lines().any(|l| l == "N@e4  N@e4"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).lines().any(|l| l == "N@e4  N@e4"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 // ---------------------------------------------------------------- bad input
@@ -278,17 +392,44 @@ fn moves_shows_drops_in_crazyhouse() {
 #[test]
 fn bad_fens_are_reported_as_the_fen_option() {
     let cases = [
-        ("rank-too-long", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        ("too-few-ranks", "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        ("unknown-letter", "rnbqkbnr/pppppppp/8/8/4X3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        ("bad-side", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
-        ("bad-castling", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkZ - 0 1"),
-        ("bad-en-passant", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1"),
-        ("bad-counter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"),
-        ("no-king", "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"),
+        (
+            "rank-too-long",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "too-few-ranks",
+            "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "unknown-letter",
+            "rnbqkbnr/pppppppp/8/8/4X3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "bad-side",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        ),
+        (
+            "bad-castling",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkZ - 0 1",
+        ),
+        (
+            "bad-en-passant",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+        ),
+        (
+            "bad-counter",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        ),
+        (
+            "no-king",
+            "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+        ),
         ("opponent-in-check", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"),
         ("empty", ""),
-        ("pocket-in-chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1"),
+        (
+            "pocket-in-chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1",
+        ),
     ];
     for (name, fen) in cases {
         for command in ["perft", "moves"] {
@@ -319,7 +460,10 @@ fn a_missing_rules_file_exits_2() {
         let out = run(&args);
         assert_eq!(code(&out), 2, "{args:?}");
         let report = stderr(&out);
-        assert!(report.starts_with("error: cannot read the rules file `no/such.rules`"), "{report}");
+        assert!(
+            report.starts_with("error: cannot read the rules file `no/such.rules`"),
+            "{report}"
+        );
         assert_eq!(report.lines().count(), 1, "{report}");
     }
 }
@@ -343,7 +487,12 @@ fn usage_errors_are_clap_errors() {
 
 #[test]
 fn help_is_available_everywhere() {
-    for args in [vec!["--help"], vec!["perft", "--help"], vec!["moves", "--help"], vec!["check", "--help"]] {
+    for args in [
+        vec!["--help"],
+        vec!["perft", "--help"],
+        vec!["moves", "--help"],
+        vec!["check", "--help"],
+    ] {
         let out = run(&args);
         assert_eq!(code(&out), 0, "{args:?}");
         assert!(stdout(&out).contains("Usage: rulebook"), "{args:?}");
@@ -358,7 +507,11 @@ fn check_accepts_every_shipped_variant() {
         let path = entry.expect("entry").path();
         let out = run(&["check", &path.display().to_string()]);
         assert_eq!(code(&out), 0, "{}: {}", path.display(), stderr(&out));
-        assert!(stdout(&out).contains("no problems found"), "{}", stdout(&out));
+        assert!(
+            stdout(&out).contains("no problems found"),
+            "{}",
+            stdout(&out)
+        );
     }
 }
 
@@ -392,7 +545,11 @@ fn broken_dir() -> tempfile::TempDir {
     )
     .expect("write");
     std::fs::write(dir.path().join("syntax.rules"), "piece King K {\n  royal\n").expect("write");
-    std::fs::write(dir.path().join("orphan.rules"), "extends \"missing.rules\"\n").expect("write");
+    std::fs::write(
+        dir.path().join("orphan.rules"),
+        "extends \"missing.rules\"\n",
+    )
+    .expect("write");
     std::fs::write(dir.path().join("loop.rules"), "extends \"loop.rules\"\n").expect("write");
     std::fs::write(
         dir.path().join("over.rules"),
@@ -424,7 +581,9 @@ fn check_json_lists_diagnostics() {
     assert_eq!(v["ok"], false);
     let diags = v["diagnostics"].as_array().expect("diagnostics");
     assert!(!diags.is_empty());
-    assert!(diags.iter().all(|d| d["file"] == "broken.rules" && d["line"].is_number() && d["rendered"].is_string()));
+    assert!(diags.iter().all(|d| d["file"] == "broken.rules"
+        && d["line"].is_number()
+        && d["rendered"].is_string()));
     assert!(v.get("variant").is_none());
 }
 
@@ -441,9 +600,16 @@ fn check_warns_about_a_setup_that_is_over() {
 #[test]
 fn broken_rules_stop_perft_and_moves() {
     let dir = broken_dir();
-    for args in [vec!["perft", "broken.rules", "1"], vec!["moves", "broken.rules"]] {
+    for args in [
+        vec!["perft", "broken.rules", "1"],
+        vec!["moves", "broken.rules"],
+    ] {
         let out = run_in(Some(dir.path()), &args);
         assert_eq!(code(&out), 2, "{args:?}");
-        assert!(stderr(&out).contains("error: cannot use `broken.rules`"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("error: cannot use `broken.rules`"),
+            "{}",
+            stderr(&out)
+        );
     }
 }

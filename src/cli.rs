@@ -1,0 +1,156 @@
+//! The command line: clap types. Their doc comments are the help text.
+
+use clap::{Args, Parser, Subcommand};
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+
+/// The deepest perft the CLI accepts (the counts overflow long before, and the
+/// interpreter allocates one move buffer per ply).
+pub const MAX_DEPTH: u32 = 40;
+
+/// Exit statuses, shared by all commands (also shown in `--help`).
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success
+  1  a check failed: a perft suite count did not match, or `check` found errors
+  2  usage error, unreadable file, or input that cannot be used (rules, FEN, EPD)";
+
+/// rulebook: run chess variants written in the rules language.
+///
+/// A rules file describes a variant (board, pieces, moves, promotion,
+/// castling, setup, how the game ends); `extends` builds one variant on
+/// another. These commands check a rules file and execute it.
+#[derive(Debug, Parser)]
+#[command(name = "rulebook", version, after_help = EXIT_STATUS, arg_required_else_help = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the positions DEPTH plies ahead (perft), or run a perft suite (--epd).
+    ///
+    /// Counts the leaf positions DEPTH plies below a position, the number engine
+    /// authors compare move generators by (draws by rule are ignored, as in
+    /// published tables). The last line of the output is the count alone;
+    /// --divide first lists each legal move (coordinate notation, SAN) with the
+    /// count below it.
+    ///
+    /// With --epd, runs every check of a perft suite instead: one line per check
+    /// (`ok   ID DEPTH NODES` or `FAIL ID DEPTH expected N got M`), then a
+    /// summary. Exits with status 1 if any count differs, 2 if the suite cannot
+    /// be read or has errors (nothing is run then).
+    Perft(PerftArgs),
+    /// List the legal moves of a position.
+    ///
+    /// One move a line: coordinate notation (e2e4, e7e8q, castling as
+    /// king-takes-rook e1h1, drops as N@f3), then SAN with + for check and # for
+    /// mate, sorted by the coordinate text. The last line gives their number, or
+    /// says checkmate or stalemate when there are none.
+    Moves(MovesArgs),
+    /// Check a rules file: syntax, meaning, and the setup position.
+    ///
+    /// Checks the file and every file it extends: syntax, names, moves, zones,
+    /// castling, and the setup position. Prints every problem found (on
+    /// stderr), or else a summary of the variant: board, pieces, rulings. Exits
+    /// with status 1 if errors were found, 2 if the file cannot be read.
+    Check(CheckArgs),
+}
+
+/// Arguments of `rulebook perft`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  rulebook perft rules/chess.rules 5\n  rulebook perft rules/chess.rules 3 --divide --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq -'\n  rulebook perft rules/chess.rules --epd tests/perft/chess.epd --max-depth 4"
+)]
+pub struct PerftArgs {
+    /// The variant's rules file, e.g. rules/chess.rules.
+    pub rules: PathBuf,
+    /// How many plies to look ahead (0 to 40).
+    #[arg(
+        required_unless_present = "epd",
+        conflicts_with = "epd",
+        value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64)
+    )]
+    pub depth: Option<u32>,
+    /// Start from this position instead of the variant's setup (FEN; quote it).
+    #[arg(long, value_name = "FEN", conflicts_with = "epd")]
+    pub fen: Option<String>,
+    /// Also show the count below each legal move (coordinate notation, SAN, count).
+    #[arg(long, conflicts_with = "epd")]
+    pub divide: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Run a perft suite: lines `id NAME`, `epd FEN` and `perft DEPTH NODES`
+    /// (`#` starts a comment), or `FEN ;D1 20 ;D2 400` lines.
+    #[arg(long, value_name = "FILE")]
+    pub epd: Option<PathBuf>,
+    /// With --epd: skip the checks deeper than this.
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u32>,
+    /// Threads to count with [default: the number of CPUs].
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+}
+
+/// Arguments of `rulebook moves`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example:
+  rulebook moves rules/chess.rules --fen 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2'")]
+pub struct MovesArgs {
+    /// The variant's rules file, e.g. rules/chess.rules.
+    pub rules: PathBuf,
+    /// The position (FEN; quote it) [default: the variant's setup].
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `rulebook check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The variant's rules file, e.g. rules/chess.rules.
+    pub rules: PathBuf,
+    /// Print one JSON object (the diagnostics, or the summary) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Cli {
+    /// Checks what clap's declarations cannot express: `--max-depth` needs
+    /// `--epd` (a `requires` would be waived because DEPTH conflicts with
+    /// `--epd`). The error is clap's own, with the subcommand's usage.
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        use clap::CommandFactory;
+        if let Command::Perft(args) = &self.command {
+            if args.max_depth.is_some() && args.epd.is_none() {
+                let mut cmd = Cli::command();
+                let perft = cmd
+                    .find_subcommand_mut("perft")
+                    .map(|c| c.clone().bin_name("rulebook perft"));
+                let mut cmd = perft.unwrap_or(cmd);
+                return Err(cmd.error(
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    "--max-depth <D> limits a perft suite: give the suite with --epd <FILE>, or use DEPTH alone",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,298 @@
+//! `rulebook check`: every problem in a rules file, or a summary of the variant.
+
+use super::{open, Context};
+use crate::cli::CheckArgs;
+use crate::db::{chain, compile, parse, Database, SourceFile};
+use crate::report::{self, emit, emit_json, Failure, JsonDiagnostic, EXIT_FAILED};
+use rulebook_grammar::ast::{self, Span};
+use rulebook_grammar::Diagnostic;
+use rulebook_interpreter::{Game, Status, Variant};
+use serde::Serialize;
+
+/// The `--json` output.
+#[derive(Debug, Serialize)]
+struct CheckJson {
+    file: String,
+    ok: bool,
+    errors: usize,
+    warnings: usize,
+    diagnostics: Vec<JsonDiagnostic>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<Summary>,
+}
+
+/// What a valid variant looks like, for the summary.
+#[derive(Debug, Serialize)]
+struct Summary {
+    name: String,
+    /// The file and the files it extends, the file itself first.
+    files: Vec<String>,
+    board: BoardSummary,
+    players: Vec<String>,
+    pieces: Vec<PieceSummary>,
+    setup: String,
+    setup_moves: usize,
+    rulings: Vec<RulingSummary>,
+}
+
+#[derive(Debug, Serialize)]
+struct BoardSummary {
+    axes: Vec<AxisSummary>,
+    squares: usize,
+    holes: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct AxisSummary {
+    name: String,
+    labels: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct PieceSummary {
+    name: String,
+    letter: char,
+    royal: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct RulingSummary {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    quote: String,
+    reading: String,
+    file: String,
+}
+
+/// Where the setup that counts is written: the last `setup` of the nearest
+/// file in the chain that has one.
+fn setup_location(db: &Database, files: &[SourceFile]) -> Option<(String, Span)> {
+    files.iter().find_map(|f| {
+        let tree = parse(db, *f).as_ref().ok()?;
+        tree.items
+            .iter()
+            .rev()
+            .find_map(|i| match i {
+                ast::Item::Setup(s) => Some(s.span),
+                _ => None,
+            })
+            .map(|span| (f.name(db), span))
+    })
+}
+
+/// Checks the setup position beyond what lowering does: it must parse (it
+/// does, lowering checked), and a game that is over before it starts is
+/// probably a mistake.
+fn check_setup(db: &Database, files: &[SourceFile], v: &Variant) -> (Vec<Diagnostic>, usize) {
+    let (file, span) = setup_location(db, files).unwrap_or_else(|| {
+        (
+            files.first().map(|f| f.name(db)).unwrap_or_default(),
+            Span::default(),
+        )
+    });
+    let pos = match v.start() {
+        Ok(pos) => pos,
+        Err(d) => return (vec![d], 0),
+    };
+    let moves = v.legal_moves(&pos).len();
+    let over = match v.status(&pos) {
+        Status::Ongoing => None,
+        Status::Checkmate(_) => Some("checkmate"),
+        Status::Stalemate(_) => Some("stalemate"),
+    };
+    let diags = match over {
+        Some(what) => vec![Diagnostic::error(
+            "E0190",
+            file,
+            span,
+            format!("the game is over before it starts: the setup is {what}"),
+            "no legal move for the side to move",
+        )
+        .warning()
+        .with_help("check the setup FEN: the side to move and the pieces' placement")],
+        None => Vec::new(),
+    };
+    (diags, moves)
+}
+
+/// The summary of `game`.
+fn summarize(db: &Database, files: &[SourceFile], game: &Game, setup_moves: usize) -> Summary {
+    let geo = &game.geometry;
+    let squares = geo.board_cells().count();
+    Summary {
+        name: game.name.clone(),
+        files: files.iter().map(|f| f.name(db)).collect(),
+        board: BoardSummary {
+            axes: geo
+                .axes
+                .iter()
+                .map(|a| AxisSummary {
+                    name: a.name.clone(),
+                    labels: a.labels.clone(),
+                })
+                .collect(),
+            squares,
+            holes: geo.cells() - squares,
+        },
+        players: game.players.iter().map(|p| p.name.clone()).collect(),
+        pieces: game
+            .kinds
+            .iter()
+            .map(|k| PieceSummary {
+                name: k.name.clone(),
+                letter: k.letter,
+                royal: k.royal,
+            })
+            .collect(),
+        setup: game.setup.clone(),
+        setup_moves,
+        rulings: game
+            .rulings
+            .iter()
+            .map(|r| RulingSummary {
+                name: r.name.clone(),
+                source: r.source.clone(),
+                quote: r.quote.clone(),
+                reading: r.reading.clone(),
+                file: r.file.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The summary as text.
+fn summary_text(s: &Summary) -> String {
+    let mut out = String::new();
+    let root = s.files.first().cloned().unwrap_or_default();
+    out.push_str(&format!("{root}: no problems found\n"));
+    out.push_str(&format!("variant  {}\n", s.name));
+    if s.files.len() > 1 {
+        out.push_str(&format!("extends  {}\n", s.files[1..].join(" → ")));
+    }
+    let sizes: Vec<String> = s
+        .board
+        .axes
+        .iter()
+        .map(|a| a.labels.len().to_string())
+        .collect();
+    let axes: Vec<String> = s
+        .board
+        .axes
+        .iter()
+        .map(|a| {
+            let plural = if a.name.ends_with('s') {
+                a.name.clone()
+            } else {
+                format!("{}s", a.name)
+            };
+            match (a.labels.first(), a.labels.last()) {
+                (Some(first), Some(last)) if a.labels.len() > 1 => {
+                    format!("{plural} {first}–{last}")
+                }
+                (Some(only), _) => format!("{plural} {only}"),
+                _ => plural,
+            }
+        })
+        .collect();
+    let holes = if s.board.holes > 0 {
+        format!(", {} holes", s.board.holes)
+    } else {
+        String::new()
+    };
+    out.push_str(&format!(
+        "board    {}: {} ({} squares{holes})\n",
+        sizes.join("×"),
+        axes.join(", "),
+        s.board.squares
+    ));
+    out.push_str(&format!("players  {}\n", s.players.join(", ")));
+    let pieces: Vec<String> = s
+        .pieces
+        .iter()
+        .map(|p| {
+            if p.royal {
+                format!("{} {} (royal)", p.name, p.letter)
+            } else {
+                format!("{} {}", p.name, p.letter)
+            }
+        })
+        .collect();
+    out.push_str(&format!(
+        "pieces   {}: {}\n",
+        s.pieces.len(),
+        pieces.join(", ")
+    ));
+    out.push_str(&format!(
+        "setup    {} ({})\n",
+        s.setup,
+        report::plural(s.setup_moves, "legal move")
+    ));
+    out.push_str(&format!("rulings  {}\n", s.rulings.len()));
+    for r in &s.rulings {
+        let mut head = format!("  {}", r.name);
+        if let Some(source) = &r.source {
+            head.push_str(&format!(" ({source})"));
+        }
+        if r.file != root {
+            head.push_str(&format!(" [from {}]", r.file));
+        }
+        out.push_str(&format!(
+            "{head}\n    quote:   \"{}\"\n    reading: {}\n",
+            r.quote, r.reading
+        ));
+    }
+    out
+}
+
+/// Runs `rulebook check`.
+pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
+    let db = Database::default();
+    let file = open(&db, &args.rules)?;
+    let (mut diags, summary) = match compile(&db, file) {
+        Ok(game) => {
+            let files = chain(&db, file);
+            let v = Variant::new(game.clone());
+            let (diags, moves) = check_setup(&db, &files, &v);
+            let summary =
+                (report::error_count(&diags) == 0).then(|| summarize(&db, &files, game, moves));
+            (diags, summary)
+        }
+        Err(diags) => (diags.clone(), None),
+    };
+    diags.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    let errors = report::error_count(&diags);
+    let warnings = diags.len() - errors;
+    let code = if errors > 0 { EXIT_FAILED } else { 0 };
+    let name = args.rules.display().to_string();
+    if args.json {
+        let diagnostics = diags
+            .iter()
+            .map(|d| JsonDiagnostic::new(d, db.source_text(&d.file).as_deref()))
+            .collect();
+        emit_json(&CheckJson {
+            file: name,
+            ok: errors == 0,
+            errors,
+            warnings,
+            diagnostics,
+            variant: summary,
+        })?;
+        return Ok(code);
+    }
+    if !diags.is_empty() {
+        let mut text = report::render(&diags, |n| db.source_text(n), cx.color);
+        if errors > 0 {
+            let mut counts = report::plural(errors, "error");
+            if warnings > 0 {
+                counts.push_str(&format!(" and {}", report::plural(warnings, "warning")));
+            }
+            text.push_str(&format!("error: `{name}`: {counts} found\n"));
+        }
+        eprint!("{text}");
+    }
+    if let Some(summary) = &summary {
+        emit(&summary_text(summary))?;
+    }
+    Ok(code)
+}

@@ -1,0 +1,105 @@
+//! `rulebook moves`: the legal moves of a position.
+
+use super::{load, position, Context};
+use crate::cli::MovesArgs;
+use crate::report::{emit, emit_json, Failure};
+use rulebook_interpreter::model::Outcome;
+use rulebook_interpreter::{notation, Status};
+use serde::Serialize;
+
+/// One legal move in `--json`.
+#[derive(Debug, Serialize)]
+struct MoveJson {
+    /// Coordinate notation.
+    #[serde(rename = "move")]
+    coordinate: String,
+    /// SAN with check marks.
+    san: String,
+}
+
+/// The `--json` output.
+#[derive(Debug, Serialize)]
+struct MovesJson {
+    variant: String,
+    fen: String,
+    /// The side to move.
+    side: String,
+    in_check: bool,
+    moves: Vec<MoveJson>,
+    count: usize,
+    /// `ongoing`, `checkmate` or `stalemate`.
+    status: &'static str,
+    /// For the side to move when the game is over: `win`, `lose` or `draw`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
+}
+
+/// The word for an outcome.
+fn outcome_word(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "win",
+        Outcome::Lose => "lose",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// Runs `rulebook moves`.
+pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
+    let mut loaded = load(&args.rules, cx)?;
+    let pos = position(&mut loaded, args.fen.as_deref(), cx)?;
+    let v = &loaded.variant;
+    let legal = v.legal_moves(&pos);
+    let mut moves: Vec<MoveJson> = legal
+        .iter()
+        .map(|m| MoveJson {
+            coordinate: notation::coordinate(v, m),
+            san: notation::san(v, &pos, m, &legal),
+        })
+        .collect();
+    moves.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
+    let side = v.game.players[pos.side as usize].name.clone();
+    let (status, outcome) = match v.status(&pos) {
+        Status::Ongoing => ("ongoing", None),
+        Status::Checkmate(o) => ("checkmate", Some(o)),
+        Status::Stalemate(o) => ("stalemate", Some(o)),
+    };
+    if args.json {
+        let count = moves.len();
+        emit_json(&MovesJson {
+            variant: v.game.name.clone(),
+            fen: v.fen(&pos),
+            side,
+            in_check: v.in_check(&pos),
+            moves,
+            count,
+            status,
+            outcome: outcome.map(outcome_word),
+        })?;
+        return Ok(0);
+    }
+    let width = moves
+        .iter()
+        .map(|m| m.coordinate.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for m in &moves {
+        out.push_str(&format!("{:<width$}  {}\n", m.coordinate, m.san));
+    }
+    match outcome {
+        None if moves.len() == 1 => out.push_str("1 legal move\n"),
+        None => out.push_str(&format!("{} legal moves\n", moves.len())),
+        Some(o) => {
+            let result = match o {
+                Outcome::Win => format!("{side} wins"),
+                Outcome::Lose => format!("{side} loses"),
+                Outcome::Draw => "draw".to_string(),
+            };
+            out.push_str(&format!(
+                "0 legal moves: {status}, {side} to move; {result}\n"
+            ));
+        }
+    }
+    emit(&out)?;
+    Ok(0)
+}

@@ -1,0 +1,379 @@
+//! `rulebook perft`: node counts, divide, and perft suites.
+
+use super::{load, position, Context, Loaded};
+use crate::cli::PerftArgs;
+use crate::epd::{self, Case};
+use crate::report::{self, emit, emit_json, Failure, EXIT_FAILED, EXIT_USAGE};
+use indicatif::{ProgressBar, ProgressStyle};
+use rulebook_interpreter::fen::{self, FenSource};
+use rulebook_interpreter::notation;
+use rulebook_interpreter::perft as count;
+use rulebook_interpreter::{Move, Position, Variant};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Depth from which the progress bar is shown (on a terminal).
+const PROGRESS_DEPTH: u32 = 5;
+/// Depth from which root moves are shared among threads.
+const PARALLEL_DEPTH: u32 = 4;
+
+/// Runs `rulebook perft`.
+pub fn run(args: &PerftArgs, cx: Context) -> Result<u8, Failure> {
+    let mut loaded = load(&args.rules, cx)?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n.get(),
+    );
+    match (&args.epd, args.depth) {
+        (Some(suite), _) => run_suite(&mut loaded, args, suite, jobs, cx),
+        (None, Some(depth)) => run_one(&mut loaded, args, depth, jobs, cx),
+        // clap requires DEPTH without --epd; say so anyway rather than panic.
+        (None, None) => Err(Failure::usage("give a DEPTH, or a suite with --epd FILE")),
+    }
+}
+
+/// The count below each root move of `pos`, `depth` plies deep (`depth` ≥ 1),
+/// in generation order. Root moves are shared among `jobs` threads when the
+/// search is deep enough to pay for them; `tick` is called after each.
+pub fn divide(
+    v: &Variant,
+    pos: &Position,
+    depth: u32,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<(Move, u64)> {
+    if jobs <= 1 || depth < PARALLEL_DEPTH {
+        return count::divide(v, pos, depth, |_, _| tick());
+    }
+    let moves = v.legal_moves(pos);
+    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(m) = moves.get(i) else { break };
+        counts[i].store(
+            count::perft(v, &v.play(pos, m), depth - 1),
+            Ordering::Relaxed,
+        );
+        tick();
+    };
+    std::thread::scope(|s| {
+        for _ in 1..jobs.min(moves.len()) {
+            // A thread that cannot be started leaves its share to the others.
+            let _ = std::thread::Builder::new().spawn_scoped(s, work);
+        }
+        work();
+    });
+    moves
+        .into_iter()
+        .zip(counts)
+        .map(|(m, c)| (m, c.into_inner()))
+        .collect()
+}
+
+/// The number of leaves `depth` plies below `pos`.
+pub fn total(
+    v: &Variant,
+    pos: &Position,
+    depth: u32,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if jobs <= 1 || depth < PARALLEL_DEPTH {
+        let n = count::perft(v, pos, depth);
+        tick();
+        return n;
+    }
+    divide(v, pos, depth, jobs, tick)
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// A progress bar on stderr, only on a terminal.
+fn progress_bar(len: usize, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let template = format!("{{spinner}} {{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}");
+    let style = ProgressStyle::with_template(&template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    let bar = ProgressBar::new(len as u64).with_style(style);
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
+}
+
+/// Milliseconds, with microsecond precision.
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// One root move in `--divide --json`.
+#[derive(Debug, Serialize)]
+struct DivideEntry {
+    /// Coordinate notation.
+    #[serde(rename = "move")]
+    coordinate: String,
+    /// SAN with check marks.
+    san: String,
+    /// Leaves below it.
+    nodes: u64,
+}
+
+/// The `--json` output of a single count.
+#[derive(Debug, Serialize)]
+struct PerftJson {
+    variant: String,
+    rules: String,
+    fen: String,
+    depth: u32,
+    nodes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divide: Option<Vec<DivideEntry>>,
+    elapsed_ms: f64,
+}
+
+/// `rulebook perft RULES DEPTH`.
+fn run_one(
+    loaded: &mut Loaded,
+    args: &PerftArgs,
+    depth: u32,
+    jobs: usize,
+    cx: Context,
+) -> Result<u8, Failure> {
+    let pos = position(loaded, args.fen.as_deref(), cx)?;
+    let v = &loaded.variant;
+    let started = Instant::now();
+    let show = depth >= PROGRESS_DEPTH && std::io::stderr().is_terminal();
+    let (nodes, rows) = if args.divide || show {
+        let bar = if show {
+            progress_bar(v.legal_moves(&pos).len(), "root moves")
+        } else {
+            ProgressBar::hidden()
+        };
+        let rows = if depth == 0 {
+            Vec::new()
+        } else {
+            divide(v, &pos, depth, jobs, &|| bar.inc(1))
+        };
+        bar.finish_and_clear();
+        let nodes = if depth == 0 {
+            1
+        } else {
+            rows.iter().map(|(_, n)| n).sum()
+        };
+        (nodes, Some(rows))
+    } else {
+        (total(v, &pos, depth, jobs, &|| ()), None)
+    };
+    let elapsed = started.elapsed();
+    let entries: Option<Vec<DivideEntry>> = match (args.divide, rows) {
+        (true, Some(rows)) => {
+            let legal: Vec<Move> = rows.iter().map(|(m, _)| *m).collect();
+            let mut entries: Vec<DivideEntry> = rows
+                .iter()
+                .map(|(m, n)| DivideEntry {
+                    coordinate: notation::coordinate(v, m),
+                    san: notation::san(v, &pos, m, &legal),
+                    nodes: *n,
+                })
+                .collect();
+            entries.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
+            Some(entries)
+        }
+        _ => None,
+    };
+    if args.json {
+        emit_json(&PerftJson {
+            variant: v.game.name.clone(),
+            rules: args.rules.display().to_string(),
+            fen: v.fen(&pos),
+            depth,
+            nodes,
+            divide: entries,
+            elapsed_ms: millis(elapsed),
+        })?;
+        return Ok(0);
+    }
+    let mut out = String::new();
+    if let Some(entries) = entries {
+        let cw = entries
+            .iter()
+            .map(|e| e.coordinate.chars().count())
+            .max()
+            .unwrap_or(0);
+        let sw = entries
+            .iter()
+            .map(|e| e.san.chars().count())
+            .max()
+            .unwrap_or(0);
+        for e in &entries {
+            out.push_str(&format!(
+                "{:<cw$}  {:<sw$}  {}\n",
+                e.coordinate, e.san, e.nodes
+            ));
+        }
+    }
+    out.push_str(&format!("{nodes}\n"));
+    emit(&out)?;
+    Ok(0)
+}
+
+/// One check of a suite in `--json`.
+#[derive(Debug, Serialize)]
+struct CheckJson {
+    id: String,
+    fen: String,
+    depth: u32,
+    expected: u64,
+    nodes: u64,
+    ok: bool,
+}
+
+/// The `--json` output of a suite.
+#[derive(Debug, Serialize)]
+struct SuiteJson {
+    variant: String,
+    rules: String,
+    suite: String,
+    max_depth: Option<u32>,
+    checks: Vec<CheckJson>,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    elapsed_ms: f64,
+}
+
+/// `rulebook perft RULES --epd FILE`.
+fn run_suite(
+    loaded: &mut Loaded,
+    args: &PerftArgs,
+    path: &std::path::Path,
+    jobs: usize,
+    cx: Context,
+) -> Result<u8, Failure> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read the perft suite `{name}`: {e}")))?;
+    let (cases, mut diags) = epd::parse(&name, &text);
+    loaded.extra.insert(name.clone(), text);
+    // Every position is read before anything runs, so a bad one is reported at once.
+    let mut positions: Vec<(&Case, Position)> = Vec::new();
+    for case in &cases {
+        let src = FenSource {
+            name: &name,
+            offset: case.fen_offset,
+        };
+        match fen::parse(
+            &loaded.variant.game,
+            &loaded.variant.tables,
+            &case.fen,
+            &src,
+        ) {
+            Ok(pos) => positions.push((case, pos)),
+            Err(d) => diags.push(d),
+        }
+    }
+    diags.sort_by_key(|d| d.span.start);
+    let errors = report::error_count(&diags);
+    if errors > 0 {
+        let text = loaded.render(&diags, cx.color);
+        return Err(Failure::reports(
+            EXIT_USAGE,
+            format!(
+                "{text}error: the perft suite `{name}` has {}; nothing was run\n",
+                report::plural(errors, "error")
+            ),
+        ));
+    }
+    if !diags.is_empty() {
+        eprint!("{}", loaded.render(&diags, cx.color));
+    }
+
+    let v = &loaded.variant;
+    let max = args.max_depth.unwrap_or(u32::MAX);
+    let runnable: Vec<(&Case, &Position, u32, u64)> = positions
+        .iter()
+        .flat_map(|(case, pos)| {
+            case.checks
+                .iter()
+                .filter(|c| c.depth <= max)
+                .map(move |c| (*case, pos, c.depth, c.expected))
+        })
+        .collect();
+    let skipped = positions.iter().map(|(c, _)| c.checks.len()).sum::<usize>() - runnable.len();
+    let show = runnable.iter().any(|r| r.2 >= PROGRESS_DEPTH) && std::io::stderr().is_terminal();
+    let bar = if show {
+        progress_bar(runnable.len(), "checks")
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let mut results = Vec::with_capacity(runnable.len());
+    let mut failed = 0;
+    for (case, pos, depth, expected) in runnable {
+        let nodes = total(v, pos, depth, jobs, &|| ());
+        let ok = nodes == expected;
+        if !ok {
+            failed += 1;
+        }
+        if !args.json {
+            let line = if ok {
+                format!("ok   {} {depth} {nodes}\n", case.id)
+            } else {
+                format!("FAIL {} {depth} expected {expected} got {nodes}\n", case.id)
+            };
+            bar.suspend(|| emit(&line))?;
+        }
+        bar.inc(1);
+        results.push(CheckJson {
+            id: case.id.clone(),
+            fen: case.fen.clone(),
+            depth,
+            expected,
+            nodes,
+            ok,
+        });
+    }
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let passed = results.len() - failed;
+    if args.json {
+        emit_json(&SuiteJson {
+            variant: v.game.name.clone(),
+            rules: args.rules.display().to_string(),
+            suite: name,
+            max_depth: args.max_depth,
+            checks: results,
+            passed,
+            failed,
+            skipped,
+            elapsed_ms: millis(elapsed),
+        })?;
+    } else {
+        let checks = report::plural(passed + failed, "check");
+        let mut line = if passed + failed == 0 {
+            "no checks run".to_string()
+        } else if failed == 0 {
+            format!("all {checks} passed")
+        } else {
+            format!("FAILED: {failed} of {checks} did not match")
+        };
+        line.push_str(&format!(
+            " ({}",
+            report::plural(positions.len(), "position")
+        ));
+        if skipped > 0 {
+            line.push_str(&format!(", {skipped} deeper than {max} skipped"));
+        }
+        line.push_str(&format!(") in {:.3} s\n", elapsed.as_secs_f64()));
+        emit(&line)?;
+    }
+    Ok(if failed == 0 { 0 } else { EXIT_FAILED })
+}
