@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// The deepest perft the CLI accepts (the counts overflow long before, and the
 /// interpreter allocates one move buffer per ply).
-pub const MAX_DEPTH: u32 = 40;
+pub use rulebook_interpreter::epd::MAX_DEPTH;
 
 /// Exit statuses, shared by all commands (also shown in `--help`).
 const EXIT_STATUS: &str = "\

@@ -10,7 +10,6 @@
 mod cli;
 mod commands;
 mod db;
-mod epd;
 mod report;
 
 use clap::Parser;

@@ -1,83 +1,399 @@
-//! Perft suites in the usual EPD format shared by python-chess, shakmaty and
-//! Stockfish's tests:
+//! Perft suites: the line format used across the ecosystem (python-chess,
+//! shakmaty, Stockfish tests)
 //!
 //! ```text
-//! id kiwipete
-//! epd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -
-//! perft 1 48
-//! perft 2 2039
+//! # comment
+//! id startpos
+//! epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
+//! perft 1 20
+//! perft 2 400
 //! ```
 //!
-//! Blank lines and `#` comments are ignored. Spans point into the suite's text.
+//! and the one-line form `FEN ;D1 20 ;D2 400`. Every problem is a
+//! [`Diagnostic`] with a byte span into the suite file, so the report shows
+//! the offending line; all of them are collected, not just the first.
+//!
+
+/// The deepest perft a suite may ask for.
+pub const MAX_DEPTH: u32 = 40;
 
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 
-/// One position of a suite with its expected counts.
+/// One position of a suite and the counts expected below it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SuiteEntry {
-    /// The `id` given (or `#N` by position).
+pub struct Case {
+    /// The `id` given, or `#N` for the N-th position of the suite.
     pub id: String,
-    /// The FEN (counters optional).
+    /// The FEN as written.
     pub fen: String,
-    /// Byte offset of the FEN in the suite text (for FEN diagnostics).
+    /// Byte offset of the FEN in the suite file.
     pub fen_offset: usize,
-    /// `(depth, expected nodes)` in the order given.
-    pub counts: Vec<(u32, u64)>,
+    /// The expected counts.
+    pub checks: Vec<Check>,
 }
 
-/// Parses a suite; `name` labels diagnostics.
-pub fn parse_suite(name: &str, text: &str) -> Result<Vec<SuiteEntry>, Diagnostic> {
-    let mut entries: Vec<SuiteEntry> = Vec::new();
-    let mut pending_id: Option<String> = None;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let content = line.trim_end_matches(['\n', '\r']);
-        let trimmed = content.trim_start();
-        let indent = content.len() - trimmed.len();
-        let at = start + indent;
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let (keyword, rest) = trimmed.split_once(char::is_whitespace).unwrap_or((trimmed, ""));
-        let rest_at = at + keyword.len() + (trimmed.len() - keyword.len() - rest.trim_start().len()).min(trimmed.len() - keyword.len());
-        let rest = rest.trim();
-        match keyword {
-            "id" => pending_id = Some(rest.to_string()),
-            "epd" | "fen" => {
-                if rest.is_empty() {
-                    return Err(Diagnostic::error("E0501", name, Span::new(at, at + trimmed.len()), "`epd` without a position", "expected a FEN after `epd`")
-                        .with_help("write `epd <FEN>`"));
+/// One `perft DEPTH NODES` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// The depth.
+    pub depth: u32,
+    /// The expected number of leaves.
+    pub expected: u64,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// What the suite lines say, a word at a time.
+struct Line<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+impl<'a> Line<'a> {
+    /// The words of the line with their offsets in the file.
+    fn words(&self) -> Vec<(usize, &'a str)> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (i, c) in self.text.char_indices() {
+            match (c.is_whitespace(), start) {
+                (true, Some(s)) => {
+                    out.push((self.offset + s, &self.text[s..i]));
+                    start = None;
                 }
-                let id = pending_id.take().unwrap_or_else(|| format!("#{}", entries.len() + 1));
-                entries.push(SuiteEntry { id, fen: rest.to_string(), fen_offset: rest_at, counts: Vec::new() });
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            out.push((self.offset + s, &self.text[s..]));
+        }
+        out
+    }
+
+    /// The span of the whole line (at least one byte, for the report).
+    fn span(&self) -> Span {
+        Span::new(self.offset, self.offset + self.text.len().max(1))
+    }
+}
+
+/// The help of an unknown line: the whole format.
+const FORMAT_HELP: &str =
+    "suite lines are `id NAME`, `epd FEN` and `perft DEPTH NODES`, or `FEN ;D1 20 ;D2 400`; `#` starts a comment";
+/// The help of a bad `perft` line.
+const PERFT_HELP: &str = "write `perft DEPTH NODES`, e.g. `perft 3 8902`";
+/// The help of a bad `;D` entry.
+const SEMICOLON_HELP: &str = "write the counts after the FEN as `;D1 20 ;D2 400`";
+
+// Codes, shared with `rulebook_interpreter::epd` where the meaning is the same.
+/// `epd` without a FEN.
+const NO_FEN: &str = "E0501";
+/// `perft` before any position.
+const PERFT_FIRST: &str = "E0502";
+/// A malformed count: `perft` line or `;D` entry.
+const BAD_COUNT: &str = "E0503";
+/// A line that starts with an unknown word.
+const UNKNOWN_LINE: &str = "E0504";
+/// `id` without a name.
+const NO_ID: &str = "E0505";
+/// A position without counts (a warning).
+const NO_COUNTS: &str = "E0506";
+/// A suite without positions.
+const EMPTY_SUITE: &str = "E0507";
+
+/// An error about a malformed line.
+fn malformed(
+    code: &'static str,
+    file: &str,
+    span: Span,
+    message: impl Into<String>,
+    label: impl Into<String>,
+    help: &str,
+) -> Diagnostic {
+    Diagnostic::error(code, file, span, message, label).with_help(help)
+}
+
+/// Cuts a `#` comment (at the start of a line or after a space) off `text`.
+fn strip_comment(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace()) {
+            return &text[..i];
+        }
+    }
+    text
+}
+
+/// Parses a depth and a count, checking both.
+fn depth_and_count(
+    file: &str,
+    depth: (usize, &str),
+    count: (usize, &str),
+    help: &str,
+) -> Result<(u32, u64), Diagnostic> {
+    let word_span = |(at, w): (usize, &str)| Span::new(at, at + w.len());
+    let d: u32 = depth.1.parse().map_err(|_| {
+        malformed(
+            BAD_COUNT,
+            file,
+            word_span(depth),
+            format!("`{}` is not a depth", depth.1),
+            "expected a whole number of plies",
+            help,
+        )
+    })?;
+    if d > MAX_DEPTH {
+        return Err(malformed(
+            BAD_COUNT,
+            file,
+            word_span(depth),
+            format!("depth {d} is too deep"),
+            format!("at most {MAX_DEPTH}"),
+            help,
+        ));
+    }
+    let n: u64 = count.1.parse().map_err(|_| {
+        malformed(
+            BAD_COUNT,
+            file,
+            word_span(count),
+            format!("`{}` is not a node count", count.1),
+            "expected a whole number",
+            help,
+        )
+    })?;
+    Ok((d, n))
+}
+
+/// Parses the suite `text` of the file `name`. Returns the positions read and
+/// the problems found (errors for malformed lines, warnings for positions
+/// without counts); the caller should not run a suite with errors.
+pub fn parse(name: &str, text: &str) -> (Vec<Case>, Vec<Diagnostic>) {
+    let mut cases: Vec<Case> = Vec::new();
+    let mut diags = Vec::new();
+    let mut pending_id: Option<String> = None;
+    // Where the current position's `epd` line is, to warn if no `perft` line
+    // follows it (well-formed or not: a malformed one is reported already).
+    let mut current_line: Option<Span> = None;
+    let mut offset = 0;
+    let finish = |current_line: Option<Span>, diags: &mut Vec<Diagnostic>| {
+        if let Some(span) = current_line {
+            diags.push(
+                Diagnostic::error(
+                    NO_COUNTS,
+                    name,
+                    span,
+                    "this position has no counts",
+                    "no `perft` line follows",
+                )
+                .warning()
+                .with_help("add lines `perft DEPTH NODES` after it"),
+            );
+        }
+    };
+    for raw in text.split('\n') {
+        let line_offset = offset;
+        offset += raw.len() + 1;
+        let content = strip_comment(raw.strip_suffix('\r').unwrap_or(raw));
+        let line = Line {
+            text: content,
+            offset: line_offset,
+        };
+        let words = line.words();
+        let Some(&(kw_at, keyword)) = words.first() else {
+            continue;
+        };
+        let kw_span = Span::new(kw_at, kw_at + keyword.len());
+        match keyword {
+            "id" => {
+                let rest = content[kw_at - line_offset + 2..].trim();
+                if rest.is_empty() {
+                    diags.push(malformed(
+                        NO_ID,
+                        name,
+                        kw_span,
+                        "`id` without a name",
+                        "expected a name after `id`",
+                        "write `id NAME`, e.g. `id kiwipete`",
+                    ));
+                    continue;
+                }
+                pending_id = Some(rest.trim_matches('"').to_string());
+            }
+            "epd" | "fen" => {
+                let after = &content[kw_at - line_offset + keyword.len()..];
+                let fen = after.trim();
+                if fen.is_empty() {
+                    diags.push(malformed(
+                        NO_FEN,
+                        name,
+                        kw_span,
+                        "`epd` without a position",
+                        "expected a FEN after `epd`",
+                        "write `epd FEN`, then the counts as `perft DEPTH NODES` lines",
+                    ));
+                    continue;
+                }
+                finish(current_line, &mut diags);
+                let fen_offset = kw_at + keyword.len() + (after.len() - after.trim_start().len());
+                let id = pending_id
+                    .take()
+                    .unwrap_or_else(|| format!("#{}", cases.len() + 1));
+                cases.push(Case {
+                    id,
+                    fen: fen.to_string(),
+                    fen_offset,
+                    checks: Vec::new(),
+                });
+                current_line = Some(line.span());
             }
             "perft" => {
-                let span = Span::new(at, at + trimmed.len());
-                let Some(entry) = entries.last_mut() else {
-                    return Err(Diagnostic::error("E0502", name, span, "`perft` before any position", "no `epd` line above")
-                        .with_help("a suite lists `epd <FEN>` and then its `perft <depth> <nodes>` lines"));
+                current_line = None;
+                let Some(case) = cases.last_mut() else {
+                    diags.push(malformed(
+                        PERFT_FIRST,
+                        name,
+                        line.span(),
+                        "`perft` before any position",
+                        "no `epd` line above",
+                        "put the position first: `epd FEN`, then its `perft DEPTH NODES` lines",
+                    ));
+                    continue;
                 };
-                let mut parts = rest.split_whitespace();
-                let depth = parts.next().and_then(|d| d.parse::<u32>().ok());
-                let nodes = parts.next().and_then(|n| n.parse::<u64>().ok());
-                match (depth, nodes, parts.next()) {
-                    (Some(d), Some(n), None) => entry.counts.push((d, n)),
-                    _ => {
-                        return Err(Diagnostic::error("E0503", name, span, "malformed `perft` line", "expected `perft <depth> <nodes>`")
-                            .with_help("both numbers are non-negative integers, e.g. `perft 3 8902`"))
+                match words.as_slice() {
+                    [_, d, n] => match depth_and_count(name, *d, *n, PERFT_HELP) {
+                        Ok((depth, expected)) => {
+                            let span = Span::new(kw_at, n.0 + n.1.len());
+                            case.checks.push(Check {
+                                depth,
+                                expected,
+                                span,
+                            });
+                        }
+                        Err(e) => diags.push(e),
+                    },
+                    [_] | [_, _] => {
+                        let end = line_offset + content.trim_end().len();
+                        diags.push(malformed(
+                            BAD_COUNT,
+                            name,
+                            Span::new(end, end + 1),
+                            "`perft` needs a depth and a node count",
+                            "expected `perft DEPTH NODES`",
+                            PERFT_HELP,
+                        ));
                     }
+                    [_, _, _, extra, ..] => {
+                        let end = line_offset + content.trim_end().len();
+                        diags.push(malformed(
+                            BAD_COUNT,
+                            name,
+                            Span::new(extra.0, end),
+                            "unexpected text after the node count",
+                            "nothing may follow",
+                            PERFT_HELP,
+                        ));
+                    }
+                    [] => {}
                 }
             }
+            _ if content.contains(';') => {
+                // `FEN ;D1 20 ;D2 400`
+                finish(current_line, &mut diags);
+                current_line = None;
+                let mut parts = content.split(';');
+                let fen_part = parts.next().unwrap_or("");
+                let fen = fen_part.trim();
+                let fen_offset = line_offset + (fen_part.len() - fen_part.trim_start().len());
+                let id = pending_id
+                    .take()
+                    .unwrap_or_else(|| format!("#{}", cases.len() + 1));
+                let mut case = Case {
+                    id,
+                    fen: fen.to_string(),
+                    fen_offset,
+                    checks: Vec::new(),
+                };
+                let mut at = line_offset + fen_part.len() + 1;
+                for part in parts {
+                    let sub = Line {
+                        text: part,
+                        offset: at,
+                    };
+                    at += part.len() + 1;
+                    let words = sub.words();
+                    match words.as_slice() {
+                        [] => {}
+                        [(d_at, d), n]
+                            if (d.starts_with('D') || d.starts_with('d'))
+                                && d[1..].starts_with(|c: char| c.is_ascii_digit()) =>
+                        {
+                            match depth_and_count(name, (d_at + 1, &d[1..]), *n, SEMICOLON_HELP) {
+                                Ok((depth, expected)) => {
+                                    let span = Span::new(*d_at, n.0 + n.1.len());
+                                    case.checks.push(Check {
+                                        depth,
+                                        expected,
+                                        span,
+                                    });
+                                }
+                                Err(e) => diags.push(e),
+                            }
+                        }
+                        _ => {
+                            let first = words.first().map_or(sub.offset, |w| w.0);
+                            let end = sub.offset + part.trim_end().len();
+                            diags.push(malformed(
+                                BAD_COUNT,
+                                name,
+                                Span::new(first, end),
+                                "expected a count like `D3 8902`",
+                                "not `D<depth> <nodes>`",
+                                SEMICOLON_HELP,
+                            ));
+                        }
+                    }
+                }
+                if case.checks.is_empty() {
+                    diags.push(
+                        Diagnostic::error(
+                            NO_COUNTS,
+                            name,
+                            line.span(),
+                            "this position has no counts",
+                            "no `;D<depth> <nodes>` here",
+                        )
+                        .warning(),
+                    );
+                }
+                cases.push(case);
+            }
             other => {
-                return Err(Diagnostic::error("E0504", name, Span::new(at, at + other.len()), format!("unknown suite keyword `{other}`"), "not `id`, `epd` or `perft`")
-                    .with_help("suite lines start with `id`, `epd` or `perft`; comments start with `#`"))
+                diags.push(malformed(
+                    UNKNOWN_LINE,
+                    name,
+                    kw_span,
+                    format!("unknown line `{other}`"),
+                    "expected `id`, `epd` or `perft`",
+                    FORMAT_HELP,
+                ));
             }
         }
     }
-    Ok(entries)
+    finish(current_line, &mut diags);
+    if cases.is_empty() && diags.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                EMPTY_SUITE,
+                name,
+                Span::new(0, text.len().min(1)),
+                "the suite has no positions",
+                "nothing to run",
+            )
+            .with_help("add a position: `epd FEN` followed by lines `perft DEPTH NODES`"),
+        );
+    }
+    (cases, diags)
 }
 
 #[cfg(test)]
@@ -85,23 +401,83 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_ids_fens_and_counts() {
-        let text = "# c\nid a\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n\nepd x y\nperft 2 9\n";
-        let s = parse_suite("t", text).unwrap();
-        assert_eq!(s.len(), 2);
-        assert_eq!(s[0].id, "a");
-        assert_eq!(s[0].counts, vec![(1, 3)]);
-        assert_eq!(&text[s[0].fen_offset..s[0].fen_offset + s[0].fen.len()], s[0].fen);
-        assert_eq!(s[1].id, "#2");
+    fn reads_the_line_format() {
+        let text = "# suite\nid startpos\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20 # one\r\nperft 2 400\n\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n";
+        let (cases, diags) = parse("s.epd", text);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].id, "startpos");
+        assert_eq!(
+            &text[cases[0].fen_offset..cases[0].fen_offset + cases[0].fen.len()],
+            cases[0].fen
+        );
+        assert_eq!(
+            cases[0]
+                .checks
+                .iter()
+                .map(|c| (c.depth, c.expected))
+                .collect::<Vec<_>>(),
+            [(1, 20), (2, 400)]
+        );
+        assert_eq!(cases[1].id, "#2");
+        assert_eq!(
+            &text[cases[0].checks[0].span.start..cases[0].checks[0].span.end],
+            "perft 1 20"
+        );
     }
 
     #[test]
-    fn reports_malformed_lines_with_spans() {
-        let text = "epd 8/8 w\nperft x 3\n";
-        let d = parse_suite("t", text).unwrap_err();
-        assert_eq!(d.code, "E0503");
-        assert_eq!(&text[d.span.start..d.span.end], "perft x 3");
-        let d = parse_suite("t", "perft 1 2\n").unwrap_err();
-        assert_eq!(d.code, "E0502");
+    fn reads_the_semicolon_format() {
+        let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n";
+        let (cases, diags) = parse("s.epd", text);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            cases[0].fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert_eq!(cases[0].fen_offset, 0);
+        assert_eq!(
+            cases[0]
+                .checks
+                .iter()
+                .map(|c| (c.depth, c.expected))
+                .collect::<Vec<_>>(),
+            [(1, 20), (2, 400)]
+        );
+        assert_eq!(
+            &text[cases[0].checks[1].span.start..cases[0].checks[1].span.end],
+            "D2 400"
+        );
+    }
+
+    #[test]
+    fn malformed_lines_point_at_themselves() {
+        let text =
+            "perft 1 20\nepd 8/8 w\nperft x 20\nperft 1\nperf 2 400\nperft 1 2 3\nid\nperft 99 1\n";
+        let (_, diags) = parse("s.epd", text);
+        let at: Vec<&str> = diags
+            .iter()
+            .map(|d| &text[d.span.start..d.span.end.min(text.len())])
+            .collect();
+        assert_eq!(diags.len(), 7, "{diags:?}");
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            ["E0502", "E0503", "E0503", "E0504", "E0503", "E0505", "E0503"]
+        );
+        assert_eq!(at, ["perft 1 20", "x", "\n", "perf", "3", "id", "99"]);
+    }
+
+    #[test]
+    fn positions_without_counts_are_warnings() {
+        let (cases, diags) = parse(
+            "s.epd",
+            "epd 8/8/8/8/8/8/8/K6k w - -\nepd 8/8/8/8/8/8/8/K6k b - -\nperft 1 3\n",
+        );
+        assert_eq!(cases.len(), 2);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].severity, rulebook_grammar::Severity::Warning);
+        let (_, diags) = parse("s.epd", "# nothing\n");
+        assert_eq!(diags[0].code, "E0507");
     }
 }

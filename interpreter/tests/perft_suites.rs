@@ -4,7 +4,7 @@
 //! The default tests run every count up to `FAST_NODES`; `cargo test -- --ignored`
 //! runs the deep ones (up to 2·10^8 nodes; minutes in release mode).
 
-use rulebook_interpreter::epd::parse_suite;
+use rulebook_interpreter::epd;
 use rulebook_interpreter::fen::{self, FenSource};
 use rulebook_interpreter::{load::load, perft::perft, Variant};
 use std::path::Path;
@@ -36,14 +36,16 @@ fn run_suite(name: &str, min: u64, max: u64) -> usize {
     let v = variant(name);
     let suite_path = root().join("tests/perft").join(format!("{name}.epd"));
     let text = std::fs::read_to_string(&suite_path).expect("suite file exists");
-    let suite = parse_suite(&suite_path.display().to_string(), &text).expect("suite parses");
+    let (suite, diags) = epd::parse(&suite_path.display().to_string(), &text);
+    assert!(diags.is_empty(), "{name}: suite problems: {diags:?}");
     let mut checked = 0;
     let mut failures = Vec::new();
     for entry in &suite {
         let src = FenSource { name: "suite", offset: entry.fen_offset };
         let pos = fen::parse(&v.game, &v.tables, &entry.fen, &src)
             .unwrap_or_else(|d| panic!("{}: bad FEN: {}", entry.id, d.message));
-        for &(depth, expected) in &entry.counts {
+        for check in &entry.checks {
+            let (depth, expected) = (check.depth, check.expected);
             if expected < min || expected > max {
                 continue;
             }

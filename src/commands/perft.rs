@@ -2,7 +2,7 @@
 
 use super::{load, position, Context, Loaded};
 use crate::cli::PerftArgs;
-use crate::epd::{self, Case};
+use rulebook_interpreter::epd::{self, Case};
 use crate::report::{self, emit, emit_json, Failure, EXIT_FAILED, EXIT_USAGE};
 use indicatif::{ProgressBar, ProgressStyle};
 use rulebook_interpreter::fen::{self, FenSource};
