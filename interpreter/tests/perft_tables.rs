@@ -1,0 +1,45 @@
+//! Snapshots of the perft table of every rules file in rules/ from its setup,
+//! to the deepest depth that stays under a node budget (so `cargo test` stays
+//! fast). The published counts are asserted in perft_suites.rs; these tables
+//! record every variant's counts, including those no one has published, so
+//! that any change to them is seen and reviewed.
+
+use rulebook_interpreter::{load::load, perft::perft, Variant};
+use std::fmt::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A depth is tabled while the previous one stayed under this many nodes.
+const BUDGET: u64 = 300_000;
+
+#[test]
+fn perft_tables_of_every_rules_file() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let mut files: Vec<_> = std::fs::read_dir(root.join("rules"))
+        .expect("rules/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6);
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(root.join("snapshots/perft"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        for path in files {
+            let (game, _) = load(&path).unwrap_or_else(|(d, _)| panic!("{}: {d:?}", path.display()));
+            let v = Variant::new(Arc::new(game));
+            let pos = v.start().expect("setup parses");
+            let mut table = format!("{}\nsetup {}\n\ndepth nodes\n", v.game.name, v.game.setup);
+            let mut last = 1;
+            let mut depth = 1;
+            while last < BUDGET && depth <= 6 {
+                last = perft(&v, &pos, depth);
+                let _ = writeln!(table, "{depth:>5} {last}");
+                depth += 1;
+            }
+            let name = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            insta::assert_snapshot!(format!("perft-{name}"), table);
+        }
+    });
+}
