@@ -170,13 +170,13 @@ impl Database {
     }
 }
 
-/// Parses one file. An unreadable file is an error at its start (`E0002`).
+/// Parses one file. An unreadable file is an error at its start (`E0010`).
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Result<ast::File, Diagnostic> {
     let name = file.name(db);
     if let Some(e) = file.read_error(db) {
         return Err(Diagnostic::error(
-            "E0002",
+            "E0010",
             name.clone(),
             Span::default(),
             format!("cannot read `{name}`: {e}"),

@@ -159,7 +159,7 @@ pub struct PieceDef {
 /// A statement in a piece body.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PieceItem {
-    /// `royal`: this piece may not be left attacked (check), and losing it all is mate.
+    /// `royal`: no move may leave a royal piece of the mover attacked (check).
     Royal(Span),
     /// A movement part: `quiet ride W forward exactly 2 from rank 2 sets en-passant`.
     Part(MovePart),

@@ -63,6 +63,13 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
                 return Err(err(src, board_at + open, board_at + open + 1, "unclosed pocket", "this `[` has no `]`")
                     .with_help("write the pieces in hand in brackets after the board, e.g. `[QNp]`"));
             };
+            if close + 1 != board_field.len() {
+                return Err(err(src, board_at + close + 1, board_at + board_field.len(), "text after the pocket", "nothing may follow `]`")
+                    .with_help("the pocket ends the board field; leave a space before the side to move"));
+            }
+            if close < open {
+                return Err(err(src, board_at + close, board_at + close + 1, "unmatched `]`", "before the `[`"));
+            }
             (&board_field[..open], Some((board_at + open + 1, &board_field[open + 1..close])))
         }
         None => (board_field, None),
@@ -173,14 +180,26 @@ fn parse_slice(
                     j += 1;
                 }
                 let run: usize = text[start..j].parse().unwrap_or(usize::MAX);
-                x = x.saturating_add(run);
-                if x > n {
+                if x.saturating_add(run) > n {
                     return Err(err(src, at + start, at + j, "rank too long", format!("this run goes past the {n} files"))
                         .with_help(format!("each rank describes exactly {n} squares")));
                 }
+                for step in 0..run {
+                    coords[0] = x + step;
+                    if cell_at(geo, coords).is_none() {
+                        return Err(err(src, at + start, at + j, "empty squares run over a hole", format!("{} is a hole", square_name(geo, coords)))
+                            .with_help("write `*` for each hole and count only real squares with digits"));
+                    }
+                }
+                x += run;
                 continue;
             }
             if ch == '*' {
+                coords[0] = x;
+                if x >= n || cell_at(geo, coords).is_some() {
+                    return Err(err(src, at + j, at + j + 1, "`*` on a square that is not a hole", "not a hole")
+                        .with_help("`*` marks a hole of the board; count empty squares with digits"));
+                }
                 x += 1;
                 j += 1;
                 continue;
@@ -229,6 +248,16 @@ fn parse_slice(
         off += slice.len() + sep.len();
     }
     Ok(())
+}
+
+fn cell_at(geo: &crate::geometry::Geometry, coords: &[usize]) -> Option<Cell> {
+    let cs: Vec<i64> = coords.iter().map(|&c| c as i64).collect();
+    geo.cell(&cs)
+}
+
+/// The label of a grid point, hole or not (for messages).
+fn square_name(geo: &crate::geometry::Geometry, coords: &[usize]) -> String {
+    geo.name_order().into_iter().map(|a| geo.axes[a].labels[coords[a]].as_str()).collect()
 }
 
 fn unknown_letter(game: &Game, src: &FenSource, at: usize, ch: char) -> Diagnostic {
@@ -306,7 +335,7 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
         for c in pos.cells_of(color, t.nwords) {
             let kind = kind_of(pos.board[c as usize]);
             let kc = kind as usize * 2 + color as usize;
-            if t.promo_zone[kc * t.ncells + c as usize] {
+            if t.promo_zone[kc * t.ncells + c as usize] != 0 {
                 return Err(err(src, at, at + len,
                     format!("{} on {} stands where it must have promoted", game.kinds[kind as usize].name, game.geometry.name(c)),
                     "in this board")

@@ -46,7 +46,7 @@ pub fn load(path: &Path) -> Result<(Game, Sources), (Vec<Diagnostic>, Sources)> 
                 let d = match &from {
                     Some((file, span)) => Diagnostic::error("E0117", file.clone(), *span, format!("cannot read `{name}`: {e}"), "extended here")
                         .with_help("the path is relative to the file that says `extends`"),
-                    None => Diagnostic::error("E0002", name.clone(), Span::default(), format!("cannot read `{name}`: {e}"), "")
+                    None => Diagnostic::error("E0010", name.clone(), Span::default(), format!("cannot read `{name}`: {e}"), "")
                 };
                 return Err((vec![d], sources));
             }

@@ -54,7 +54,17 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     for src in chain {
         let file = src.name;
         let mut defined_here: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut singletons: BTreeMap<&'static str, Span> = BTreeMap::new();
         for item in &src.tree.items {
+            if let Some((what, span)) = singleton(item) {
+                if let Some(prev) = singletons.insert(what, span) {
+                    diags.push(
+                        Diagnostic::error("E0123", file, span, format!("`{what}` is given twice in this file"), "given again here")
+                            .with_note(prev, "first given here")
+                            .with_help(format!("a file has at most one `{what}`; a variant that `extends` another replaces the parent's by writing its own")),
+                    );
+                }
+            }
             match item {
                 ast::Item::Variant(n) => draft.name = Some(From { file, node: n }),
                 ast::Item::Extends(_) => {}
@@ -199,6 +209,22 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     Ok(game)
 }
 
+/// The items a file may state only once, with their keyword.
+fn singleton(item: &ast::Item) -> Option<(&'static str, Span)> {
+    Some(match item {
+        ast::Item::Variant(v) => ("variant", v.span),
+        ast::Item::Extends(e) => ("extends", e.span),
+        ast::Item::Board(b) => ("board", b.span),
+        ast::Item::Players(p) => ("players", p.span),
+        ast::Item::Promotion(p) => ("promotion", p.span),
+        ast::Item::Castling(c) => ("castling", c.span),
+        ast::Item::Setup(s) => ("setup", s.span),
+        ast::Item::End(e) => ("end", e.span),
+        ast::Item::Hand(h) => ("hand", h.span),
+        _ => return None,
+    })
+}
+
 fn known_pieces(pieces: &[From<ast::PieceDef>]) -> String {
     let names: Vec<&str> = pieces.iter().map(|p| p.node.name.node.as_str()).collect();
     format!("the pieces defined are: {}", names.join(", "))
@@ -341,6 +367,16 @@ fn lower_board(file: &str, board: &ast::Board) -> Result<Geometry, Vec<Diagnosti
             diags.push(Diagnostic::error("E0102", file, axis.span, "an axis needs labels", "no labels"));
         }
         axes.push(AxisInfo { name: axis.name.node.clone(), labels });
+    }
+    for (want, name) in [(0usize, "file"), (1, "rank")] {
+        if let Some(at) = axes.iter().position(|a| a.name == name) {
+            if at != want {
+                diags.push(
+                    Diagnostic::error("E0102", file, board.axes[at].name.span, format!("the {name}s must be axis {}", want + 1), "declared out of order")
+                        .with_help("declare `files` first and `ranks` second: squares are named file then rank (`e4`), vectors are (file, rank, …)"),
+                );
+            }
+        }
     }
     if axes.len() < 2 {
         diags.push(
@@ -598,10 +634,10 @@ fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
                 None => ok = false,
             },
             ast::Modifier::SetsEnPassant => {
-                if part.mode.node == ast::Mode::Capture || kind == StepKind::Leap {
+                if part.mode.node == ast::Mode::Capture || kind != StepKind::Ride {
                     ok = false;
                     cx.diags.push(
-                        Diagnostic::error("E0111", file, m.span, "only a quiet ride passes over squares", "`sets en-passant` here")
+                        Diagnostic::error("E0111", file, m.span, "`sets en-passant` needs a ride that may move to an empty square", "`sets en-passant` here")
                             .with_help("write it on a part like `quiet ride W forward exactly 2`"),
                     );
                 }
@@ -713,6 +749,13 @@ fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<CastlingRule> {
                 continue;
             }
         };
+        if sides.iter().any(|s: &CastlingSide| s.short == short) {
+            cx.diags.push(
+                Diagnostic::error("E0121", c.file, side.name.span, format!("castling `{}` is given twice", side.name.node), "second definition")
+                    .with_help("castling has at most one `short` and one `long` side"),
+            );
+            continue;
+        }
         let kt = cx.square(c.file, &side.king_to);
         let rt = cx.square(c.file, &side.rook_to);
         if let (Some(kt), Some(rt)) = (kt, rt) {

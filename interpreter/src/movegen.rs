@@ -36,17 +36,18 @@ impl Sink for Counter {
 
 /// Adds moves of one piece to a move list, expanding promotions.
 struct Emitter<'a> {
-    /// Per cell: arriving here promotes (empty when the kind never promotes).
-    zone: &'a [bool],
-    /// What the piece may promote to.
-    targets: &'a [u8],
+    /// Per cell: 0, or 1 + the promotion rule applying there (empty when the kind never promotes).
+    zone: &'a [u8],
+    /// The promotion rules' target lists.
+    targets: &'a [Vec<u8>],
 }
 
 impl Emitter<'_> {
     #[inline(always)]
     fn push(&self, out: &mut impl Sink, m: Move) {
-        if !self.zone.is_empty() && self.zone[m.to as usize] {
-            for &target in self.targets {
+        let rule = if self.zone.is_empty() { 0 } else { self.zone[m.to as usize] };
+        if rule != 0 {
+            for &target in &self.targets[rule as usize - 1] {
                 out.add(Move { promotion: target, ..m });
             }
         } else {
@@ -61,10 +62,9 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
     let us = pos.side;
     let piece = kind_of(pos.board[from as usize]);
     let kc = piece as usize * 2 + us as usize;
-    let targets = &t.promo_targets[kc];
     let e = Emitter {
-        zone: if targets.is_empty() { &[] } else { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] },
-        targets,
+        zone: if t.promotes[kc] { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
+        targets: &t.promo_targets,
     };
     for ray in t.rays_of(piece, us, from) {
         let cells = t.ray_cells(ray);
@@ -73,10 +73,11 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
             for &to in cells {
                 let occ = pos.board[to as usize];
                 if occ == 0 {
-                    if f & QUIET != 0 {
-                        e.push(out, Move::normal(piece, from, to));
-                    } else if f & TAKES_EP != 0 && pos.ep_len != 0 && pos.is_ep_target(to) {
+                    if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.ep_len != 0 && pos.is_ep_target(to) {
+                        // Landing on an en-passant target by a part that takes en passant captures.
                         e.push(out, en_passant(pos, piece, from, to));
+                    } else if f & QUIET != 0 {
+                        e.push(out, Move::normal(piece, from, to));
                     }
                 } else if f & CAPTURE != 0 && color_of(occ) != us {
                     e.push(out, Move::normal(piece, from, to));
@@ -150,16 +151,16 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
             for (i, &to) in cells.iter().enumerate() {
                 let occ = pos.board[to as usize];
                 if occ == 0 {
-                    if f & QUIET != 0 {
+                    if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(to) {
+                        // Landing on an en-passant target by a part that takes en passant captures.
+                        e.push(out, en_passant(pos, piece, from, to));
+                    } else if f & QUIET != 0 {
                         let kind = if f & SETS_EP != 0 && i > 0 {
                             MoveKind::EnPassantSetter
                         } else {
                             MoveKind::Normal
                         };
                         e.push(out, Move { kind, aux: ray.start, ..Move::normal(piece, from, to) });
-                    }
-                    if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(to) {
-                        e.push(out, en_passant(pos, piece, from, to));
                     }
                 } else {
                     if f & CAPTURE != 0 && color_of(occ) != us {
@@ -176,10 +177,29 @@ fn en_passant(pos: &Position, piece: u8, from: Cell, to: Cell) -> Move {
     Move { kind: MoveKind::EnPassant, aux: pos.ep_victim as u32, ..Move::normal(piece, from, to) }
 }
 
+/// Appends the moves of the piece on `from`, each once even where parts overlap.
+#[inline]
+fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
+    let start = out.len();
+    piece_moves(pos, t, from, out);
+    let kc = kind_of(pos.board[from as usize]) as usize * 2 + pos.side as usize;
+    if t.may_repeat[kc] {
+        let mut keep = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if !out[start..keep].contains(&m) {
+                out[keep] = m;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
+}
+
 /// Appends every pseudo-legal move of the side to move: piece moves, castling, drops.
 pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     for from in pos.cells_of(pos.side, t.nwords) {
-        piece_moves(pos, t, from, out);
+        piece_moves_once(pos, t, from, out);
     }
     drops(game, t, pos, out);
 }
@@ -281,7 +301,7 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     let checked = in_check(game, t, pos);
     if !fast || checked {
         for from in pos.cells_of(us, t.nwords) {
-            piece_moves(pos, t, from, out);
+            piece_moves_once(pos, t, from, out);
         }
         drops(game, t, pos, out);
         if !checked {
@@ -299,7 +319,7 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     let pinned = pinned_cells(t, pos, king, us);
     for from in pos.cells_of(us, t.nwords) {
         let start = out.len();
-        piece_moves(pos, t, from, out);
+        piece_moves_once(pos, t, from, out);
         if from == king {
             retain_from(out, start, |m| king_step_safe(t, pos, m, us));
         } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {
@@ -326,9 +346,10 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     let pinned = pinned_cells(t, pos, king, us);
     let mut count = Counter(0);
     for from in pos.cells_of(us, t.nwords) {
-        if from == king || pinned[from as usize / 64] >> (from % 64) & 1 != 0 || pos.ep_len != 0 {
+        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
+        if from == king || pinned[from as usize / 64] >> (from % 64) & 1 != 0 || pos.ep_len != 0 || t.may_repeat[kc] {
             let start = scratch.len();
-            piece_moves(pos, t, from, scratch);
+            piece_moves_once(pos, t, from, scratch);
             if from == king {
                 retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
             } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {

@@ -64,6 +64,9 @@ pub fn san_plain(v: &Variant, pos: &Position, m: &Move, legal: &[Move]) -> Strin
         if capture {
             let same_file = rivals.iter().any(|o| geo.coords(o.from)[0] == from_coords[0] && is_capture(pos, o));
             s.push_str(&if same_file { geo.name(m.from) } else { label(0) });
+        } else if !rivals.is_empty() {
+            // Two pawn-like pieces step to one cell (possible on boards of 3+ dimensions).
+            s.push_str(&geo.name(m.from));
         }
     } else {
         s.push(letter);

@@ -189,7 +189,8 @@ impl Position {
         let us = self.side;
         self.ep_len = 0;
         self.ep_victim = NO_CELL;
-        let mut resets = game.end.fifty_move_piece == Some(m.piece);
+        // Captures and moves of the fifty-move piece reset the count; drops do not.
+        let mut resets = m.kind != MoveKind::Drop && game.end.fifty_move_piece == Some(m.piece);
         match m.kind {
             MoveKind::Drop => {
                 self.hand[us as usize][m.piece as usize] -= 1;

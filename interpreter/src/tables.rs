@@ -65,10 +65,16 @@ pub struct Tables {
     pub attack_dirs: [Vec<AttackDir>; 2],
     /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
     pub simple_attacks: bool,
-    /// Per `kind * 2 + color`: promotion targets (empty: does not promote).
+    /// Target lists of the promotion rules (index = rule number).
     pub promo_targets: Vec<Vec<KindId>>,
-    /// Per `(kind * 2 + color) * ncells + cell`: arriving here promotes.
-    pub promo_zone: Vec<bool>,
+    /// Per `(kind * 2 + color) * ncells + cell`: 0, or 1 + the number of the
+    /// promotion rule that applies on arrival there (a later rule wins).
+    pub promo_zone: Vec<u8>,
+    /// Per `kind * 2 + color`: the kind promotes somewhere.
+    pub promotes: Vec<bool>,
+    /// Per `kind * 2 + color`: two parts can reach one cell with the same kind of
+    /// move, so generated moves must be deduplicated.
+    pub may_repeat: Vec<bool>,
     /// Per `(kind * 2 + color) * ncells + cell`: may be dropped here.
     pub drop_zone: Vec<bool>,
     /// Bitmask of royal kinds.
@@ -227,14 +233,32 @@ impl Tables {
             dirs_out.sort_by_key(|d| d.reach.len());
         }
 
-        let mut promo_targets = vec![Vec::new(); nkinds * 2];
-        let mut promo_zone = vec![false; nkinds * 2 * ncells];
-        for rule in &game.promotions {
+        let promo_targets: Vec<Vec<KindId>> = game.promotions.iter().map(|r| r.targets.clone()).collect();
+        let mut promo_zone = vec![0u8; nkinds * 2 * ncells];
+        let mut promotes = vec![false; nkinds * 2];
+        for (i, rule) in game.promotions.iter().enumerate().take(254) {
             for color in 0..2 {
                 let kc = rule.kind as usize * 2 + color;
-                promo_targets[kc] = rule.targets.clone();
+                promotes[kc] = true;
                 for &c in &rule.zone[color] {
-                    promo_zone[kc * ncells + c as usize] = true;
+                    promo_zone[kc * ncells + c as usize] = i as u8 + 1;
+                }
+            }
+        }
+        // Parts whose targets overlap from some cell (e.g. `move W` and `move ride W`).
+        let mut may_repeat = vec![false; nkinds * 2];
+        for (kc, repeat) in may_repeat.iter_mut().enumerate() {
+            for from in 0..ncells {
+                let (a, b) = ray_index[kc * ncells + from];
+                let mut seen: Vec<(Cell, u8)> = Vec::new();
+                for ray in &rays[a as usize..b as usize] {
+                    let modes = ray.flags & (QUIET | CAPTURE);
+                    for &c in &cells[ray.start as usize..ray.start as usize + ray.len as usize] {
+                        if seen.iter().any(|&(s, m)| s == c && m & modes != 0) {
+                            *repeat = true;
+                        }
+                        seen.push((c, modes));
+                    }
                 }
             }
         }
@@ -278,6 +302,8 @@ impl Tables {
             simple_attacks,
             promo_targets,
             promo_zone,
+            promotes,
+            may_repeat,
             drop_zone,
             royal_mask,
             zobrist,

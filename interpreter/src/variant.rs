@@ -23,10 +23,14 @@ pub struct Variant {
 pub enum Status {
     /// The side to move has legal moves.
     Ongoing,
-    /// No legal move and in check.
+    /// No legal move and in check; the outcome is the side to move's.
     Checkmate(Outcome),
-    /// No legal move, not in check.
+    /// No legal move, not in check; the outcome is the side to move's.
     Stalemate(Outcome),
+    /// Drawn by the fifty-move rule (`draw after N moves without …`).
+    FiftyMoves,
+    /// Drawn because the position occurred the `draw on repetition N` number of times.
+    Repetition,
 }
 
 impl Variant {
@@ -75,7 +79,31 @@ impl Variant {
         movegen::in_check(&self.game, &self.tables, pos)
     }
 
-    /// Mate, stalemate, or neither (draw rules by counters are the caller's, with history).
+    /// How the game stands after the positions `earlier` (oldest first) led to
+    /// `pos`: mate and stalemate first (FIDE 5.1, 5.2 and 9.6 end the game with the
+    /// move), then the fifty-move rule, then repetition.
+    pub fn status_in_game(&self, pos: &Position, earlier: &[Position]) -> Status {
+        let plain = self.status(pos);
+        if plain != Status::Ongoing {
+            return plain;
+        }
+        let end = &self.game.end;
+        if let Some(n) = end.fifty_move {
+            if pos.halfmove >= 2 * n {
+                return Status::FiftyMoves;
+            }
+        }
+        if let Some(n) = end.repetition {
+            let key = pos.key(&self.tables);
+            let seen = 1 + earlier.iter().filter(|p| p.key(&self.tables) == key).count();
+            if seen >= n as usize {
+                return Status::Repetition;
+            }
+        }
+        Status::Ongoing
+    }
+
+    /// Mate, stalemate, or neither, from this position alone.
     pub fn status(&self, pos: &Position) -> Status {
         if !self.legal_moves(pos).is_empty() {
             return Status::Ongoing;

@@ -56,3 +56,15 @@ fn pawns_step_one_square() {
     let pos = v.start().expect("setup parses");
     assert_eq!(targets(&v, &v.fen(&pos), "e3"), ["e4"]);
 }
+
+/// From the setup, counted by hand: 8 pawn steps; 8 grasshopper hops straight
+/// over the pawn in front to the fourth rank; diagonal hops over a pawn to the
+/// fourth rank: a2 and b2 only towards the h-side, g2 and h2 only towards the
+/// a-side, c2–f2 both ways (1+1+2+2+2+2+1+1 = 12); the knights are blocked by
+/// pawns and grasshoppers, every other piece is boxed in. 8 + 8 + 12 = 28.
+#[test]
+fn first_ply_matches_the_hand_count() {
+    let v = grasshopper();
+    let pos = v.start().expect("setup parses");
+    assert_eq!(v.legal_moves(&pos).len(), 28);
+}

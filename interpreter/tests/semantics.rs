@@ -1,0 +1,142 @@
+//! Rule semantics that are easy to get wrong, each checked on a small
+//! position whose answer follows directly from the rules as documented.
+
+use rulebook_interpreter::notation::{coordinate, parse_move, san_plain};
+use rulebook_interpreter::{load::load, Variant};
+use std::io::Write;
+use std::sync::Arc;
+
+/// Loads a variant written inline (extending the shipped chess rules).
+fn inline(name: &str, text: &str) -> Variant {
+    let dir = std::env::temp_dir().join(format!("rulebook-semantics-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let chess = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/chess.rules");
+    let path = dir.join(format!("{name}.rules"));
+    let mut f = std::fs::File::create(&path).expect("temp file");
+    let text = text.replace("CHESS", &chess.replace('\\', "/"));
+    f.write_all(text.as_bytes()).expect("write");
+    let (game, _) = load(&path).unwrap_or_else(|(d, _)| panic!("{name}: {d:?}"));
+    Variant::new(Arc::new(game))
+}
+
+fn moves_from(v: &Variant, fen: &str, from: &str) -> Vec<String> {
+    let pos = v.parse_fen(fen, "<test>").expect("FEN parses");
+    let mut out: Vec<String> = v.legal_moves(&pos).iter().map(|m| coordinate(v, m)).filter(|c| c.starts_with(from)).collect();
+    out.sort();
+    out
+}
+
+/// `move W` and `move ride W` overlap: each target is one move, listed once.
+#[test]
+fn overlapping_parts_give_each_move_once() {
+    let v = inline("overlap", "extends \"CHESS\"\npiece Rook R {\n  move W\n  move ride W\n}\n");
+    let got = moves_from(&v, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1");
+    // Up the a-file (7) and along the first rank to d1 (3): 10 distinct moves.
+    assert_eq!(got.len(), 10, "{got:?}");
+}
+
+/// A `move` part that `takes en-passant` captures when it lands on the target.
+#[test]
+fn move_part_takes_en_passant_as_a_capture() {
+    let v = inline(
+        "ep-move",
+        "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward exactly 2 from rank 2 sets en-passant\n  move F forward takes en-passant\n}\n",
+    );
+    let pos = v.parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "<test>").expect("FEN");
+    let legal = v.legal_moves(&pos);
+    let to_d6: Vec<String> = legal.iter().filter(|m| coordinate(&v, m) == "e5d6").map(|m| san_plain(&v, &pos, m, &legal)).collect();
+    assert_eq!(to_d6, ["exd6"]);
+    // The captured pawn leaves d5.
+    let m = parse_move(&v, &pos, "exd6", "<test>", 0).expect("legal");
+    assert!(v.fen(&v.play(&pos, &m)).starts_with("4k3/8/3P4/8/8/8/8/4K3 b"));
+}
+
+/// Two promotion rules of one piece: each zone keeps its own targets.
+#[test]
+fn promotion_rules_keep_their_own_targets() {
+    let v = inline(
+        "two-promotions",
+        "extends \"CHESS\"\npromotion {\n  Pawn on rank 8 to Queen\n  Pawn on rank 7 to Knight\n}\n",
+    );
+    assert_eq!(moves_from(&v, "4k3/8/8/8/8/8/P7/4K3 w - - 0 1", "a2"), ["a2a3", "a2a4"]);
+    assert_eq!(moves_from(&v, "4k3/8/P7/8/8/8/8/4K3 w - - 0 1", "a6"), ["a6a7n"]);
+    // A knight cannot stand in a pawn's promotion zone, but a pawn on rank 7 would have promoted.
+    assert!(v.parse_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "<test>").is_err());
+}
+
+/// Crazyhouse: drops do not reset the fifty-move count (the file's ruling).
+#[test]
+fn crazyhouse_drops_keep_the_fifty_move_count() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/crazyhouse.rules");
+    let (game, _) = load(std::path::Path::new(path)).expect("loads");
+    let v = Variant::new(Arc::new(game));
+    let pos = v.parse_fen("4k3/8/8/8/8/8/8/4K3[P] w - - 7 20", "<test>").expect("FEN");
+    let m = parse_move(&v, &pos, "P@e4", "<test>", 0).expect("legal drop");
+    assert_eq!(v.play(&pos, &m).halfmove, 8);
+}
+
+/// FEN is strict about holes and pockets.
+#[test]
+fn fen_rejects_stars_on_squares_and_text_after_the_pocket() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/crazyhouse.rules");
+    let (game, _) = load(std::path::Path::new(path)).expect("loads");
+    let v = Variant::new(Arc::new(game));
+    assert!(v.parse_fen("4k3/8/8/8/8/8/8/*3K3 w - - 0 1", "<test>").is_err());
+    assert!(v.parse_fen("4k3/8/8/8/8/8/8/4K3[P]x w - - 0 1", "<test>").is_err());
+    assert!(v.parse_fen("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1", "<test>").is_ok());
+}
+
+/// Raumschach: two pawns that can step to one cell are told apart in SAN.
+#[test]
+fn pawn_steps_to_one_cell_are_disambiguated() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/raumschach.rules");
+    let (game, _) = load(std::path::Path::new(path)).expect("loads");
+    let v = Variant::new(Arc::new(game));
+    // White pawns on Ab2 (steps up to Bb2) and Bb1 (steps forward to Bb2); kings far apart.
+    let fen = "2k2/5/5/5/5|5/5/5/5/5|5/5/5/5/5|5/5/5/5/1P3|5/5/5/1P3/4K w - - 0 1";
+    let pos = v.parse_fen(fen, "<test>").expect("FEN");
+    let legal = v.legal_moves(&pos);
+    let mut sans: Vec<String> = legal.iter().filter(|m| v.game.geometry.name(m.to) == "Bb2").map(|m| san_plain(&v, &pos, m, &legal)).collect();
+    sans.sort();
+    assert_eq!(sans, ["Ab2Bb2", "Bb1Bb2"]);
+    for s in &sans {
+        assert!(parse_move(&v, &pos, s, "<test>", 0).is_ok(), "{s} parses back");
+    }
+}
+
+fn chess() -> Variant {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/chess.rules");
+    let (game, _) = load(std::path::Path::new(path)).expect("loads");
+    Variant::new(Arc::new(game))
+}
+
+/// FIDE 9.2: the third occurrence of a position draws (chess.rules: `draw on repetition 3`).
+#[test]
+fn third_occurrence_draws() {
+    use rulebook_interpreter::Status;
+    let v = chess();
+    let mut pos = v.start().expect("setup");
+    let mut earlier = Vec::new();
+    let line = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+    for (i, mv) in line.iter().enumerate() {
+        let m = parse_move(&v, &pos, mv, "<test>", 0).expect("legal");
+        earlier.push(pos.clone());
+        pos = v.play(&pos, &m);
+        let expected = if i == line.len() - 1 { Status::Repetition } else { Status::Ongoing };
+        assert_eq!(v.status_in_game(&pos, &earlier), expected, "after {mv}");
+    }
+}
+
+/// FIDE 9.3: fifty moves by each side without capture or pawn move draw; a mate on the last move stands.
+#[test]
+fn fifty_moves_draw_unless_mate() {
+    use rulebook_interpreter::model::Outcome;
+    use rulebook_interpreter::Status;
+    let v = chess();
+    let pos = v.parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "<test>").expect("FEN");
+    let m = parse_move(&v, &pos, "Ra2", "<test>", 0).expect("legal");
+    assert_eq!(v.status_in_game(&v.play(&pos, &m), &[]), Status::FiftyMoves);
+    let pos = v.parse_fen("6k1/8/6K1/8/8/8/8/R7 w - - 99 80", "<test>").expect("FEN");
+    let m = parse_move(&v, &pos, "Ra8#", "<test>", 0).expect("legal");
+    assert_eq!(v.status_in_game(&v.play(&pos, &m), &[]), Status::Checkmate(Outcome::Lose));
+}
