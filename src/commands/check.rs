@@ -100,6 +100,7 @@ fn check_setup(db: &Database, files: &[SourceFile], v: &Variant) -> (Vec<Diagnos
         Status::Ongoing => None,
         Status::Checkmate(_) => Some("checkmate"),
         Status::Stalemate(_) => Some("stalemate"),
+        Status::FiftyMoves | Status::Repetition => None,
     };
     let diags = match over {
         Some(what) => vec![Diagnostic::error(

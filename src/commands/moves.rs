@@ -58,10 +58,13 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
         .collect();
     moves.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
     let side = v.game.players[pos.side as usize].name.clone();
-    let (status, outcome) = match v.status(&pos) {
+    // The FEN's half-move clock can already have reached the fifty-move rule.
+    let (status, outcome) = match v.status_in_game(&pos, &[]) {
         Status::Ongoing => ("ongoing", None),
         Status::Checkmate(o) => ("checkmate", Some(o)),
         Status::Stalemate(o) => ("stalemate", Some(o)),
+        Status::FiftyMoves => ("draw by the fifty-move rule", Some(Outcome::Draw)),
+        Status::Repetition => ("draw by repetition", Some(Outcome::Draw)),
     };
     if args.json {
         let count = moves.len();
