@@ -107,12 +107,18 @@ fn a_leap_jumps_over_holes() {
     assert_eq!(targets(&v, "k5/6/2**2/1T**2/6/5K w - - 0 1", "b3"), sorted(&["b6", "e3"]));
 }
 
-/// Rank 3 written `2N*2` puts the knight on c3, a hole: the FEN is refused. The
-/// setup reads back with `*` for every hole.
+/// Rank 3 written `2N*2` puts the knight on c3, a hole: the FEN is refused. A hole
+/// is always written `*` (docs/LANGUAGE.md §5, and §10's "FEN leniency" is listed as a
+/// deviation, not a feature): rank 3 written `6` counts the holes c3 d3 as empty
+/// squares, and rank 2 written `2**2` marks the playable c2 d2 as holes; both are
+/// refused. The setup reads back with `*` for every hole.
 #[test]
 fn holes_in_fen() {
     let v = example("holes");
     assert!(v.parse_fen("k5/6/2**2/2N*2/6/5K w - - 0 1", "<test>").is_err());
+    assert!(v.parse_fen("k5/6/2**2/6/6/5K w - - 0 1", "<test>").is_err());
+    assert!(v.parse_fen("k5/6/2**2/2**2/2**2/5K w - - 0 1", "<test>").is_err());
+    assert!(v.parse_fen("k5/6/2**2/2**2/6/5K w - - 0 1", "<test>").is_ok());
     let pos = v.start().unwrap();
     assert_eq!(v.fen(&pos), v.game.setup);
     assert_eq!(v.game.geometry.parse_square("c3"), None);
