@@ -138,10 +138,11 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
             };
             let m = Move { kind, aux: ray.start, ..Move::normal(piece, from, *last) };
             if occ == 0 {
-                if f & QUIET != 0 {
-                    e.push(out, m);
-                } else if f & TAKES_EP != 0 && pos.is_ep_target(*last) {
+                if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(*last) {
+                    // Landing on an en-passant target by a part that takes en passant captures.
                     e.push(out, en_passant(pos, piece, from, *last));
+                } else if f & QUIET != 0 {
+                    e.push(out, m);
                 }
             } else if f & CAPTURE != 0 && color_of(occ) != us {
                 e.push(out, Move { kind: MoveKind::Normal, ..m });
@@ -184,12 +185,25 @@ fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>)
     piece_moves(pos, t, from, out);
     let kc = kind_of(pos.board[from as usize]) as usize * 2 + pos.side as usize;
     if t.may_repeat[kc] {
+        // Two parts reaching one cell make one move; a move that sets en-passant
+        // targets is the richer of two otherwise equal moves and is kept.
         let mut keep = start;
         for i in start..out.len() {
             let m = out[i];
-            if !out[start..keep].contains(&m) {
-                out[keep] = m;
-                keep += 1;
+            let same = (start..keep).find(|&j| {
+                let o = &out[j];
+                o.to == m.to && o.promotion == m.promotion && (o.kind == MoveKind::EnPassant) == (m.kind == MoveKind::EnPassant)
+            });
+            match same {
+                Some(j) => {
+                    if m.kind == MoveKind::EnPassantSetter {
+                        out[j] = m;
+                    }
+                }
+                None => {
+                    out[keep] = m;
+                    keep += 1;
+                }
             }
         }
         out.truncate(keep);
@@ -293,12 +307,161 @@ pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool
     !royal_attacked(game, t, &next, pos.side)
 }
 
+// ---- Bitset shortcuts for boards of at most 64 cells -------------------------
+//
+// Cell indices change monotonically along any ray, so the nearest occupied cell
+// on a ray is the lowest or highest set bit of `ray & occupied`, and the cells
+// before it are the ray's bits below or above it.
+
+/// The nearest set bit of `hits` along a ray.
+#[inline(always)]
+fn nearest(hits: u64, ascending: bool) -> u32 {
+    if ascending {
+        hits.trailing_zeros()
+    } else {
+        63 - hits.leading_zeros()
+    }
+}
+
+/// The bits of `ray` before cell `b` along the ray.
+#[inline(always)]
+fn before(ray: u64, b: u32, ascending: bool) -> u64 {
+    if ascending {
+        ray & ((1u64 << b) - 1)
+    } else {
+        ray & !((1u64 << b) << 1).wrapping_sub(1)
+    }
+}
+
+/// [`attacked_simple`] with bitsets; `occ` is every occupied cell.
+#[inline]
+fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> bool {
+    for dir in &t.attack_dirs[by as usize] {
+        let ray = dir.masks[cell as usize];
+        let hits = ray & occ;
+        if hits == 0 {
+            continue;
+        }
+        let b = nearest(hits, dir.ascending);
+        let code = pos.board[b as usize];
+        if color_of(code) == by {
+            let d = before(ray, b, dir.ascending).count_ones() as usize;
+            if dir.reach[d] >> kind_of(code) & 1 != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// [`king_safety`] with bitsets.
+#[inline]
+fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64) -> (bool, [u64; WORDS]) {
+    let mut pinned = [0u64; WORDS];
+    let mut checked = false;
+    for dir in &t.attack_dirs[(us ^ 1) as usize] {
+        let ray = dir.masks[king as usize];
+        let hits = ray & occ;
+        if hits == 0 {
+            continue;
+        }
+        let b = nearest(hits, dir.ascending);
+        let code = pos.board[b as usize];
+        if color_of(code) != us {
+            let d = before(ray, b, dir.ascending).count_ones() as usize;
+            if dir.reach[d] >> kind_of(code) & 1 != 0 {
+                checked = true;
+            }
+            continue;
+        }
+        let rest = hits & !(1u64 << b);
+        if !dir.slides || rest == 0 {
+            continue;
+        }
+        let b2 = nearest(rest, dir.ascending);
+        let code2 = pos.board[b2 as usize];
+        if color_of(code2) != us {
+            let d = before(ray, b2, dir.ascending).count_ones() as usize;
+            if dir.reach[d] >> kind_of(code2) & 1 != 0 {
+                pinned[0] |= 1 << b;
+            }
+        }
+    }
+    (checked, pinned)
+}
+
+/// Counts the moves of the piece on `from` with bitsets, or `None` when one of
+/// its parts needs the general walker (hops, several promotion rules).
+#[inline]
+fn count_piece_small(pos: &Position, t: &Tables, from: Cell, us: Color, occ: u64, enemy: u64) -> Option<u64> {
+    let piece = kind_of(pos.board[from as usize]);
+    let kc = piece as usize * 2 + us as usize;
+    let choices = t.promo_choices[kc];
+    if choices == u8::MAX {
+        return None;
+    }
+    let promo = t.promo_mask[kc];
+    let mut landing = 0u64;
+    let mut extra = 0u64;
+    for ray in t.rays_of(piece, us, from) {
+        let f = ray.flags;
+        let mut to = 0u64;
+        if f & SCATTER != 0 {
+            if f & QUIET != 0 {
+                to |= ray.mask & !occ;
+            }
+            if f & CAPTURE != 0 {
+                to |= ray.mask & enemy;
+            }
+        } else if f & HOP != 0 {
+            return None;
+        } else if f & EXACT != 0 {
+            let last = t.cells[ray.start as usize + ray.len as usize - 1] as u32;
+            if ray.mask & occ & !(1u64 << last) == 0 {
+                if occ >> last & 1 == 0 {
+                    if f & QUIET != 0 {
+                        to = 1 << last;
+                    }
+                } else if f & CAPTURE != 0 && enemy >> last & 1 != 0 {
+                    to = 1 << last;
+                }
+            }
+        } else {
+            let hits = ray.mask & occ;
+            if hits == 0 {
+                if f & QUIET != 0 {
+                    to = ray.mask;
+                }
+            } else {
+                let b = nearest(hits, ray.ascending);
+                if f & QUIET != 0 {
+                    to = before(ray.mask, b, ray.ascending);
+                }
+                if f & CAPTURE != 0 && enemy >> b & 1 != 0 {
+                    to |= 1 << b;
+                }
+            }
+        }
+        // Parts of one kind land on distinct cells (kinds whose parts overlap are
+        // counted by the general path, which removes repeats).
+        landing |= to;
+        if choices > 1 {
+            extra += (to & promo).count_ones() as u64 * (choices as u64 - 1);
+        }
+    }
+    Some(landing.count_ones() as u64 + extra)
+}
+
 /// Appends the legal moves of the side to move.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
     let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
-    let checked = in_check(game, t, pos);
+    let (checked, pinned) = if fast {
+        king_safety(t, pos, pos.royal[us as usize], us)
+    } else {
+        (in_check(game, t, pos), [0; WORDS])
+    };
     if !fast || checked {
         for from in pos.cells_of(us, t.nwords) {
             piece_moves_once(pos, t, from, out);
@@ -316,7 +479,6 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     // Fast path: not in check, one royal piece, plain attacks. Only the royal
     // piece, pinned pieces and en-passant captures need a test.
     let king = pos.royal[us as usize];
-    let pinned = pinned_cells(t, pos, king, us);
     for from in pos.cells_of(us, t.nwords) {
         let start = out.len();
         piece_moves_once(pos, t, from, out);
@@ -338,25 +500,46 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     let us = pos.side;
     let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
     scratch.clear();
-    if !fast || in_check(game, t, pos) {
+    if !fast {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
     let king = pos.royal[us as usize];
-    let pinned = pinned_cells(t, pos, king, us);
+    let occ = pos.occupied[0][0] | pos.occupied[1][0];
+    let enemy = pos.occupied[(us ^ 1) as usize][0];
+    let (checked, pinned) = if t.small {
+        king_safety_small(t, pos, king, us, occ)
+    } else {
+        king_safety(t, pos, king, us)
+    };
+    if checked {
+        legal_moves(game, t, pos, scratch);
+        return scratch.len() as u64;
+    }
     let mut count = Counter(0);
     for from in pos.cells_of(us, t.nwords) {
         let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
-        if from == king || pinned[from as usize / 64] >> (from % 64) & 1 != 0 || pos.ep_len != 0 || t.may_repeat[kc] {
+        let ep = pos.ep_len != 0 && t.takes_ep[kc];
+        let is_pinned = pinned[from as usize / 64] >> (from % 64) & 1 != 0;
+        if from == king {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
-            if from == king {
-                retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
-            } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {
-                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            if t.small {
+                let without_king = occ & !(1u64 << from);
+                retain_from(scratch, start, |m| !attacked_small(t, pos, m.to, us ^ 1, without_king));
             } else {
+                retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
+            }
+        } else if is_pinned || ep || t.may_repeat[kc] {
+            let start = scratch.len();
+            piece_moves_once(pos, t, from, scratch);
+            if is_pinned {
+                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            } else if ep {
                 retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
             }
+        } else if let Some(n) = t.small.then(|| count_piece_small(pos, t, from, us, occ, enemy)).flatten() {
+            count.0 += n;
         } else {
             piece_moves(pos, t, from, &mut count);
         }
@@ -398,11 +581,13 @@ fn king_step_safe(t: &Tables, pos: &Position, m: &Move, us: Color) -> bool {
     true
 }
 
-/// The cells of `us`'s pieces that stand between the royal piece and an enemy rider.
+/// Whether the royal piece on `king` is attacked, and the cells of `us`'s
+/// pieces that stand between it and an enemy rider (pinned), in one pass.
 #[inline]
-fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> [u64; WORDS] {
+fn king_safety(t: &Tables, pos: &Position, king: Cell, us: Color) -> (bool, [u64; WORDS]) {
     let mut pinned = [0u64; WORDS];
-    for dir in t.attack_dirs[(us ^ 1) as usize].iter().filter(|d| d.slides) {
+    let mut checked = false;
+    for dir in &t.attack_dirs[(us ^ 1) as usize] {
         let (start, len) = dir.rays[king as usize];
         let ray = &t.cells[start as usize..start as usize + len as usize];
         let mut own: Cell = NO_CELL;
@@ -411,20 +596,24 @@ fn pinned_cells(t: &Tables, pos: &Position, king: Cell, us: Color) -> [u64; WORD
             if occ == 0 {
                 continue;
             }
-            if own == NO_CELL {
-                if color_of(occ) == us {
-                    own = c;
-                    continue;
+            if color_of(occ) == us {
+                if own != NO_CELL || !dir.slides {
+                    break;
                 }
-                break;
+                own = c;
+                continue;
             }
-            if color_of(occ) != us && dir.reach[d] >> kind_of(occ) & 1 != 0 {
-                pinned[own as usize / 64] |= 1 << (own % 64);
+            if dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                if own == NO_CELL {
+                    checked = true;
+                } else {
+                    pinned[own as usize / 64] |= 1 << (own % 64);
+                }
             }
             break;
         }
     }
-    pinned
+    (checked, pinned)
 }
 
 /// Appends the legal castling moves (the side to move is not in check).

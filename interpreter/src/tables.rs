@@ -33,6 +33,10 @@ pub struct Ray {
     pub flags: u8,
     /// For a hop, the most landing steps beyond the screen.
     pub hop_limit: u16,
+    /// On boards of at most 64 cells: the ray's cells as a bitset (else 0).
+    pub mask: u64,
+    /// The ray's cell indices increase along it (they always change monotonically).
+    pub ascending: bool,
 }
 
 /// One direction along which some pieces of one player attack, with the kinds
@@ -46,6 +50,10 @@ pub struct AttackDir {
     pub reach: Vec<u64>,
     /// Some kind reaches beyond distance 1 (the direction can pin).
     pub slides: bool,
+    /// On boards of at most 64 cells: per cell, the looking-back cells as a bitset.
+    pub masks: Vec<u64>,
+    /// The looking-back cell indices increase along the ray.
+    pub ascending: bool,
 }
 
 /// Everything move generation looks up.
@@ -72,6 +80,15 @@ pub struct Tables {
     pub promo_zone: Vec<u8>,
     /// Per `kind * 2 + color`: the kind promotes somewhere.
     pub promotes: Vec<bool>,
+    /// The board has at most 64 cells: bitset shortcuts apply.
+    pub small: bool,
+    /// Per `kind * 2 + color`: the cells where it promotes, as a bitset (small boards).
+    pub promo_mask: Vec<u64>,
+    /// Per `kind * 2 + color`: the number of promotion choices when one rule covers
+    /// every promotion cell (0: it does not promote; `u8::MAX`: several rules).
+    pub promo_choices: Vec<u8>,
+    /// Per `kind * 2 + color`: some part captures en passant.
+    pub takes_ep: Vec<bool>,
     /// Per `kind * 2 + color`: two parts can reach one cell with the same kind of
     /// move, so generated moves must be deduplicated.
     pub may_repeat: Vec<bool>,
@@ -139,7 +156,7 @@ impl Tables {
                                 }
                                 let n = cells.len() as u32 - start;
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1 });
+                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, mask: 0, ascending: true });
                                 }
                                 continue;
                             }
@@ -165,7 +182,7 @@ impl Tables {
                                     continue;
                                 }
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16 });
+                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, mask: 0, ascending: true });
                                 }
                             }
                         }
@@ -227,7 +244,7 @@ impl Tables {
                     *slot = (start, n as u16);
                 }
                 let slides = reach.len() > 1;
-                dirs_out.push(AttackDir { rays: dir_rays, reach, slides });
+                dirs_out.push(AttackDir { rays: dir_rays, reach, slides, masks: Vec::new(), ascending: true });
             }
             // Longer directions last: short leaps are checked first (cheap, common).
             dirs_out.sort_by_key(|d| d.reach.len());
@@ -245,6 +262,48 @@ impl Tables {
                 }
             }
         }
+        let small = ncells <= 64;
+        let mut promo_mask = vec![0u64; nkinds * 2];
+        let mut promo_choices = vec![0u8; nkinds * 2];
+        if small {
+            for ray in rays.iter_mut() {
+                let rc = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
+                ray.mask = rc.iter().fold(0u64, |m, &c| m | 1 << c);
+                ray.ascending = rc.len() < 2 || rc[1] > rc[0];
+            }
+            for dirs in attack_dirs.iter_mut() {
+                for dir in dirs.iter_mut() {
+                    dir.masks = dir
+                        .rays
+                        .iter()
+                        .map(|&(s, l)| cells[s as usize..s as usize + l as usize].iter().fold(0u64, |m, &c| m | 1 << c))
+                        .collect();
+                    dir.ascending = dir
+                        .rays
+                        .iter()
+                        .find(|&&(_, l)| l >= 2)
+                        .is_none_or(|&(s, _)| cells[s as usize + 1] > cells[s as usize]);
+                }
+            }
+            for (kc, bits) in promo_mask.iter_mut().enumerate() {
+                let zone = &promo_zone[kc * ncells..(kc + 1) * ncells];
+                let mut rule = 0u8;
+                for (c, &r) in zone.iter().enumerate() {
+                    if r != 0 {
+                        *bits |= 1 << c;
+                        promo_choices[kc] = if rule == 0 || rule == r {
+                            promo_targets[r as usize - 1].len().min(254) as u8
+                        } else {
+                            u8::MAX
+                        };
+                        rule = r;
+                    }
+                }
+            }
+        }
+        let takes_ep: Vec<bool> = (0..nkinds * 2)
+            .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
+            .collect();
         // Parts whose targets overlap from some cell (e.g. `move W` and `move ride W`).
         let mut may_repeat = vec![false; nkinds * 2];
         for (kc, repeat) in may_repeat.iter_mut().enumerate() {
@@ -303,6 +362,10 @@ impl Tables {
             promo_targets,
             promo_zone,
             promotes,
+            small,
+            promo_mask,
+            promo_choices,
+            takes_ep,
             may_repeat,
             drop_zone,
             royal_mask,

@@ -89,7 +89,7 @@ impl Variant {
         }
         let end = &self.game.end;
         if let Some(n) = end.fifty_move {
-            if pos.halfmove >= 2 * n {
+            if u64::from(pos.halfmove) >= 2 * u64::from(n) {
                 return Status::FiftyMoves;
             }
         }

@@ -108,8 +108,7 @@ fn a_leap_jumps_over_holes() {
 }
 
 /// Rank 3 written `2N*2` puts the knight on c3, a hole: the FEN is refused. A hole
-/// is always written `*` (docs/LANGUAGE.md §5, and §10's "FEN leniency" is listed as a
-/// deviation, not a feature): rank 3 written `6` counts the holes c3 d3 as empty
+/// is always written `*` (docs/LANGUAGE.md §5): rank 3 written `6` counts the holes c3 d3 as empty
 /// squares, and rank 2 written `2**2` marks the playable c2 d2 as holes; both are
 /// refused. The setup reads back with `*` for every hole.
 #[test]

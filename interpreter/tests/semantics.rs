@@ -140,3 +140,30 @@ fn fifty_moves_draw_unless_mate() {
     let m = parse_move(&v, &pos, "Ra8#", "<test>", 0).expect("legal");
     assert_eq!(v.status_in_game(&v.play(&pos, &m), &[]), Status::Checkmate(Outcome::Lose));
 }
+
+/// Overlapping parts where one sets en passant: `e3` once, and the double step sets the target.
+#[test]
+fn overlapping_step_and_double_step_give_each_move_once() {
+    let v = inline(
+        "overlap-ep",
+        "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward max 2 from rank 2 sets en-passant\n  capture F forward takes en-passant\n}\n",
+    );
+    let pos = v.start().expect("setup");
+    assert_eq!(rulebook_interpreter::perft::perft(&v, &pos, 1), 20);
+    assert_eq!(rulebook_interpreter::perft::perft(&v, &pos, 3), 8902);
+    let m = parse_move(&v, &pos, "e4", "<test>", 0).expect("legal");
+    assert!(v.fen(&v.play(&pos, &m)).contains(" e3 "));
+}
+
+/// An `exactly` ride that takes en passant captures on the target.
+#[test]
+fn exact_ride_takes_en_passant() {
+    let v = inline(
+        "ep-exact",
+        "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward exactly 2 from rank 2 sets en-passant\n  move ride F forward exactly 1 takes en-passant\n}\n",
+    );
+    let pos = v.parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "<test>").expect("FEN");
+    let legal = v.legal_moves(&pos);
+    let to_d6: Vec<String> = legal.iter().filter(|m| coordinate(&v, m) == "e5d6").map(|m| san_plain(&v, &pos, m, &legal)).collect();
+    assert_eq!(to_d6, ["exd6"]);
+}

@@ -98,9 +98,9 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
                 Outcome::Lose => format!("{side} loses"),
                 Outcome::Draw => "draw".to_string(),
             };
-            out.push_str(&format!(
-                "0 legal moves: {status}, {side} to move; {result}\n"
-            ));
+            let n = moves.len();
+            let counted = if n == 1 { "1 legal move".to_string() } else { format!("{n} legal moves") };
+            out.push_str(&format!("{counted}: {status}, {side} to move; {result}\n"));
         }
     }
     emit(&out)?;
