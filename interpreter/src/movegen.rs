@@ -354,11 +354,21 @@ fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -
     false
 }
 
-/// [`king_safety`] with bitsets.
+/// What the royal piece's safety allows, on a board of at most 64 cells.
+struct Safety {
+    /// How many enemy pieces attack the royal piece.
+    checkers: u32,
+    /// Cells a move of another piece must land on to answer the check (the
+    /// checker and the cells between); every cell when not in check.
+    resolve: u64,
+    /// Pinned pieces of the side to move.
+    pinned: u64,
+}
+
+/// [`king_safety`] with bitsets, also finding the checkers.
 #[inline]
-fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64) -> (bool, [u64; WORDS]) {
-    let mut pinned = [0u64; WORDS];
-    let mut checked = false;
+fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64) -> Safety {
+    let mut s = Safety { checkers: 0, resolve: 0, pinned: 0 };
     for dir in &t.attack_dirs[(us ^ 1) as usize] {
         let ray = dir.masks[king as usize];
         let hits = ray & occ;
@@ -368,9 +378,10 @@ fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64
         let b = nearest(hits, dir.ascending);
         let code = pos.board[b as usize];
         if color_of(code) != us {
-            let d = before(ray, b, dir.ascending).count_ones() as usize;
-            if dir.reach[d] >> kind_of(code) & 1 != 0 {
-                checked = true;
+            let between = before(ray, b, dir.ascending);
+            if dir.reach[between.count_ones() as usize] >> kind_of(code) & 1 != 0 {
+                s.checkers += 1;
+                s.resolve |= between | 1 << b;
             }
             continue;
         }
@@ -383,26 +394,27 @@ fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64
         if color_of(code2) != us {
             let d = before(ray, b2, dir.ascending).count_ones() as usize;
             if dir.reach[d] >> kind_of(code2) & 1 != 0 {
-                pinned[0] |= 1 << b;
+                s.pinned |= 1 << b;
             }
         }
     }
-    (checked, pinned)
+    if s.checkers == 0 {
+        s.resolve = !0;
+    }
+    s
 }
 
-/// Counts the moves of the piece on `from` with bitsets, or `None` when one of
-/// its parts needs the general walker (hops, several promotion rules).
+/// The cells the piece on `from` may land on (pseudo-legal, en passant aside),
+/// with bitsets; `None` when one of its parts needs the general walker (hops,
+/// several promotion rules).
 #[inline]
-fn count_piece_small(pos: &Position, t: &Tables, from: Cell, us: Color, occ: u64, enemy: u64) -> Option<u64> {
+fn landing_small(pos: &Position, t: &Tables, from: Cell, us: Color, occ: u64, enemy: u64) -> Option<u64> {
     let piece = kind_of(pos.board[from as usize]);
     let kc = piece as usize * 2 + us as usize;
-    let choices = t.promo_choices[kc];
-    if choices == u8::MAX {
+    if t.promo_choices[kc] == u8::MAX {
         return None;
     }
-    let promo = t.promo_mask[kc];
     let mut landing = 0u64;
-    let mut extra = 0u64;
     for ray in t.rays_of(piece, us, from) {
         let f = ray.flags;
         let mut to = 0u64;
@@ -445,11 +457,18 @@ fn count_piece_small(pos: &Position, t: &Tables, from: Cell, us: Color, occ: u64
         // Parts of one kind land on distinct cells (kinds whose parts overlap are
         // counted by the general path, which removes repeats).
         landing |= to;
-        if choices > 1 {
-            extra += (to & promo).count_ones() as u64 * (choices as u64 - 1);
-        }
     }
-    Some(landing.count_ones() as u64 + extra)
+    Some(landing)
+}
+
+/// The number of moves landing on `cells`, each promotion choice counted.
+#[inline(always)]
+fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
+    let n = cells.count_ones() as u64;
+    match t.promo_choices[kc] {
+        0 | 1 => n,
+        k => n + (cells & t.promo_mask[kc]).count_ones() as u64 * (k as u64 - 1),
+    }
 }
 
 /// Appends the legal moves of the side to move.
@@ -457,7 +476,13 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     let us = pos.side;
     let first = out.len();
     let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
-    let (checked, pinned) = if fast {
+    let (checked, pinned) = if fast && t.small {
+        let occ = pos.occupied[0][0] | pos.occupied[1][0];
+        let s = king_safety_small(t, pos, pos.royal[us as usize], us, occ);
+        let mut pinned = [0; WORDS];
+        pinned[0] = s.pinned;
+        (s.checkers > 0, pinned)
+    } else if fast {
         king_safety(t, pos, pos.royal[us as usize], us)
     } else {
         (in_check(game, t, pos), [0; WORDS])
@@ -498,20 +523,86 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 /// leaves); `scratch` is a reusable buffer.
 pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
     let us = pos.side;
-    let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
     scratch.clear();
-    if !fast {
+    if !t.simple_attacks || pos.royal_count[us as usize] != 1 {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
+    }
+    if !t.small {
+        return count_legal_walking(game, t, pos, scratch);
     }
     let king = pos.royal[us as usize];
     let occ = pos.occupied[0][0] | pos.occupied[1][0];
     let enemy = pos.occupied[(us ^ 1) as usize][0];
-    let (checked, pinned) = if t.small {
-        king_safety_small(t, pos, king, us, occ)
-    } else {
-        king_safety(t, pos, king, us)
-    };
+    let safety = king_safety_small(t, pos, king, us, occ);
+    let checked = safety.checkers > 0;
+    if checked && game.hand.is_some() {
+        // Drops that block a check: the general path.
+        legal_moves(game, t, pos, scratch);
+        return scratch.len() as u64;
+    }
+    let mut count = 0u64;
+    for from in pos.cells_of(us, t.nwords) {
+        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
+        if from == king {
+            let without_king = occ & !(1u64 << from);
+            match landing_small(pos, t, from, us, occ, enemy) {
+                Some(mut cells) if t.promo_choices[kc] == 0 && !t.may_repeat[kc] => {
+                    while cells != 0 {
+                        let to = cells.trailing_zeros();
+                        cells &= cells - 1;
+                        if !attacked_small(t, pos, to as Cell, us ^ 1, without_king) {
+                            count += 1;
+                        }
+                    }
+                }
+                _ => {
+                    let start = scratch.len();
+                    piece_moves_once(pos, t, from, scratch);
+                    retain_from(scratch, start, |m| !attacked_small(t, pos, m.to, us ^ 1, without_king));
+                }
+            }
+            continue;
+        }
+        if safety.checkers >= 2 {
+            continue; // only the royal piece can answer a double check
+        }
+        let ep = pos.ep_len != 0 && t.takes_ep[kc];
+        if safety.pinned >> from & 1 != 0 || ep || t.may_repeat[kc] {
+            let start = scratch.len();
+            piece_moves_once(pos, t, from, scratch);
+            if checked || safety.pinned >> from & 1 != 0 {
+                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            } else if ep {
+                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+            }
+            continue;
+        }
+        match landing_small(pos, t, from, us, occ, enemy) {
+            Some(cells) => count += moves_onto(t, kc, cells & safety.resolve),
+            None => {
+                let start = scratch.len();
+                piece_moves_once(pos, t, from, scratch);
+                if checked {
+                    retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+                }
+            }
+        }
+    }
+    if !checked {
+        let mut drops_count = Counter(0);
+        drops(game, t, pos, &mut drops_count);
+        count += drops_count.0;
+        castling_moves(game, t, pos, scratch);
+    }
+    count + scratch.len() as u64
+}
+
+/// [`count_legal`] for boards of more than 64 cells: walks the rays.
+fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side;
+    let king = pos.royal[us as usize];
+    let (checked, pinned) = king_safety(t, pos, king, us);
     if checked {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
@@ -521,25 +612,16 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
         let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
         let ep = pos.ep_len != 0 && t.takes_ep[kc];
         let is_pinned = pinned[from as usize / 64] >> (from % 64) & 1 != 0;
-        if from == king {
+        if from == king || is_pinned || ep || t.may_repeat[kc] {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
-            if t.small {
-                let without_king = occ & !(1u64 << from);
-                retain_from(scratch, start, |m| !attacked_small(t, pos, m.to, us ^ 1, without_king));
-            } else {
+            if from == king {
                 retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
-            }
-        } else if is_pinned || ep || t.may_repeat[kc] {
-            let start = scratch.len();
-            piece_moves_once(pos, t, from, scratch);
-            if is_pinned {
+            } else if is_pinned {
                 retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
             } else if ep {
                 retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
             }
-        } else if let Some(n) = t.small.then(|| count_piece_small(pos, t, from, us, occ, enemy)).flatten() {
-            count.0 += n;
         } else {
             piece_moves(pos, t, from, &mut count);
         }
