@@ -536,6 +536,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     let enemy = pos.occupied[(us ^ 1) as usize][0];
     let safety = king_safety_small(t, pos, king, us, occ);
     let checked = safety.checkers > 0;
+    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
     if checked && game.hand.is_some() {
         // Drops that block a check: the general path.
         legal_moves(game, t, pos, scratch);
@@ -567,7 +568,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
         if safety.checkers >= 2 {
             continue; // only the royal piece can answer a double check
         }
-        let ep = pos.ep_len != 0 && t.takes_ep[kc];
+        let ep = pos.ep_len != 0 && t.ep_reach[kc * t.ncells + from as usize] & ep_cells != 0;
         if safety.pinned >> from & 1 != 0 || ep || t.may_repeat[kc] {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);

@@ -87,6 +87,9 @@ pub struct Tables {
     /// Per `kind * 2 + color`: the number of promotion choices when one rule covers
     /// every promotion cell (0: it does not promote; `u8::MAX`: several rules).
     pub promo_choices: Vec<u8>,
+    /// Per `(kind * 2 + color) * ncells + cell` (small boards): the cells a part that
+    /// takes en passant may capture on from there.
+    pub ep_reach: Vec<u64>,
     /// Per `kind * 2 + color`: some part captures en passant.
     pub takes_ep: Vec<bool>,
     /// Per `kind * 2 + color`: two parts can reach one cell with the same kind of
@@ -301,6 +304,15 @@ impl Tables {
                 }
             }
         }
+        let mut ep_reach = vec![0u64; if small { nkinds * 2 * ncells } else { 0 }];
+        for (i, reach) in ep_reach.iter_mut().enumerate() {
+            let (a, b) = ray_index[i];
+            for ray in &rays[a as usize..b as usize] {
+                if ray.flags & TAKES_EP != 0 && ray.flags & CAPTURE != 0 {
+                    *reach |= ray.mask;
+                }
+            }
+        }
         let takes_ep: Vec<bool> = (0..nkinds * 2)
             .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
             .collect();
@@ -312,7 +324,10 @@ impl Tables {
                 let mut seen: Vec<(Cell, u8)> = Vec::new();
                 for ray in &rays[a as usize..b as usize] {
                     let modes = ray.flags & (QUIET | CAPTURE);
-                    for &c in &cells[ray.start as usize..ray.start as usize + ray.len as usize] {
+                    let all = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
+                    // An `exactly` ride lands only on its last cell.
+                    let landings = if ray.flags & EXACT != 0 { &all[all.len() - 1..] } else { all };
+                    for &c in landings {
                         if seen.iter().any(|&(s, m)| s == c && m & modes != 0) {
                             *repeat = true;
                         }
@@ -365,6 +380,7 @@ impl Tables {
             small,
             promo_mask,
             promo_choices,
+            ep_reach,
             takes_ep,
             may_repeat,
             drop_zone,
