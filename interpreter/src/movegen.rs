@@ -344,7 +344,9 @@ fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -
         }
         let b = nearest(hits, dir.ascending);
         let code = pos.board[b as usize];
-        if color_of(code) == by {
+        // `occ` may differ from the board (a move being tested): a cell occupied
+        // in `occ` but empty on the board holds one of the mover's pieces.
+        if code != 0 && color_of(code) == by {
             let d = before(ray, b, dir.ascending).count_ones() as usize;
             if dir.reach[d] >> kind_of(code) & 1 != 0 {
                 return true;
@@ -723,8 +725,20 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
         }
         // The king crosses no attacked cell (its start was tested: not in check;
         // its destination is tested after the move, with the partner gone).
-        if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked(game, t, pos, c, us as Color ^ 1)) {
-            continue;
+        let them = us as Color ^ 1;
+        if t.simple_attacks && t.small {
+            let occ = pos.occupied[0][0] | pos.occupied[1][0];
+            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
+                continue;
+            }
+            let after = (occ & !(1u64 << king) & !(1u64 << rook)) | 1u64 << kt | 1u64 << rt;
+            if attacked_small(t, pos, kt, them, after) {
+                continue;
+            }
+        } else {
+            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked(game, t, pos, c, them)) {
+                continue;
+            }
         }
         let m = Move {
             kind: MoveKind::Castle,
@@ -733,7 +747,7 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
             promotion: NO_PROMOTION,
             ..Move::normal(rule.king, king, kt)
         };
-        if legal_by_trial(game, t, pos, &m) {
+        if (t.simple_attacks && t.small) || legal_by_trial(game, t, pos, &m) {
             out.push(m);
         }
     }
