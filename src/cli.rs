@@ -78,6 +78,10 @@ pub struct PerftArgs {
     /// Start from this position instead of the variant's setup (FEN; quote it).
     #[arg(long, value_name = "FEN", conflicts_with = "epd")]
     pub fen: Option<String>,
+    /// Play these moves first (SAN or coordinate notation, separated by spaces;
+    /// move numbers like `1.` are skipped), e.g. --play "e4 e5 Nf3".
+    #[arg(long, value_name = "MOVES", conflicts_with = "epd")]
+    pub play: Option<String>,
     /// Also show the count below each legal move (coordinate notation, SAN, count).
     #[arg(long, conflicts_with = "epd")]
     pub divide: bool,
@@ -106,6 +110,10 @@ pub struct MovesArgs {
     /// The position (FEN; quote it) [default: the variant's setup].
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
+    /// Play these moves first (SAN or coordinate notation, separated by spaces;
+    /// move numbers like `1.` are skipped), e.g. --play "e4 e5 Nf3".
+    #[arg(long, value_name = "MOVES")]
+    pub play: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -613,3 +613,41 @@ fn broken_rules_stop_perft_and_moves() {
         );
     }
 }
+
+#[test]
+fn play_applies_a_line_before_listing_or_counting() {
+    // The line must reach the same position as its FEN (written by hand), so both
+    // give the same count, and `moves` ends with that count.
+    let line = "1. e4 e5 2. Nf3 Nc6 3. Bb5";
+    let out = run(&["moves", "rules/chess.rules", "--play", line]);
+    assert_eq!(code(&out), 0);
+    let fen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    let by_fen = run(&["perft", "rules/chess.rules", "1", "--fen", fen]);
+    let by_play = run(&["perft", "rules/chess.rules", "1", "--play", line]);
+    assert_eq!(stdout(&by_fen), stdout(&by_play));
+    assert!(stdout(&out).ends_with(&format!("{} legal moves\n", stdout(&by_fen).trim())));
+}
+
+#[test]
+fn play_detects_threefold_repetition() {
+    let out = run(&["moves", "rules/chess.rules", "--play", "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("draw by repetition"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_moves_are_reported_in_the_play_option() {
+    let cases = [
+        ("illegal-knight-move", "1. e4 e5 2. Nf3 Nc7"),
+        ("moving-into-check", "e4 f5 Qh5 Kf7"),
+        ("ambiguous", "Nc3 a6 Nf3 a5 Ne4 a4 Ng5 a3 Nd4"),
+        ("after-mate", "f3 e5 g4 Qh4 Ke2"),
+    ];
+    for (name, line) in cases {
+        let out = run(&["moves", "rules/chess.rules", "--play", line]);
+        assert_eq!(code(&out), 2, "{name}");
+        let report = stderr(&out);
+        assert!(report.contains("<--play>"), "{name}: {report}");
+        snapshots().bind(|| insta::assert_snapshot!(format!("play-{name}"), report));
+    }
+}

@@ -128,11 +128,25 @@ pub fn parse_move(v: &Variant, pos: &Position, text: &str, name: &str, offset: u
             found.push(*m);
         }
     }
+    if found.is_empty() {
+        // A looser reading: without the capture mark and without disambiguation.
+        let loose_input = cleaned.replace('x', "");
+        for m in &legal {
+            if loose_san(v, pos, m, &legal) == loose_input {
+                found.push(*m);
+            }
+        }
+        if found.len() > 1 {
+            let all: Vec<String> = found.iter().map(|m| san_plain(v, pos, m, &legal)).collect();
+            return Err(Diagnostic::error("E0402", name, span, format!("`{}` is ambiguous", text.trim()), "several pieces can make this move")
+                .with_help(format!("write one of: {}", all.join(" "))));
+        }
+    }
     match found.len() {
         1 => Ok(found[0]),
         0 => {
-            let mut sample: Vec<String> = legal.iter().take(12).map(|m| san_plain(v, pos, m, &legal)).collect();
-            if legal.len() > 12 {
+            let mut sample: Vec<String> = legal.iter().take(60).map(|m| san_plain(v, pos, m, &legal)).collect();
+            if legal.len() > 60 {
                 sample.push("…".into());
             }
             let side = &v.game.players[pos.side as usize].name;
@@ -150,6 +164,23 @@ pub fn parse_move(v: &Variant, pos: &Position, text: &str, name: &str, offset: u
                 .with_help(format!("write one of: {}", all.join(" "))))
         }
     }
+}
+
+/// SAN without capture mark and disambiguation (`Nf3`, `e4`, `e8=Q`), for lenient reading.
+fn loose_san(v: &Variant, pos: &Position, m: &Move, legal: &[Move]) -> String {
+    let full = san_plain(v, pos, m, legal);
+    if matches!(m.kind, MoveKind::Drop | MoveKind::Castle) || v.game.is_pawn_like(m.piece) {
+        return full.replace('x', "");
+    }
+    let game = &v.game;
+    let mut s = String::new();
+    s.push(game.kinds[m.piece as usize].letter);
+    s.push_str(&game.geometry.name(m.to));
+    if m.is_promotion() {
+        s.push('=');
+        s.push(game.kinds[m.promotion as usize].letter);
+    }
+    s
 }
 
 /// The kind letter of a piece code, for display.

@@ -7,7 +7,7 @@ pub mod perft;
 
 use crate::db::{compile, Database, Db, SourceFile};
 use crate::report::{self, ExtraSources, Failure, EXIT_USAGE};
-use rulebook_interpreter::{Position, Variant};
+use rulebook_interpreter::{notation, Position, Variant};
 use std::path::Path;
 
 /// What every command needs to know about how to report.
@@ -84,6 +84,37 @@ pub fn load(path: &Path, cx: Context) -> Result<Loaded, Failure> {
             ))
         }
     }
+}
+
+/// Plays the moves of `--play` (whitespace-separated; move numbers such as
+/// `1.` or `12...` are skipped) from `pos`. Returns the final position and the
+/// positions before it, oldest first (for repetition). A bad move is a report
+/// pointing into the `<--play>` text.
+pub fn play_line(
+    loaded: &mut Loaded,
+    mut pos: Position,
+    line: Option<&str>,
+    cx: Context,
+) -> Result<(Position, Vec<Position>), Failure> {
+    let mut earlier = Vec::new();
+    let Some(line) = line else { return Ok((pos, earlier)) };
+    loaded.extra.insert("<--play>", line);
+    let mut at = 0;
+    for word in line.split(' ') {
+        let word_at = at;
+        at += word.len() + 1;
+        // `1.e4` and `1...e5` carry the move number in front of the move.
+        let mv = word.rsplit('.').next().unwrap_or(word);
+        if mv.is_empty() {
+            continue;
+        }
+        let mv_at = word_at + word.len() - mv.len();
+        let m = notation::parse_move(&loaded.variant, &pos, mv, "<--play>", mv_at)
+            .map_err(|d| Failure::reports(EXIT_USAGE, loaded.render(std::slice::from_ref(&d), cx.color)))?;
+        let next = loaded.variant.play(&pos, &m);
+        earlier.push(std::mem::replace(&mut pos, next));
+    }
+    Ok((pos, earlier))
 }
 
 /// The position given by `--fen` (reported as `<--fen>`), or the setup.

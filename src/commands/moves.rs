@@ -1,6 +1,6 @@
 //! `rulebook moves`: the legal moves of a position.
 
-use super::{load, position, Context};
+use super::{load, play_line, position, Context};
 use crate::cli::MovesArgs;
 use crate::report::{emit, emit_json, Failure};
 use rulebook_interpreter::model::Outcome;
@@ -46,7 +46,8 @@ fn outcome_word(o: Outcome) -> &'static str {
 /// Runs `rulebook moves`.
 pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
     let mut loaded = load(&args.rules, cx)?;
-    let pos = position(&mut loaded, args.fen.as_deref(), cx)?;
+    let start = position(&mut loaded, args.fen.as_deref(), cx)?;
+    let (pos, earlier) = play_line(&mut loaded, start, args.play.as_deref(), cx)?;
     let v = &loaded.variant;
     let legal = v.legal_moves(&pos);
     let mut moves: Vec<MoveJson> = legal
@@ -58,8 +59,8 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
         .collect();
     moves.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
     let side = v.game.players[pos.side as usize].name.clone();
-    // The FEN's half-move clock can already have reached the fifty-move rule.
-    let (status, outcome) = match v.status_in_game(&pos, &[]) {
+    // The FEN's clock or the played line can already have reached a draw rule.
+    let (status, outcome) = match v.status_in_game(&pos, &earlier) {
         Status::Ongoing => ("ongoing", None),
         Status::Checkmate(o) => ("checkmate", Some(o)),
         Status::Stalemate(o) => ("stalemate", Some(o)),

@@ -1,6 +1,6 @@
 //! `rulebook perft`: node counts, divide, and perft suites.
 
-use super::{load, position, Context, Loaded};
+use super::{load, play_line, position, Context, Loaded};
 use crate::cli::PerftArgs;
 use rulebook_interpreter::epd::{self, Case};
 use crate::report::{self, emit, emit_json, Failure, EXIT_FAILED, EXIT_USAGE};
@@ -147,7 +147,8 @@ fn run_one(
     jobs: usize,
     cx: Context,
 ) -> Result<u8, Failure> {
-    let pos = position(loaded, args.fen.as_deref(), cx)?;
+    let start = position(loaded, args.fen.as_deref(), cx)?;
+    let (pos, _) = play_line(loaded, start, args.play.as_deref(), cx)?;
     let v = &loaded.variant;
     let started = Instant::now();
     let show = depth >= PROGRESS_DEPTH && std::io::stderr().is_terminal();
