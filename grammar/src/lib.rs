@@ -15,6 +15,10 @@
 
 #![warn(missing_docs)]
 
+// Diagnostics are returned by value (they are what users see); boxing them
+// would only move the allocation.
+#![allow(clippy::result_large_err)]
+
 pub mod ast;
 pub mod diagnostic;
 mod errors;

@@ -1,7 +1,12 @@
+#![warn(missing_docs)]
 //! The interpreter: builds the semantic model of a variant from its syntax
 //! trees ([`lower`]), compiles it for execution ([`tables`]) and runs it: legal
 //! moves ([`movegen`]), positions and FEN ([`position`], [`fen`]), notation
 //! ([`notation`]) and perft ([`perft`]).
+
+// Diagnostics are returned by value (they are what users see); boxing them
+// would only move the allocation.
+#![allow(clippy::result_large_err)]
 
 pub mod epd;
 pub mod fen;

@@ -267,7 +267,7 @@ impl Cx<'_, '_> {
     fn zone(&mut self, file: &str, zone: &ast::Zone) -> Option<[Vec<Cell>; 2]> {
         let geo = self.geometry;
         // Resolve every atom once, reporting problems.
-        let mut conjs: Vec<Vec<(Option<(usize, usize)>, Option<Cell>)>> = Vec::new();
+        let mut conjs: Vec<Vec<ResolvedAtom>> = Vec::new();
         let mut ok = true;
         for conj in &zone.any_of {
             let mut atoms = Vec::new();
@@ -323,6 +323,9 @@ impl Cx<'_, '_> {
         Some(out)
     }
 }
+
+/// A zone atom after resolution: `(axis, label index)` or a square.
+type ResolvedAtom = (Option<(usize, usize)>, Option<Cell>);
 
 fn unknown_axis(file: &str, axis: &ast::Ident, geo: &Geometry) -> Diagnostic {
     let names: Vec<&str> = geo.axes.iter().map(|a| a.name.as_str()).collect();
@@ -824,8 +827,8 @@ fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> HandRules {
             }
         }
     }
-    for k in 0..nkinds {
-        rules.drop_cells[k] = specific[k].clone().or_else(|| any.clone());
+    for (slot, own) in rules.drop_cells.iter_mut().zip(specific) {
+        *slot = own.or_else(|| any.clone());
     }
     rules
 }

@@ -124,7 +124,7 @@ pub fn parse_move(v: &Variant, pos: &Position, text: &str, name: &str, offset: u
             // Promotion letter in either case.
             forms.push(format!("{}{}", &coord[..coord.len() - 1], v.game.kinds[m.promotion as usize].letter));
         }
-        if forms.iter().any(|f| *f == cleaned) && !found.contains(m) {
+        if forms.contains(&cleaned) && !found.contains(m) {
             found.push(*m);
         }
     }

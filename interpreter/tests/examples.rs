@@ -63,6 +63,7 @@ fn sorted(list: &[&str]) -> Vec<String> {
 /// - Kf1: e1, e2, f2 (g is off the board): 3. Black attacks none of them (ra6 covers
 ///   the a-file and is stopped by its own knight on b6; nb6 reaches a4 and d5 only,
 ///   c4 being a hole; kf6 is far away).
+///
 /// Total 10.
 #[test]
 fn holes_setup_first_ply() {
@@ -131,6 +132,7 @@ fn holes_in_fen() {
 /// - Sj1: up j2 j3 j4, left i1 h1 g1: 6.
 /// - Kf1: e1 g1 f2 e2 g2: 5. Black's short rooks reach only three squares from
 ///   a10 and j10 (ranks 7-10 and files b-d, g-i of rank 10); kf10 is far: all safe.
+///
 /// Total 17.
 #[test]
 fn big_board_setup_first_ply() {
@@ -182,6 +184,7 @@ fn short_rook_captures_within_its_range_only() {
 ///   so Sa2 is pinned and may only go to a3 or take on a4 (a1 is its own king).
 /// - With the black short rook on a5 instead (four squares from a1) there is no pin:
 ///   Sa2 goes a3 a4 xa5 and b2 c2 d2.
+///
 /// The king's b1 and b2 are safe in both (the black rook holds only its file and rank).
 #[test]
 fn short_rook_pins_only_within_its_range() {
@@ -241,6 +244,7 @@ fn tall_tower_shape_and_fen_round_trip() {
 /// - Ke1 = (4,0,0): W: Ad1 Af1 Ae2 Be1 (4); F (12 vectors, rank and level may not go
 ///   below 0): Ad2 Af2, Bd1 Bf1, Be2 (5); (1,1,1) with rank and level +1: Bd2 Bf2 (2).
 ///   11. Black's pieces stay on level G and in the columns a8 and h8: none is attacked.
+///
 /// Total 32.
 #[test]
 fn tall_tower_setup_first_ply() {
@@ -292,6 +296,7 @@ fn lift_moves_between_levels_only() {
 /// - Cg1: quiet g2 … g7 (6) and f1: 7. Hops: up screen g8, nothing beyond; left screen
 ///   e1, then d1, then its own cannon c1; right screen h1, nothing beyond.
 /// - Rh1: h2 … h7 and takes on h8: 7.
+///
 /// Total 35.
 #[test]
 fn cannon_setup_first_ply() {
@@ -352,6 +357,7 @@ fn cannon_cannot_capture_its_own_pieces() {
 /// - Re2 up e3 … e7 stays the one screen between e8 and e1: still check, illegal.
 ///   Re2xe8 removes the cannon: legal. Re2 to a2 b2 c2 d2 f2 g2 h2 leaves the e-file;
 ///   then e1 is the first piece below e8, a screen with nothing beyond: legal. 8.
+///
 /// Total 12.
 #[test]
 fn cannon_checks_through_a_screen() {
