@@ -300,6 +300,18 @@ pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> 
     }
 }
 
+/// The legal moves by the definition alone: every pseudo-legal move, drop and
+/// castling tried on a copy, with the walking attack test. Slow; the reference
+/// the fast paths of [`legal_moves`] and [`count_legal`] are tested against.
+pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
+    pseudo_moves(game, t, pos, out);
+    retain_from(out, first, |m| legal_by_trial(game, t, pos, m));
+    if !in_check(game, t, pos) {
+        castling_moves_with(game, t, pos, out, false);
+    }
+}
+
 /// Does `m` leave the mover's royal pieces unattacked? (Tried on a copy.)
 pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
     let mut next = pos.clone();
@@ -705,6 +717,11 @@ fn king_safety(t: &Tables, pos: &Position, king: Cell, us: Color) -> (bool, [u64
 /// Lowering and FEN parsing guarantee that king, partner and both destinations
 /// stand on one line of the file axis, so the cells between are a run of indices.
 fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    castling_moves_with(game, t, pos, out, t.simple_attacks && t.small);
+}
+
+/// Castling moves; `bitsets` chooses the bitset attack tests over walking and trial.
+fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, bitsets: bool) {
     let Some(rule) = &game.castling else { return };
     let us = pos.side as usize;
     let king = pos.royal[us];
@@ -726,7 +743,7 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
         // The king crosses no attacked cell (its start was tested: not in check;
         // its destination is tested after the move, with the partner gone).
         let them = us as Color ^ 1;
-        if t.simple_attacks && t.small {
+        if bitsets {
             let occ = pos.occupied[0][0] | pos.occupied[1][0];
             if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
                 continue;
@@ -747,7 +764,7 @@ fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) 
             promotion: NO_PROMOTION,
             ..Move::normal(rule.king, king, kt)
         };
-        if (t.simple_attacks && t.small) || legal_by_trial(game, t, pos, &m) {
+        if bitsets || legal_by_trial(game, t, pos, &m) {
             out.push(m);
         }
     }
