@@ -84,43 +84,13 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
                 }
             }
         } else if f & (HOP | EXACT | SETS_EP | TAKES_EP) == 0 {
-            // The common case: a leap or a plain ride.
-            for &to in cells {
-                let occ = pos.board[to as usize];
-                if occ == 0 {
-                    if f & QUIET != 0 {
-                        e.push(out, Move::normal(piece, from, to));
-                    }
-                } else {
-                    if f & CAPTURE != 0 && color_of(occ) != us {
-                        e.push(out, Move::normal(piece, from, to));
-                    }
-                    break;
-                }
-            }
+            // The common case: a plain ride.
+            ride(pos, &e, out, piece, from, cells, f);
         } else if f & HOP != 0 {
-            let mut screen = false;
-            let mut landed = 0;
-            for &to in cells {
-                let occ = pos.board[to as usize];
-                if !screen {
-                    screen = occ != 0;
-                    continue;
-                }
-                landed += 1;
-                if landed > ray.hop_limit {
-                    break;
-                }
-                if occ == 0 {
-                    if f & QUIET != 0 {
-                        e.push(out, Move::normal(piece, from, to));
-                    }
-                } else {
-                    if f & CAPTURE != 0 && color_of(occ) != us {
-                        e.push(out, Move::normal(piece, from, to));
-                    }
-                    break;
-                }
+            // Ride to the screen, then ride on beyond it for at most `hop_limit` cells.
+            if let Some(screen) = cells.iter().position(|&c| pos.board[c as usize] != 0) {
+                let beyond = &cells[screen + 1..];
+                ride(pos, &e, out, piece, from, &beyond[..beyond.len().min(ray.hop_limit as usize)], f);
             }
         } else if f & EXACT != 0 {
             let (last, before) = match cells.split_last() {
@@ -170,6 +140,26 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
                     break;
                 }
             }
+        }
+    }
+}
+
+/// Walks `cells` in order: a quiet move to each empty cell (if the part may
+/// move), then a capture of the first piece (if it is an enemy and the part may
+/// capture), and stops there.
+#[inline(always)]
+fn ride(pos: &Position, e: &Emitter, out: &mut impl Sink, piece: u8, from: Cell, cells: &[Cell], f: u8) {
+    for &to in cells {
+        let occ = pos.board[to as usize];
+        if occ == 0 {
+            if f & QUIET != 0 {
+                e.push(out, Move::normal(piece, from, to));
+            }
+        } else {
+            if f & CAPTURE != 0 && color_of(occ) != pos.side {
+                e.push(out, Move::normal(piece, from, to));
+            }
+            break;
         }
     }
 }

@@ -5,25 +5,15 @@
 
 use rulebook_interpreter::movegen::{count_legal, legal_moves_reference};
 use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::{load::load, Variant};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::Arc;
 
-struct Rng(u64);
+mod support;
+use support::Rng;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
 
 fn check_file(path: &Path, games: usize, plies: usize) -> usize {
-    let (game, _) = load(path).unwrap_or_else(|(d, _)| panic!("{}: {d:?}", path.display()));
-    let v = Variant::new(Arc::new(game));
+    let v = support::variant_at(path);
     let mut rng = Rng(path.display().to_string().len() as u64 * 7919 + 1);
     let mut checked = 0;
     let mut scratch = Vec::new();

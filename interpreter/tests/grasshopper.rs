@@ -1,13 +1,12 @@
 //! Grasshopper chess against the worked examples of its rule descriptions.
 
 use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::{load::load, Variant};
-use std::sync::Arc;
+use rulebook_interpreter::Variant;
+
+mod support;
 
 fn grasshopper() -> Variant {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/grasshopper.rules");
-    let (game, _) = load(std::path::Path::new(path)).unwrap_or_else(|(d, _)| panic!("{d:?}"));
-    Variant::new(Arc::new(game))
+    support::variant("grasshopper")
 }
 
 fn targets(v: &Variant, fen: &str, from: &str) -> Vec<String> {

@@ -6,9 +6,11 @@
 
 use rulebook_interpreter::epd;
 use rulebook_interpreter::fen::{self, FenSource};
-use rulebook_interpreter::{load::load, perft::perft, Variant};
+use rulebook_interpreter::perft::perft;
 use std::path::Path;
-use std::sync::Arc;
+
+mod support;
+use support::variant;
 
 /// Counts above this many nodes run only in the ignored deep test.
 const FAST_NODES: u64 = 1_000_000;
@@ -17,19 +19,6 @@ fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
-fn variant(name: &str) -> Variant {
-    let path = root().join("rules").join(format!("{name}.rules"));
-    match load(&path) {
-        Ok((game, _)) => Variant::new(Arc::new(game)),
-        Err((diags, sources)) => {
-            let text: Vec<String> = diags
-                .iter()
-                .map(|d| rulebook_grammar::render(d, sources.get(&d.file).map(String::as_str).unwrap_or(""), false))
-                .collect();
-            panic!("{} does not load:\n{}", path.display(), text.join("\n"))
-        }
-    }
-}
 
 /// Runs the suite of `name` for counts within `[min, max]` nodes; returns how many were checked.
 fn run_suite(name: &str, min: u64, max: u64) -> usize {

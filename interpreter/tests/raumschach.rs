@@ -16,14 +16,13 @@
 //! Total 61.
 
 use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::{load::load, perft::perft, Variant};
+use rulebook_interpreter::{perft::perft, Variant};
+
+mod support;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 fn raumschach() -> Variant {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/raumschach.rules");
-    let (game, _) = load(std::path::Path::new(path)).unwrap_or_else(|(d, _)| panic!("{d:?}"));
-    Variant::new(Arc::new(game))
+    support::variant("raumschach")
 }
 
 #[test]

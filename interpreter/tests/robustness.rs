@@ -6,17 +6,9 @@ use rulebook_interpreter::lower::{lower, SourceTree};
 use rulebook_interpreter::{perft::perft, load::load, Variant};
 use std::sync::Arc;
 
-/// A small deterministic generator (xorshift64*), so failures replay.
-struct Rng(u64);
+mod support;
+use support::Rng;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
 
 /// One random edit: delete, duplicate or replace a short run of bytes.
 fn mutate(text: &str, rng: &mut Rng, alphabet: &[u8]) -> String {

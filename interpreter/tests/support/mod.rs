@@ -1,0 +1,39 @@
+//! Helpers shared by the interpreter's integration tests.
+
+#![allow(dead_code)]
+
+use rulebook_interpreter::{load::load, Variant};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A small deterministic generator (xorshift64*), so failures replay.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Loads a rules file, panicking with its rendered diagnostics.
+pub fn variant_at(path: &Path) -> Variant {
+    match load(path) {
+        Ok((game, _)) => Variant::new(Arc::new(game)),
+        Err((diags, sources)) => {
+            let text: Vec<String> = diags
+                .iter()
+                .map(|d| rulebook_grammar::render(d, sources.get(&d.file).map(String::as_str).unwrap_or(""), false))
+                .collect();
+            panic!("{} does not load:\n{}", path.display(), text.join("\n"))
+        }
+    }
+}
+
+/// Loads `rules/<name>.rules` of the repository.
+pub fn variant(name: &str) -> Variant {
+    variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("rules").join(format!("{name}.rules")))
+}
