@@ -264,6 +264,9 @@ pub enum ZoneAtom {
     },
     /// `square e4`: one square (absolute, not relative to the owner).
     Square(Ident),
+    /// `start`: the squares where the piece concerned stands in the setup
+    /// (only in a movement part's `from`).
+    Start(Span),
 }
 
 /// `promotion { Pawn on rank 8 to Queen Rook Bishop Knight }`.

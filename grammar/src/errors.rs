@@ -37,6 +37,7 @@ const TOP_LEVEL: &[&str] = &[
 
 /// Every reserved word of the language.
 const KEYWORDS: &[&str] = &[
+    "start",
     "variant",
     "extends",
     "board",
@@ -595,8 +596,9 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         mod_sets_ep => &["`sets en-passant`"],
         mod_takes_ep => &["`takes en-passant`"],
         mod_mirror => &["`mirror AXIS`"],
-        zone | zone_conj | zone_atom | coord_atom => &["a zone (such as `rank 8`, `file a` or `square e4`)"],
+        zone | zone_conj | zone_atom | coord_atom => &["a zone (such as `rank 8`, `file a`, `square e4` or `start`)"],
         square_atom => &["`square` and a square"],
+        start_atom => &["`start`"],
         promotion_block => &["a promotion block"],
         promotion_rule => &["a promotion rule such as `Pawn on rank 8 to Queen`"],
         castling_block => &["a castling block"],
@@ -671,6 +673,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_en_passant => &["`en-passant`"],
         kw_mirror => &["`mirror`"],
         kw_square => &["`square`"],
+        kw_start => &["`start`"],
         kw_and => &["`and`"],
         kw_or => &["`or`"],
         kw_on => &["`on`"],

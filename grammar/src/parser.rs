@@ -434,6 +434,7 @@ impl Builder<'_> {
         let span = span_of(&pair);
         let inner = self.need(first_inner(pair), span, "empty zone constraint")?;
         match inner.as_rule() {
+            Rule::start_atom => Ok(ZoneAtom::Start(span)),
             Rule::square_atom => {
                 let sq = inner.into_inner().find(|p| p.as_rule() == Rule::square);
                 Ok(ZoneAtom::Square(ident(&self.need(

@@ -201,10 +201,12 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         rulings,
     };
     // The setup must be a legal position of this very game.
-    let tables = Tables::new(&game);
+    let mut game = game;
     let src = FenSource { name: setup.file, offset: setup.node.span.start + 1 };
-    if let Err(d) = fen::parse(&game, &tables, &game.setup, &src) {
-        return Err(vec![d]);
+    let start = fen::parse(&game, &Tables::new(&game), &game.setup, &src).map_err(|d| vec![d])?;
+    if game.kinds.iter().any(|k| k.parts.iter().any(|p| p.from_start)) {
+        fill_start_zones(&mut game, &start);
+        fen::parse(&game, &Tables::new(&game), &game.setup, &src).map_err(|d| vec![d])?;
     }
     Ok(game)
 }
@@ -293,6 +295,13 @@ impl Cx<'_, '_> {
                         Some(c) => atoms.push((None, Some(c))),
                         None => ok = false,
                     },
+                    ast::ZoneAtom::Start(span) => {
+                        ok = false;
+                        self.diags.push(
+                            Diagnostic::error("E0124", file, *span, "`start` stands only alone after `from`", "not allowed here")
+                                .with_help("write `from start` in a movement part: the part applies while the piece stands on one of its setup squares"),
+                        );
+                    }
                 }
             }
             conjs.push(atoms);
@@ -585,6 +594,7 @@ fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
     let mut from = None;
     let mut sets_ep = false;
     let mut takes_ep = false;
+    let mut from_start = false;
     let mut ok = true;
     for m in &part.modifiers {
         match &m.node {
@@ -631,6 +641,11 @@ fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
                             .with_help("use `max N` to limit how far a hop lands beyond its screen"),
                     );
                 }
+            }
+            ast::Modifier::From(zone) if is_start(zone) => {
+                // Filled in from the setup once the whole game is lowered.
+                from = Some([Vec::new(), Vec::new()]);
+                from_start = true;
             }
             ast::Modifier::From(zone) => match cx.zone(file, zone) {
                 Some(z) => from = Some(z),
@@ -701,10 +716,34 @@ fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
         max: if kind == StepKind::Leap { Some(1) } else { max },
         exact,
         from,
+        from_start,
         sets_en_passant: sets_ep,
         takes_en_passant: takes_ep,
         span: part.span,
     })
+}
+
+/// Is the zone exactly `start`?
+fn is_start(zone: &ast::Zone) -> bool {
+    matches!(zone.any_of.as_slice(), [conj] if matches!(conj.all_of.as_slice(), [ast::ZoneAtom::Start(_)]))
+}
+
+/// Fills the `from start` zones of `game` with the cells its setup gives each
+/// kind and player; the setup must already parse.
+fn fill_start_zones(game: &mut Game, setup: &crate::position::Position) {
+    let t_cells = game.geometry.cells();
+    for (k, kind) in game.kinds.iter_mut().enumerate() {
+        for part in kind.parts.iter_mut().filter(|p| p.from_start) {
+            let mut zones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+            for cell in 0..t_cells {
+                let code = setup.board[cell];
+                if code != 0 && crate::position::kind_of(code) as usize == k {
+                    zones[crate::position::color_of(code) as usize].push(cell as Cell);
+                }
+            }
+            part.from = Some(zones);
+        }
+    }
 }
 
 /// What a direction word requires of a relative vector: `(axis, sign)` of its component.

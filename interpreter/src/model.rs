@@ -99,6 +99,8 @@ pub struct Part {
     pub exact: bool,
     /// Only from these cells, per player (`None`: anywhere).
     pub from: Option<[Vec<Cell>; 2]>,
+    /// `from start`: `from` holds the cells where this kind stands in the setup.
+    pub from_start: bool,
     /// Squares passed over become en-passant targets.
     pub sets_en_passant: bool,
     /// May capture on an en-passant target.

@@ -167,3 +167,23 @@ fn exact_ride_takes_en_passant() {
     let to_d6: Vec<String> = legal.iter().filter(|m| coordinate(&v, m) == "e5d6").map(|m| san_plain(&v, &pos, m, &legal)).collect();
     assert_eq!(to_d6, ["exd6"]);
 }
+
+/// `from start`: the pawn's double step written as "from its setup squares"
+/// gives exactly the chess counts (a pawn on its second rank is on a start square).
+#[test]
+fn from_start_is_the_setup_squares() {
+    let v = inline(
+        "from-start",
+        "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward exactly 2 from start sets en-passant\n  capture F forward takes en-passant\n}\n",
+    );
+    let pos = v.start().expect("setup");
+    assert_eq!(rulebook_interpreter::perft::perft(&v, &pos, 4), 197_281);
+    let kiwipete = v
+        .parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "<test>")
+        .expect("FEN");
+    assert_eq!(rulebook_interpreter::perft::perft(&v, &kiwipete, 3), 97_862);
+    // A knight with a double leap only from its setup squares (b1, g1 / b8, g8).
+    let v = inline("knight-start", "extends \"CHESS\"\npiece Knight N {\n  move N\n  move (0,4) from start\n}\n");
+    assert_eq!(moves_from(&v, &v.game.setup.clone(), "b1"), ["b1a3", "b1b5", "b1c3"]);
+    assert_eq!(moves_from(&v, "4k3/8/8/8/8/8/8/2N1K3 w - - 0 1", "c1").len(), 4);
+}

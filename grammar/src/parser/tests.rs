@@ -62,6 +62,7 @@ fn zone_words(zone: &Zone) -> Vec<Vec<(String, String)>> {
                 .map(|a| match a {
                     ZoneAtom::Coord { axis, label } => (axis.node.clone(), label.node.clone()),
                     ZoneAtom::Square(sq) => ("square".to_string(), sq.node.clone()),
+                    ZoneAtom::Start(_) => ("start".to_string(), String::new()),
                 })
                 .collect()
         })
