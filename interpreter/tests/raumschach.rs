@@ -1,5 +1,5 @@
 //! Raumschach has no published perft table, so its first ply is checked
-//! against a count made by hand from the rules (Pritchard's description, as
+//! against a count made by hand from the rules (the chessvariants.com description, as
 //! stated in rules/raumschach.rules), piece by piece:
 //!
 //! - Pawns: the five on level A step forward to rank 3 (up is blocked by the
