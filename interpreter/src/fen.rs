@@ -1,5 +1,5 @@
-//! Positions as text: FEN, X-FEN and Shredder-FEN castling rights, crazyhouse
-//! pockets (`[QRp]`, promoted pieces marked `~`), and the extension for boards
+//! Positions as text: FEN, X-FEN and Shredder-FEN castling rights, pockets of
+//! pieces in hand (`[QRp]`, promoted pieces marked `~`), and the extension for boards
 //! of more than two dimensions (levels separated by `|`, last level first).
 //!
 //! Errors are [`Diagnostic`]s whose spans point into the FEN text.
