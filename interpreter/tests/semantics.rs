@@ -187,3 +187,32 @@ fn from_start_is_the_setup_squares() {
     assert_eq!(moves_from(&v, &v.game.setup.clone(), "b1"), ["b1a3", "b1b5", "b1c3"]);
     assert_eq!(moves_from(&v, "4k3/8/8/8/8/8/8/2N1K3 w - - 0 1", "c1").len(), 4);
 }
+
+/// Crazyhouse: a captured piece changes side and joins the captor's hand; a
+/// promoted piece (marked `~` in FEN) joins it as a Pawn.
+#[test]
+fn crazyhouse_captures_go_to_hand_and_promoted_pieces_demote() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/crazyhouse.rules");
+    let (game, _) = load(std::path::Path::new(path)).expect("loads");
+    let v = Variant::new(Arc::new(game));
+    // Black's queen on d5 was promoted (Q~); White's rook takes it, then Black's knight is taken.
+    let pos = v.parse_fen("4k3/8/8/3q~4/8/8/8/3RK3[] w - - 0 1", "<test>").expect("FEN");
+    let m = parse_move(&v, &pos, "Rxd5", "<test>", 0).expect("legal");
+    let after = v.play(&pos, &m);
+    assert!(v.fen(&after).starts_with("4k3/8/8/3R4/8/8/8/4K3[P] b"), "{}", v.fen(&after));
+    let pos = v.parse_fen("4k3/8/8/3n4/8/8/8/3RK3[] w - - 0 1", "<test>").expect("FEN");
+    let m = parse_move(&v, &pos, "Rxd5", "<test>", 0).expect("legal");
+    let after = v.play(&pos, &m);
+    assert!(v.fen(&after).starts_with("4k3/8/8/3R4/8/8/8/4K3[N] b"), "{}", v.fen(&after));
+    // The knight in hand may now be dropped (White to move again after a black king move).
+    let after = v.play(&after, &parse_move(&v, &after, "Kf7", "<test>", 0).expect("legal"));
+    assert!(parse_move(&v, &after, "N@e5", "<test>", 0).is_ok());
+    // A promotion in crazyhouse marks the new piece as promoted.
+    let pos = v.parse_fen("P3k3/8/8/8/8/8/8/4K3[] w - - 0 1", "<test>");
+    assert!(pos.is_err(), "a pawn on its promotion rank is refused");
+    let pos = v.parse_fen("4k3/8/P7/8/8/8/8/4K3[] w - - 0 1", "<test>").expect("FEN");
+    let pos = v.play(&pos, &parse_move(&v, &pos, "a7", "<test>", 0).expect("legal"));
+    let pos = v.play(&pos, &parse_move(&v, &pos, "Kd7", "<test>", 0).expect("legal"));
+    let pos = v.play(&pos, &parse_move(&v, &pos, "a8=Q", "<test>", 0).expect("legal"));
+    assert!(v.fen(&pos).starts_with("Q~7/"), "{}", v.fen(&pos));
+}
