@@ -412,56 +412,43 @@ fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64
 /// with bitsets; `None` when one of its parts needs the general walker (hops,
 /// several promotion rules).
 #[inline]
-fn landing_small(pos: &Position, t: &Tables, from: Cell, us: Color, occ: u64, enemy: u64) -> Option<u64> {
-    let piece = kind_of(pos.board[from as usize]);
-    let kc = piece as usize * 2 + us as usize;
-    if t.promo_choices[kc] == u8::MAX {
+fn landing_small(t: &Tables, kc: usize, from: Cell, occ: u64, enemy: u64) -> Option<u64> {
+    let entry = &t.small_moves[kc * t.ncells + from as usize];
+    if entry.general || t.promo_choices[kc] == u8::MAX {
         return None;
     }
-    let mut landing = 0u64;
-    for ray in t.rays_of(piece, us, from) {
-        let f = ray.flags;
-        let mut to = 0u64;
-        if f & SCATTER != 0 {
-            if f & QUIET != 0 {
-                to |= ray.mask & !occ;
-            }
-            if f & CAPTURE != 0 {
-                to |= ray.mask & enemy;
-            }
-        } else if f & HOP != 0 {
-            return None;
-        } else if f & EXACT != 0 {
-            let last = t.cells[ray.start as usize + ray.len as usize - 1] as u32;
-            if ray.mask & occ & !(1u64 << last) == 0 {
-                if occ >> last & 1 == 0 {
-                    if f & QUIET != 0 {
-                        to = 1 << last;
+    let mut landing = (entry.quiet_leaps & !occ) | (entry.capture_leaps & enemy);
+    for ride in &t.small_rides[entry.rides.0 as usize..entry.rides.1 as usize] {
+        if ride.exact {
+            let last = 1u64 << ride.last;
+            if ride.mask & occ & !last == 0 {
+                if occ & last == 0 {
+                    if ride.quiet {
+                        landing |= last;
                     }
-                } else if f & CAPTURE != 0 && enemy >> last & 1 != 0 {
-                    to = 1 << last;
+                } else if ride.capture && enemy & last != 0 {
+                    landing |= last;
                 }
+            }
+            continue;
+        }
+        let hits = ride.mask & occ;
+        if hits == 0 {
+            if ride.quiet {
+                landing |= ride.mask;
             }
         } else {
-            let hits = ray.mask & occ;
-            if hits == 0 {
-                if f & QUIET != 0 {
-                    to = ray.mask;
-                }
-            } else {
-                let b = nearest(hits, ray.ascending);
-                if f & QUIET != 0 {
-                    to = before(ray.mask, b, ray.ascending);
-                }
-                if f & CAPTURE != 0 && enemy >> b & 1 != 0 {
-                    to |= 1 << b;
-                }
+            let b = nearest(hits, ride.ascending);
+            if ride.quiet {
+                landing |= before(ride.mask, b, ride.ascending);
+            }
+            if ride.capture && enemy >> b & 1 != 0 {
+                landing |= 1 << b;
             }
         }
-        // Parts of one kind land on distinct cells (kinds whose parts overlap are
-        // counted by the general path, which removes repeats).
-        landing |= to;
     }
+    // Parts of one kind land on distinct cells (kinds whose parts overlap are
+    // counted by the general path, which removes repeats).
     Some(landing)
 }
 
@@ -551,7 +538,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
         let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
         if from == king {
             let without_king = occ & !(1u64 << from);
-            match landing_small(pos, t, from, us, occ, enemy) {
+            match landing_small(t, kc, from, occ, enemy) {
                 Some(mut cells) if t.promo_choices[kc] == 0 && !t.may_repeat[kc] => {
                     while cells != 0 {
                         let to = cells.trailing_zeros();
@@ -583,7 +570,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
             }
             continue;
         }
-        match landing_small(pos, t, from, us, occ, enemy) {
+        match landing_small(t, kc, from, occ, enemy) {
             Some(cells) => count += moves_onto(t, kc, cells & safety.resolve),
             None => {
                 let start = scratch.len();

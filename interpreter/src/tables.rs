@@ -39,6 +39,38 @@ pub struct Ray {
     pub ascending: bool,
 }
 
+/// A ride as bitsets, for counting on boards of at most 64 cells.
+#[derive(Clone, Copy, Debug)]
+pub struct SmallRide {
+    /// The ray's cells.
+    pub mask: u64,
+    /// Cell indices increase along the ray.
+    pub ascending: bool,
+    /// May end on an empty cell.
+    pub quiet: bool,
+    /// May end by capturing.
+    pub capture: bool,
+    /// `exactly`: only the last cell, over empty cells before it.
+    pub exact: bool,
+    /// For an exact ride, the last cell.
+    pub last: u8,
+}
+
+/// The moves of one piece on one cell as bitsets (boards of at most 64 cells):
+/// all leaps merged into two masks, then the rides. `general` marks pieces
+/// whose parts need the walker (hops).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SmallMoves {
+    /// Cells a leap reaches that may be entered when empty.
+    pub quiet_leaps: u64,
+    /// Cells a leap reaches that may be entered by capturing.
+    pub capture_leaps: u64,
+    /// Range of this piece's rides in [`Tables::small_rides`].
+    pub rides: (u32, u32),
+    /// Some part is a hop: count with the walker.
+    pub general: bool,
+}
+
 /// One direction along which some pieces of one player attack, with the kinds
 /// that reach each distance.
 #[derive(Clone, Debug)]
@@ -87,6 +119,10 @@ pub struct Tables {
     /// Per `kind * 2 + color`: the number of promotion choices when one rule covers
     /// every promotion cell (0: it does not promote; `u8::MAX`: several rules).
     pub promo_choices: Vec<u8>,
+    /// Per `(kind * 2 + color) * ncells + cell` (small boards): the piece's moves as bitsets.
+    pub small_moves: Vec<SmallMoves>,
+    /// The rides [`SmallMoves::rides`] points into.
+    pub small_rides: Vec<SmallRide>,
     /// Per `(kind * 2 + color) * ncells + cell` (small boards): the cells a part that
     /// takes en passant may capture on from there.
     pub ep_reach: Vec<u64>,
@@ -313,6 +349,35 @@ impl Tables {
                 }
             }
         }
+        let mut small_moves = vec![SmallMoves::default(); if small { ray_index.len() } else { 0 }];
+        let mut small_rides = Vec::new();
+        for (i, entry) in small_moves.iter_mut().enumerate() {
+            let (a, b) = ray_index[i];
+            let first = small_rides.len() as u32;
+            for ray in &rays[a as usize..b as usize] {
+                let f = ray.flags;
+                if f & SCATTER != 0 {
+                    if f & QUIET != 0 {
+                        entry.quiet_leaps |= ray.mask;
+                    }
+                    if f & CAPTURE != 0 {
+                        entry.capture_leaps |= ray.mask;
+                    }
+                } else if f & HOP != 0 {
+                    entry.general = true;
+                } else {
+                    small_rides.push(SmallRide {
+                        mask: ray.mask,
+                        ascending: ray.ascending,
+                        quiet: f & QUIET != 0,
+                        capture: f & CAPTURE != 0,
+                        exact: f & EXACT != 0,
+                        last: cells[ray.start as usize + ray.len as usize - 1] as u8,
+                    });
+                }
+            }
+            entry.rides = (first, small_rides.len() as u32);
+        }
         let takes_ep: Vec<bool> = (0..nkinds * 2)
             .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
             .collect();
@@ -381,6 +446,8 @@ impl Tables {
             promo_mask,
             promo_choices,
             ep_reach,
+            small_moves,
+            small_rides,
             takes_ep,
             may_repeat,
             drop_zone,
