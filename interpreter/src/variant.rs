@@ -94,13 +94,26 @@ impl Variant {
             }
         }
         if let Some(n) = end.repetition {
-            let key = pos.key(&self.tables);
-            let seen = 1 + earlier.iter().filter(|p| p.key(&self.tables) == key).count();
+            let key = self.repetition_key(pos);
+            let seen = 1 + earlier.iter().filter(|p| self.repetition_key(p) == key).count();
             if seen >= n as usize {
                 return Status::Repetition;
             }
         }
         Status::Ongoing
+    }
+
+    /// The key under which positions repeat (FIDE 9.2.3): the same pieces on
+    /// the same squares, the same side to move and the same possible moves. An
+    /// en-passant target counts only while an en-passant capture is legal, and
+    /// castling rights and hands count as they are.
+    pub fn repetition_key(&self, pos: &Position) -> u64 {
+        if pos.ep_len > 0 && !self.legal_moves(pos).iter().any(|m| m.kind == crate::position::MoveKind::EnPassant) {
+            let mut plain = pos.clone();
+            plain.ep_len = 0;
+            return plain.key(&self.tables);
+        }
+        pos.key(&self.tables)
     }
 
     /// Mate, stalemate, or neither, from this position alone.

@@ -216,3 +216,21 @@ fn crazyhouse_captures_go_to_hand_and_promoted_pieces_demote() {
     let pos = v.play(&pos, &parse_move(&v, &pos, "a8=Q", "<test>", 0).expect("legal"));
     assert!(v.fen(&pos).starts_with("Q~7/"), "{}", v.fen(&pos));
 }
+
+/// FIDE 9.2.3: after 1. e4 no en-passant capture is possible, so the position
+/// after 1. e4 is the one that returns after 3. Ng1 and 5. Ng1: the third time draws.
+#[test]
+fn an_en_passant_target_without_a_capture_does_not_change_the_position() {
+    use rulebook_interpreter::Status;
+    let v = chess();
+    let mut pos = v.start().expect("setup");
+    let mut earlier = Vec::new();
+    let line = ["e4", "Nf6", "Nf3", "Ng8", "Ng1", "Nf6", "Nf3", "Ng8", "Ng1"];
+    for (i, mv) in line.iter().enumerate() {
+        let m = parse_move(&v, &pos, mv, "<test>", 0).expect("legal");
+        earlier.push(pos.clone());
+        pos = v.play(&pos, &m);
+        let expected = if i == line.len() - 1 { Status::Repetition } else { Status::Ongoing };
+        assert_eq!(v.status_in_game(&pos, &earlier), expected, "after {mv}");
+    }
+}
