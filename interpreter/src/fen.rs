@@ -119,20 +119,37 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
                 err(src, at, at + s.len(), format!("bad en-passant square `{s}`"), why.to_string())
                     .with_help("the fourth field is `-` or the square a pawn passed over, e.g. `e3`")
             };
-            let target = geo.parse_square(s).ok_or_else(|| bad("not a square of this board"))?;
             let mover = pos.side ^ 1;
             let (axis, sign) = game.players[mover as usize]
                 .forward()
                 .ok_or_else(|| bad("this variant has no forward direction, so no en passant"))?;
-            let mut v = vec![0i32; dims];
-            v[axis] = sign as i32;
-            let victim = geo.offset(target, &v).ok_or_else(|| bad("no square beyond it"))?;
+            let mut step = vec![0i32; dims];
+            step[axis] = sign as i32;
+            // One square, or (extension) several passed squares in the mover's
+            // direction separated by commas, e.g. `e3,e4` after a triple step.
+            let names: Vec<&str> = s.split(',').collect();
+            if names.len() > pos.ep_targets.len() {
+                return Err(bad("at most four passed squares"));
+            }
+            let mut previous: Option<Cell> = None;
+            for (i, name) in names.iter().enumerate() {
+                let target = geo.parse_square(name).ok_or_else(|| bad("not a square of this board"))?;
+                if previous.is_some_and(|p| geo.offset(p, &step) != Some(target)) {
+                    return Err(bad("passed squares must follow each other in the mover's direction"));
+                }
+                if pos.board[target as usize] != 0 {
+                    return Err(bad("a passed square must be empty"));
+                }
+                pos.ep_targets[i] = target;
+                previous = Some(target);
+            }
+            let last = previous.ok_or_else(|| bad("no square given"))?;
+            let victim = geo.offset(last, &step).ok_or_else(|| bad("no square beyond it"))?;
             let vcode = pos.board[victim as usize];
-            if pos.board[target as usize] != 0 || vcode == 0 || color_of(vcode) != mover {
+            if vcode == 0 || color_of(vcode) != mover {
                 return Err(bad("no piece that just passed over this square"));
             }
-            pos.ep_targets[0] = target;
-            pos.ep_len = 1;
+            pos.ep_len = names.len() as u8;
             pos.ep_victim = victim;
         }
     }
@@ -394,7 +411,8 @@ pub fn write(game: &Game, pos: &Position) -> String {
     out.push_str(if rights.is_empty() { "-" } else { &rights });
     out.push(' ');
     if pos.ep_len > 0 {
-        out.push_str(&geo.name(pos.ep_targets[0]));
+        let names: Vec<String> = pos.ep_targets[..pos.ep_len as usize].iter().map(|&c| geo.name(c)).collect();
+        out.push_str(&names.join(","));
     } else {
         out.push('-');
     }

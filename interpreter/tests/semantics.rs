@@ -234,3 +234,22 @@ fn an_en_passant_target_without_a_capture_does_not_change_the_position() {
         assert_eq!(v.status_in_game(&pos, &earlier), expected, "after {mv}");
     }
 }
+
+/// A triple step passes two squares: FEN writes both (`e3,e4`), reads them
+/// back, and a capture on either takes the pawn that stepped.
+#[test]
+fn several_passed_squares_survive_a_fen_round_trip() {
+    let v = inline(
+        "triple-step",
+        "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward exactly 3 from rank 2 sets en-passant\n  capture F forward takes en-passant\n}\n",
+    );
+    let pos = v.parse_fen("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", "<test>").expect("FEN");
+    let after = v.play(&pos, &parse_move(&v, &pos, "e2e5", "<test>", 0).expect("legal"));
+    let fen = v.fen(&after);
+    assert_eq!(fen, "4k3/8/8/4P3/3p4/8/8/4K3 b - e3,e4 0 1");
+    let again = v.parse_fen(&fen, "<test>").expect("round trip");
+    assert_eq!(v.fen(&again), fen);
+    let m = parse_move(&v, &again, "dxe3", "<test>", 0).expect("en passant on the first passed square");
+    assert_eq!(v.fen(&v.play(&again, &m)), "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2");
+    assert!(v.parse_fen("4k3/8/8/4P3/3p4/8/8/4K3 b - e3,e5 0 1", "<test>").is_err());
+}
