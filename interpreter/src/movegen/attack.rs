@@ -1,0 +1,221 @@
+//! The attack test: is a cell attacked, is the royal piece in check, which
+//! pieces are pinned. Walking versions for any board, bitset versions for
+//! boards of at most 64 cells.
+
+use super::*;
+
+/// Is `cell` attacked by a piece of `by`?
+pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    if t.simple_attacks {
+        attacked_simple(t, pos, cell, by)
+    } else {
+        attacked_general(game, t, pos, cell, by)
+    }
+}
+
+#[inline]
+pub(super) fn attacked_simple(t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    for dir in &t.attack_dirs[by as usize] {
+        let (start, len) = dir.rays[cell as usize];
+        let ray = &t.cells[start as usize..start as usize + len as usize];
+        for (d, &c) in ray.iter().enumerate() {
+            let occ = pos.board[c as usize];
+            if occ != 0 {
+                if color_of(occ) == by && dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
+/// The attack test for any pattern: would a capture by `by` land on `cell`?
+pub(super) fn attacked_general(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    let mut probe = pos.clone();
+    probe.side = by;
+    probe.ep_len = 0;
+    if probe.board[cell as usize] == 0 {
+        // Something to capture: a stand-in piece of the other side.
+        probe.board[cell as usize] = code(0, by ^ 1);
+    }
+    let mut moves = Vec::new();
+    for from in probe.cells_of(by, t.nwords) {
+        piece_moves(&probe, t, from, &mut moves);
+    }
+    let _ = game;
+    moves.iter().any(|m| m.to == cell)
+}
+
+/// Is the side to move in check (some royal piece of it attacked)?
+pub fn in_check(game: &Game, t: &Tables, pos: &Position) -> bool {
+    royal_attacked(game, t, pos, pos.side)
+}
+
+/// Is some royal piece of `color` attacked?
+pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> bool {
+    match pos.royal_count[color as usize] {
+        0 => false,
+        1 => attacked(game, t, pos, pos.royal[color as usize], color ^ 1),
+        _ => pos
+            .cells_of(color, t.nwords)
+            .filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0)
+            .any(|c| attacked(game, t, pos, c, color ^ 1)),
+    }
+}
+
+// ---- Bitset shortcuts for boards of at most 64 cells -------------------------
+//
+// Cell indices change monotonically along any ray, so the nearest occupied cell
+// on a ray is the lowest or highest set bit of `ray & occupied`, and the cells
+// before it are the ray's bits below or above it.
+
+/// The nearest set bit of `hits` along a ray.
+#[inline(always)]
+pub(super) fn nearest(hits: u64, ascending: bool) -> u32 {
+    if ascending {
+        hits.trailing_zeros()
+    } else {
+        63 - hits.leading_zeros()
+    }
+}
+
+/// The bits of `ray` before cell `b` along the ray.
+#[inline(always)]
+pub(super) fn before(ray: u64, b: u32, ascending: bool) -> u64 {
+    if ascending {
+        ray & ((1u64 << b) - 1)
+    } else {
+        ray & !((1u64 << b) << 1).wrapping_sub(1)
+    }
+}
+
+/// [`attacked_simple`] with bitsets; `occ` is every occupied cell.
+#[inline]
+pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> bool {
+    for dir in &t.attack_dirs[by as usize] {
+        let ray = dir.masks[cell as usize];
+        let hits = ray & occ;
+        if hits == 0 {
+            continue;
+        }
+        let b = nearest(hits, dir.ascending);
+        let code = pos.board[b as usize];
+        // `occ` may differ from the board (a move being tested): a cell occupied
+        // in `occ` but empty on the board holds one of the mover's pieces.
+        if code != 0 && color_of(code) == by {
+            let d = before(ray, b, dir.ascending).count_ones() as usize;
+            if dir.reach[d] >> kind_of(code) & 1 != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// What the royal piece's safety allows, on a board of at most 64 cells.
+pub(super) struct Safety {
+    /// How many enemy pieces attack the royal piece.
+    pub(super) checkers: u32,
+    /// Cells a move of another piece must land on to answer the check (the
+    /// checker and the cells between); every cell when not in check.
+    pub(super) resolve: u64,
+    /// Pinned pieces of the side to move.
+    pub(super) pinned: u64,
+}
+
+/// [`king_safety`] with bitsets, also finding the checkers.
+#[inline]
+pub(super) fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64) -> Safety {
+    let mut s = Safety { checkers: 0, resolve: 0, pinned: 0 };
+    for dir in &t.attack_dirs[(us ^ 1) as usize] {
+        let ray = dir.masks[king as usize];
+        let hits = ray & occ;
+        if hits == 0 {
+            continue;
+        }
+        let b = nearest(hits, dir.ascending);
+        let code = pos.board[b as usize];
+        if color_of(code) != us {
+            let between = before(ray, b, dir.ascending);
+            if dir.reach[between.count_ones() as usize] >> kind_of(code) & 1 != 0 {
+                s.checkers += 1;
+                s.resolve |= between | 1 << b;
+            }
+            continue;
+        }
+        let rest = hits & !(1u64 << b);
+        if !dir.slides || rest == 0 {
+            continue;
+        }
+        let b2 = nearest(rest, dir.ascending);
+        let code2 = pos.board[b2 as usize];
+        if color_of(code2) != us {
+            let d = before(ray, b2, dir.ascending).count_ones() as usize;
+            if dir.reach[d] >> kind_of(code2) & 1 != 0 {
+                s.pinned |= 1 << b;
+            }
+        }
+    }
+    if s.checkers == 0 {
+        s.resolve = !0;
+    }
+    s
+}
+
+/// Is the royal piece's destination safe, looking through its own start cell?
+#[inline]
+pub(super) fn king_step_safe(t: &Tables, pos: &Position, m: &Move, us: Color) -> bool {
+    let by = us ^ 1;
+    for dir in &t.attack_dirs[by as usize] {
+        let (start, len) = dir.rays[m.to as usize];
+        let ray = &t.cells[start as usize..start as usize + len as usize];
+        for (d, &c) in ray.iter().enumerate() {
+            let occ = pos.board[c as usize];
+            if occ != 0 && c != m.from {
+                if color_of(occ) == by && dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                    return false;
+                }
+                break;
+            }
+        }
+    }
+    true
+}
+
+/// Whether the royal piece on `king` is attacked, and the cells of `us`'s
+/// pieces that stand between it and an enemy rider (pinned), in one pass.
+#[inline]
+pub(super) fn king_safety(t: &Tables, pos: &Position, king: Cell, us: Color) -> (bool, [u64; WORDS]) {
+    let mut pinned = [0u64; WORDS];
+    let mut checked = false;
+    for dir in &t.attack_dirs[(us ^ 1) as usize] {
+        let (start, len) = dir.rays[king as usize];
+        let ray = &t.cells[start as usize..start as usize + len as usize];
+        let mut own: Cell = NO_CELL;
+        for (d, &c) in ray.iter().enumerate() {
+            let occ = pos.board[c as usize];
+            if occ == 0 {
+                continue;
+            }
+            if color_of(occ) == us {
+                if own != NO_CELL || !dir.slides {
+                    break;
+                }
+                own = c;
+                continue;
+            }
+            if dir.reach[d] >> kind_of(occ) & 1 != 0 {
+                if own == NO_CELL {
+                    checked = true;
+                } else {
+                    pinned[own as usize / 64] |= 1 << (own % 64);
+                }
+            }
+            break;
+        }
+    }
+    (checked, pinned)
+}
+

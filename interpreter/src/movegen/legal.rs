@@ -1,0 +1,251 @@
+//! Legal moves: the definition (every move tried on a copy), the fast
+//! generation with pins and checks found once, and bulk counting at perft leaves.
+
+use super::*;
+
+/// The legal moves by the definition alone: every pseudo-legal move, drop and
+/// castling tried on a copy, with the walking attack test. Slow; the reference
+/// the fast paths of [`legal_moves`] and [`count_legal`] are tested against.
+pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
+    pseudo_moves(game, t, pos, out);
+    retain_from(out, first, |m| legal_by_trial(game, t, pos, m));
+    if !in_check(game, t, pos) {
+        castling_moves_with(game, t, pos, out, false);
+    }
+}
+
+/// Does `m` leave the mover's royal pieces unattacked? (Tried on a copy.)
+pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
+    let mut next = pos.clone();
+    next.make(m, game, t);
+    !royal_attacked(game, t, &next, pos.side)
+}
+
+/// The cells the piece on `from` may land on (pseudo-legal, en passant aside),
+/// with bitsets; `None` when one of its parts needs the general walker (hops,
+/// several promotion rules).
+#[inline]
+pub(super) fn landing_small(t: &Tables, kc: usize, from: Cell, occ: u64, enemy: u64) -> Option<u64> {
+    let entry = &t.small_moves[kc * t.ncells + from as usize];
+    if entry.general || t.promo_choices[kc] == u8::MAX {
+        return None;
+    }
+    let mut landing = (entry.quiet_leaps & !occ) | (entry.capture_leaps & enemy);
+    for ride in &t.small_rides[entry.rides.0 as usize..entry.rides.1 as usize] {
+        if ride.exact {
+            let last = 1u64 << ride.last;
+            if ride.mask & occ & !last == 0 {
+                if occ & last == 0 {
+                    if ride.quiet {
+                        landing |= last;
+                    }
+                } else if ride.capture && enemy & last != 0 {
+                    landing |= last;
+                }
+            }
+            continue;
+        }
+        let hits = ride.mask & occ;
+        if hits == 0 {
+            if ride.quiet {
+                landing |= ride.mask;
+            }
+        } else {
+            let b = nearest(hits, ride.ascending);
+            if ride.quiet {
+                landing |= before(ride.mask, b, ride.ascending);
+            }
+            if ride.capture && enemy >> b & 1 != 0 {
+                landing |= 1 << b;
+            }
+        }
+    }
+    // Parts of one kind land on distinct cells (kinds whose parts overlap are
+    // counted by the general path, which removes repeats).
+    Some(landing)
+}
+
+/// The number of moves landing on `cells`, each promotion choice counted.
+#[inline(always)]
+pub(super) fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
+    let n = cells.count_ones() as u64;
+    match t.promo_choices[kc] {
+        0 | 1 => n,
+        k => n + (cells & t.promo_mask[kc]).count_ones() as u64 * (k as u64 - 1),
+    }
+}
+
+/// Appends the legal moves of the side to move.
+pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let us = pos.side;
+    let first = out.len();
+    let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
+    let (checked, pinned) = if fast && t.small {
+        let occ = pos.occupied[0][0] | pos.occupied[1][0];
+        let s = king_safety_small(t, pos, pos.royal[us as usize], us, occ);
+        let mut pinned = [0; WORDS];
+        pinned[0] = s.pinned;
+        (s.checkers > 0, pinned)
+    } else if fast {
+        king_safety(t, pos, pos.royal[us as usize], us)
+    } else {
+        (in_check(game, t, pos), [0; WORDS])
+    };
+    if !fast || checked {
+        for from in pos.cells_of(us, t.nwords) {
+            piece_moves_once(pos, t, from, out);
+        }
+        drops(game, t, pos, out);
+        if !checked {
+            castling_moves(game, t, pos, out);
+        }
+        if pos.royal_count[us as usize] == 0 {
+            return;
+        }
+        retain_from(out, first, |m| m.kind == MoveKind::Castle || legal_by_trial(game, t, pos, m));
+        return;
+    }
+    // Fast path: not in check, one royal piece, plain attacks. Only the royal
+    // piece, pinned pieces and en-passant captures need a test.
+    let king = pos.royal[us as usize];
+    for from in pos.cells_of(us, t.nwords) {
+        let start = out.len();
+        piece_moves_once(pos, t, from, out);
+        if from == king {
+            retain_from(out, start, |m| king_step_safe(t, pos, m, us));
+        } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {
+            retain_from(out, start, |m| legal_by_trial(game, t, pos, m));
+        } else if pos.ep_len != 0 {
+            retain_from(out, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+        }
+    }
+    drops(game, t, pos, out);
+    castling_moves(game, t, pos, out);
+}
+
+/// The number of legal moves of the side to move (bulk counting at perft
+/// leaves); `scratch` is a reusable buffer.
+pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side;
+    scratch.clear();
+    if !t.simple_attacks || pos.royal_count[us as usize] != 1 {
+        legal_moves(game, t, pos, scratch);
+        return scratch.len() as u64;
+    }
+    if !t.small {
+        return count_legal_walking(game, t, pos, scratch);
+    }
+    let king = pos.royal[us as usize];
+    let occ = pos.occupied[0][0] | pos.occupied[1][0];
+    let enemy = pos.occupied[(us ^ 1) as usize][0];
+    let safety = king_safety_small(t, pos, king, us, occ);
+    let checked = safety.checkers > 0;
+    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
+    if checked && game.hand.is_some() {
+        // Drops that block a check: the general path.
+        legal_moves(game, t, pos, scratch);
+        return scratch.len() as u64;
+    }
+    let mut count = 0u64;
+    for from in pos.cells_of(us, t.nwords) {
+        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
+        if from == king {
+            let without_king = occ & !(1u64 << from);
+            match landing_small(t, kc, from, occ, enemy) {
+                Some(mut cells) if t.promo_choices[kc] == 0 && !t.may_repeat[kc] => {
+                    while cells != 0 {
+                        let to = cells.trailing_zeros();
+                        cells &= cells - 1;
+                        if !attacked_small(t, pos, to as Cell, us ^ 1, without_king) {
+                            count += 1;
+                        }
+                    }
+                }
+                _ => {
+                    let start = scratch.len();
+                    piece_moves_once(pos, t, from, scratch);
+                    retain_from(scratch, start, |m| !attacked_small(t, pos, m.to, us ^ 1, without_king));
+                }
+            }
+            continue;
+        }
+        if safety.checkers >= 2 {
+            continue; // only the royal piece can answer a double check
+        }
+        let ep = pos.ep_len != 0 && t.ep_reach[kc * t.ncells + from as usize] & ep_cells != 0;
+        if safety.pinned >> from & 1 != 0 || ep || t.may_repeat[kc] {
+            let start = scratch.len();
+            piece_moves_once(pos, t, from, scratch);
+            if checked || safety.pinned >> from & 1 != 0 {
+                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            } else if ep {
+                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+            }
+            continue;
+        }
+        match landing_small(t, kc, from, occ, enemy) {
+            Some(cells) => count += moves_onto(t, kc, cells & safety.resolve),
+            None => {
+                let start = scratch.len();
+                piece_moves_once(pos, t, from, scratch);
+                if checked {
+                    retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+                }
+            }
+        }
+    }
+    if !checked {
+        let mut drops_count = Counter(0);
+        drops(game, t, pos, &mut drops_count);
+        count += drops_count.0;
+        castling_moves(game, t, pos, scratch);
+    }
+    count + scratch.len() as u64
+}
+
+/// [`count_legal`] for boards of more than 64 cells: walks the rays.
+pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side;
+    let king = pos.royal[us as usize];
+    let (checked, pinned) = king_safety(t, pos, king, us);
+    if checked {
+        legal_moves(game, t, pos, scratch);
+        return scratch.len() as u64;
+    }
+    let mut count = Counter(0);
+    for from in pos.cells_of(us, t.nwords) {
+        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
+        let ep = pos.ep_len != 0 && t.takes_ep[kc];
+        let is_pinned = pinned[from as usize / 64] >> (from % 64) & 1 != 0;
+        if from == king || is_pinned || ep || t.may_repeat[kc] {
+            let start = scratch.len();
+            piece_moves_once(pos, t, from, scratch);
+            if from == king {
+                retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
+            } else if is_pinned {
+                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            } else if ep {
+                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+            }
+        } else {
+            piece_moves(pos, t, from, &mut count);
+        }
+    }
+    drops(game, t, pos, &mut count);
+    castling_moves(game, t, pos, scratch);
+    count.0 + scratch.len() as u64
+}
+
+pub(super) fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl FnMut(&Move) -> bool) {
+    let mut keep = first;
+    for i in first..out.len() {
+        let m = out[i];
+        if keep_if(&m) {
+            out[keep] = m;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+

@@ -1,0 +1,296 @@
+//! Move generation: pseudo-legal moves from the compiled rays (this module),
+//! the attack test (`attack`), and legal moves and leaf counting (`legal`).
+//!
+//! Legality has a fast path for games whose attacks are plain leaps and rides
+//! and where the side to move has exactly one royal piece: pins and checks are
+//! found once per position, so only royal moves, pinned pieces, en passant and
+//! some moves out of check are tried on a copy. Everything else is tried on a
+//! copy, and `legal_moves_reference` does exactly that for every move: it is
+//! the definition the fast paths are tested against.
+
+mod attack;
+mod legal;
+
+pub use attack::{attacked, in_check, royal_attacked};
+pub use legal::{count_legal, legal_by_trial, legal_moves, legal_moves_reference};
+
+use attack::*;
+use crate::geometry::Cell;
+use crate::model::{Color, Game};
+use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
+use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
+
+/// Where generated moves go: a move list, or a counter for bulk counting.
+pub trait Sink {
+    /// Receives one move.
+    fn add(&mut self, m: Move);
+}
+
+impl Sink for Vec<Move> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without storing them.
+pub struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Adds moves of one piece to a move list, expanding promotions.
+struct Emitter<'a> {
+    /// Per cell: 0, or 1 + the promotion rule applying there (empty when the kind never promotes).
+    zone: &'a [u8],
+    /// The promotion rules' target lists.
+    targets: &'a [Vec<u8>],
+}
+
+impl Emitter<'_> {
+    #[inline(always)]
+    fn push(&self, out: &mut impl Sink, m: Move) {
+        let rule = if self.zone.is_empty() { 0 } else { self.zone[m.to as usize] };
+        if rule != 0 {
+            for &target in &self.targets[rule as usize - 1] {
+                out.add(Move { promotion: target, ..m });
+            }
+        } else {
+            out.add(m);
+        }
+    }
+}
+
+/// Appends the pseudo-legal moves of the piece on `from` (owned by the side to move).
+#[inline]
+fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
+    let us = pos.side;
+    let piece = kind_of(pos.board[from as usize]);
+    let kc = piece as usize * 2 + us as usize;
+    let e = Emitter {
+        zone: if t.promotes[kc] { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
+        targets: &t.promo_targets,
+    };
+    for ray in t.rays_of(piece, us, from) {
+        let cells = t.ray_cells(ray);
+        let f = ray.flags;
+        if f & SCATTER != 0 {
+            for &to in cells {
+                let occ = pos.board[to as usize];
+                if occ == 0 {
+                    if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.ep_len != 0 && pos.is_ep_target(to) {
+                        // Landing on an en-passant target by a part that takes en passant captures.
+                        e.push(out, en_passant(pos, piece, from, to));
+                    } else if f & QUIET != 0 {
+                        e.push(out, Move::normal(piece, from, to));
+                    }
+                } else if f & CAPTURE != 0 && color_of(occ) != us {
+                    e.push(out, Move::normal(piece, from, to));
+                }
+            }
+        } else if f & (HOP | EXACT | SETS_EP | TAKES_EP) == 0 {
+            // The common case: a plain ride.
+            ride(pos, &e, out, piece, from, cells, f);
+        } else if f & HOP != 0 {
+            // Ride to the screen, then ride on beyond it for at most `hop_limit` cells.
+            if let Some(screen) = cells.iter().position(|&c| pos.board[c as usize] != 0) {
+                let beyond = &cells[screen + 1..];
+                ride(pos, &e, out, piece, from, &beyond[..beyond.len().min(ray.hop_limit as usize)], f);
+            }
+        } else if f & EXACT != 0 {
+            let (last, before) = match cells.split_last() {
+                Some(x) => x,
+                None => continue,
+            };
+            if before.iter().any(|&c| pos.board[c as usize] != 0) {
+                continue;
+            }
+            let occ = pos.board[*last as usize];
+            let kind = if f & SETS_EP != 0 && !before.is_empty() {
+                MoveKind::EnPassantSetter
+            } else {
+                MoveKind::Normal
+            };
+            let m = Move { kind, aux: ray.start, ..Move::normal(piece, from, *last) };
+            if occ == 0 {
+                if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(*last) {
+                    // Landing on an en-passant target by a part that takes en passant captures.
+                    e.push(out, en_passant(pos, piece, from, *last));
+                } else if f & QUIET != 0 {
+                    e.push(out, m);
+                }
+            } else if f & CAPTURE != 0 && color_of(occ) != us {
+                e.push(out, Move { kind: MoveKind::Normal, ..m });
+            }
+        } else {
+            // A ride or leap that sets or takes en passant.
+            for (i, &to) in cells.iter().enumerate() {
+                let occ = pos.board[to as usize];
+                if occ == 0 {
+                    if f & TAKES_EP != 0 && f & CAPTURE != 0 && pos.is_ep_target(to) {
+                        // Landing on an en-passant target by a part that takes en passant captures.
+                        e.push(out, en_passant(pos, piece, from, to));
+                    } else if f & QUIET != 0 {
+                        let kind = if f & SETS_EP != 0 && i > 0 {
+                            MoveKind::EnPassantSetter
+                        } else {
+                            MoveKind::Normal
+                        };
+                        e.push(out, Move { kind, aux: ray.start, ..Move::normal(piece, from, to) });
+                    }
+                } else {
+                    if f & CAPTURE != 0 && color_of(occ) != us {
+                        e.push(out, Move::normal(piece, from, to));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Walks `cells` in order: a quiet move to each empty cell (if the part may
+/// move), then a capture of the first piece (if it is an enemy and the part may
+/// capture), and stops there.
+#[inline(always)]
+fn ride(pos: &Position, e: &Emitter, out: &mut impl Sink, piece: u8, from: Cell, cells: &[Cell], f: u8) {
+    for &to in cells {
+        let occ = pos.board[to as usize];
+        if occ == 0 {
+            if f & QUIET != 0 {
+                e.push(out, Move::normal(piece, from, to));
+            }
+        } else {
+            if f & CAPTURE != 0 && color_of(occ) != pos.side {
+                e.push(out, Move::normal(piece, from, to));
+            }
+            break;
+        }
+    }
+}
+
+fn en_passant(pos: &Position, piece: u8, from: Cell, to: Cell) -> Move {
+    Move { kind: MoveKind::EnPassant, aux: pos.ep_victim as u32, ..Move::normal(piece, from, to) }
+}
+
+/// Appends the moves of the piece on `from`, each once even where parts overlap.
+#[inline]
+fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
+    let start = out.len();
+    piece_moves(pos, t, from, out);
+    let kc = kind_of(pos.board[from as usize]) as usize * 2 + pos.side as usize;
+    if t.may_repeat[kc] {
+        // Two parts reaching one cell make one move; a move that sets en-passant
+        // targets is the richer of two otherwise equal moves and is kept.
+        let mut keep = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let same = (start..keep).find(|&j| {
+                let o = &out[j];
+                o.to == m.to && o.promotion == m.promotion && (o.kind == MoveKind::EnPassant) == (m.kind == MoveKind::EnPassant)
+            });
+            match same {
+                Some(j) => {
+                    if m.kind == MoveKind::EnPassantSetter {
+                        out[j] = m;
+                    }
+                }
+                None => {
+                    out[keep] = m;
+                    keep += 1;
+                }
+            }
+        }
+        out.truncate(keep);
+    }
+}
+
+/// Appends every pseudo-legal move of the side to move: piece moves, castling, drops.
+pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    for from in pos.cells_of(pos.side, t.nwords) {
+        piece_moves_once(pos, t, from, out);
+    }
+    drops(game, t, pos, out);
+}
+
+fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
+    if game.hand.is_none() {
+        return;
+    }
+    let us = pos.side;
+    for (kind, &n) in pos.hand[us as usize][..game.kinds.len()].iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
+        for (cell, &ok) in zone.iter().enumerate() {
+            if ok && pos.board[cell] == 0 {
+                out.add(Move {
+                    kind: MoveKind::Drop,
+                    ..Move::normal(kind as u8, cell as Cell, cell as Cell)
+                });
+            }
+        }
+    }
+}
+
+/// Appends the legal castling moves (the side to move is not in check).
+/// Lowering and FEN parsing guarantee that king, partner and both destinations
+/// stand on one line of the file axis, so the cells between are a run of indices.
+fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    castling_moves_with(game, t, pos, out, t.simple_attacks && t.small);
+}
+
+/// Castling moves; `bitsets` chooses the bitset attack tests over walking and trial.
+fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, bitsets: bool) {
+    let Some(rule) = &game.castling else { return };
+    let us = pos.side as usize;
+    let king = pos.royal[us];
+    if pos.royal_count[us] != 1 || kind_of(pos.board[king as usize]) != rule.king {
+        return;
+    }
+    for (s, side) in rule.sides.iter().enumerate() {
+        let rook = pos.castling[us][s];
+        if rook == NO_CELL || pos.board[rook as usize] != code(rule.rook, us as Color) {
+            continue;
+        }
+        let (kt, rt) = (side.king_to[us], side.rook_to[us]);
+        // Every cell between the pieces and their destinations is empty but for the two.
+        let lo = king.min(rook).min(kt).min(rt);
+        let hi = king.max(rook).max(kt).max(rt);
+        if (lo..=hi).any(|c| c != king && c != rook && pos.board[c as usize] != 0) {
+            continue;
+        }
+        // The king crosses no attacked cell (its start was tested: not in check;
+        // its destination is tested after the move, with the partner gone).
+        let them = us as Color ^ 1;
+        if bitsets {
+            let occ = pos.occupied[0][0] | pos.occupied[1][0];
+            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
+                continue;
+            }
+            let after = (occ & !(1u64 << king) & !(1u64 << rook)) | 1u64 << kt | 1u64 << rt;
+            if attacked_small(t, pos, kt, them, after) {
+                continue;
+            }
+        } else {
+            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked(game, t, pos, c, them)) {
+                continue;
+            }
+        }
+        let m = Move {
+            kind: MoveKind::Castle,
+            aux: rook as u32,
+            side: s as u8,
+            promotion: NO_PROMOTION,
+            ..Move::normal(rule.king, king, kt)
+        };
+        if bitsets || legal_by_trial(game, t, pos, &m) {
+            out.push(m);
+        }
+    }
+}
