@@ -170,20 +170,21 @@ impl Database {
     }
 }
 
-/// Parses one file. An unreadable file is an error at its start (`E0010`).
+/// Parses one file, reporting every syntax error found. An unreadable file is
+/// an error at its start (`E0010`).
 #[salsa::tracked(returns(ref))]
-pub fn parse(db: &dyn Db, file: SourceFile) -> Result<ast::File, Diagnostic> {
+pub fn parse(db: &dyn Db, file: SourceFile) -> Result<ast::File, Vec<Diagnostic>> {
     let name = file.name(db);
     if let Some(e) = file.read_error(db) {
-        return Err(Diagnostic::error(
+        return Err(vec![Diagnostic::error(
             "E0010",
             name.clone(),
             Span::default(),
             format!("cannot read `{name}`: {e}"),
             "",
-        ));
+        )]);
     }
-    rulebook_grammar::parse(&name, file.text(db))
+    rulebook_grammar::parse_all(&name, file.text(db))
 }
 
 /// Compiles the variant `file` describes: follows its `extends` chain (reading
@@ -225,7 +226,7 @@ pub fn compile(db: &dyn Db, file: SourceFile) -> Result<Arc<Game>, Vec<Diagnosti
         }
         let tree = match parse(db, current) {
             Ok(tree) => tree,
-            Err(d) => return Err(vec![d.clone()]),
+            Err(d) => return Err(d.clone()),
         };
         chain.push(current);
         match extends_of(tree) {

@@ -26,5 +26,5 @@ mod parser;
 mod render;
 
 pub use diagnostic::{Diagnostic, Note, Severity};
-pub use parser::parse;
+pub use parser::{parse, parse_all};
 pub use render::{render, render_all};

@@ -51,6 +51,75 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
     }
 }
 
+/// The words that begin a top-level item.
+const ITEM_KEYWORDS: &[&str] = &[
+    "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
+    "hand", "ruling", "without",
+];
+
+/// Most syntax errors reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Parses like [`parse`] but reports every syntax error it can find, not just
+/// the first: after an error, the top-level item that contains it is skipped
+/// up to the next line that starts (in column 1) with an item keyword, and
+/// parsing starts again. Spans stay offsets into `source`.
+pub fn parse_all(file: &str, source: &str) -> Result<File, Vec<Diagnostic>> {
+    let mut text = source.to_string();
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    loop {
+        match parse(file, &text) {
+            Ok(tree) if diags.is_empty() => return Ok(tree),
+            Ok(_) => return Err(diags),
+            Err(d) => {
+                let at = d.span.start.min(text.len());
+                let repeated = diags.last().is_some_and(|p| p.span == d.span);
+                if !repeated {
+                    diags.push(d);
+                }
+                // Blank the failing item (keeping byte offsets and line breaks).
+                let (start, end) = item_around(&text, at);
+                if repeated || start >= end || diags.len() >= MAX_SYNTAX_ERRORS {
+                    return Err(diags);
+                }
+                let blanked: String = text[start..end]
+                    .chars()
+                    .map(|c| if c == '\n' { c } else { ' ' })
+                    .collect();
+                // Multi-byte characters become one space each: pad to keep offsets.
+                let pad = (end - start).saturating_sub(blanked.len());
+                text.replace_range(start..end, &(blanked + &" ".repeat(pad)));
+            }
+        }
+    }
+}
+
+/// The byte range of the top-level item around `at`: from the start of the
+/// last line at or before `at` that begins with an item keyword, to the start of
+/// the next such line after `at` (or the end of the text). An error exactly at
+/// the start of an item (an unclosed block before it) belongs to the item before.
+fn item_around(text: &str, at: usize) -> (usize, usize) {
+    let starts_item = |line: &str| {
+        let word: String = line.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        ITEM_KEYWORDS.contains(&word.as_str())
+    };
+    let mut start = 0;
+    let mut end = text.len();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if starts_item(line) {
+            if offset < at || (offset == 0 && at == 0) {
+                start = offset;
+            } else {
+                end = offset;
+                break;
+            }
+        }
+        offset += line.len();
+    }
+    (start, end)
+}
+
 /// Turns pest pairs into syntax tree nodes.
 struct Builder<'f> {
     file: &'f str,

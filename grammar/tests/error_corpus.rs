@@ -1,6 +1,7 @@
 //! The syntax error corpus: every `examples/errors/syntax-*.rules` file has
-//! exactly one syntax problem; its rendered diagnostic (colour off) is
-//! snapshotted in `snapshots/grammar/` at the top of the workspace.
+//! one syntax problem (`syntax-several-*` files have several); its rendered
+//! diagnostics (colour off) are snapshotted in `snapshots/grammar/` at the top
+//! of the workspace. `parse` reports the first problem, `parse_all` every one.
 //!
 //! Review changes with `cargo insta review` (or `INSTA_UPDATE=always` to accept).
 
@@ -23,13 +24,24 @@ fn syntax_errors() {
                 first_line.starts_with('#'),
                 "{name}: the first line must say what is wrong"
             );
-            let diag = match rulebook_grammar::parse(&name, &source) {
+            let first = match rulebook_grammar::parse(&name, &source) {
                 Ok(_) => panic!("{name} parsed without error"),
                 Err(diag) => diag,
             };
-            assert_ne!(diag.code, "E0000", "{name}: internal error");
-            assert!(diag.help.is_some(), "{name}: no help line");
-            insta::assert_snapshot!(rulebook_grammar::render(&diag, &source, false));
+            let all = match rulebook_grammar::parse_all(&name, &source) {
+                Ok(_) => panic!("{name} parsed without error by parse_all"),
+                Err(diags) => diags,
+            };
+            assert_eq!(all[0], first, "{name}: parse_all starts with parse's error");
+            if !name.starts_with("syntax-several-") {
+                assert_eq!(all.len(), 1, "{name}: one problem, one report");
+            }
+            for diag in &all {
+                assert_ne!(diag.code, "E0000", "{name}: internal error");
+                assert!(diag.help.is_some(), "{name}: no help line");
+            }
+            let reports: Vec<String> = all.iter().map(|d| rulebook_grammar::render(d, &source, false)).collect();
+            insta::assert_snapshot!(reports.join("\n"));
         });
     });
 }

@@ -52,9 +52,9 @@ pub fn load(path: &Path) -> Result<(Game, Sources), (Vec<Diagnostic>, Sources)> 
             }
         };
         sources.insert(name.clone(), text.clone());
-        let tree = match rulebook_grammar::parse(&name, &text) {
+        let tree = match rulebook_grammar::parse_all(&name, &text) {
             Ok(t) => t,
-            Err(d) => return Err((vec![d], sources)),
+            Err(d) => return Err((d, sources)),
         };
         let next = extends_of(&tree).map(|e| (resolve(&current, &e.node), e.span));
         trees.push((name.clone(), tree));
