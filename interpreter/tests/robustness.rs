@@ -46,7 +46,7 @@ fn mutated_rules_files_give_diagnostics_not_panics() {
         let text = std::fs::read_to_string(format!("{root}{name}.rules")).expect("rules file");
         for _ in 0..400 {
             let broken = mutate(&text, &mut rng, alphabet);
-            let Ok(tree) = rulebook_grammar::parse("mutant.rules", &broken) else { continue };
+            let Ok(tree) = rulebook_grammar::parse_all("mutant.rules", &broken) else { continue };
             if tree.items.iter().any(|i| matches!(i, rulebook_grammar::ast::Item::Extends(_))) {
                 continue; // the chain is resolved by the loader, tested elsewhere
             }
@@ -87,4 +87,29 @@ fn mutated_fens_give_diagnostics_not_panics() {
         }
     }
     assert!(accepted > 100, "only {accepted} mutants were positions");
+}
+
+#[test]
+fn mutated_rules_files_recover_without_panics() {
+    // parse_all blanks failing items and parses again: it must end, and every
+    // report must point inside the text.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/");
+    let alphabet = b"{}()-+,.0123456789abcdefgh \n\"#";
+    let mut rng = Rng(13);
+    for name in ["chess", "capablanca", "raumschach"] {
+        let text = std::fs::read_to_string(format!("{root}{name}.rules")).expect("rules file");
+        for _ in 0..300 {
+            let mut broken = text.clone();
+            for _ in 0..3 {
+                broken = mutate(&broken, &mut rng, alphabet);
+            }
+            if let Err(diags) = rulebook_grammar::parse_all("mutant.rules", &broken) {
+                assert!(!diags.is_empty() && diags.len() <= 20);
+                for d in &diags {
+                    assert!(d.span.start <= d.span.end && d.span.end <= broken.len() + 1, "{d:?}");
+                    let _ = rulebook_grammar::render(d, &broken, false);
+                }
+            }
+        }
+    }
 }
