@@ -8,11 +8,15 @@ use crate::variant::Variant;
 
 /// Counts the leaves `depth` plies below `pos`.
 pub fn perft(v: &Variant, pos: &Position, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-    perft_with(v, pos, depth, &mut buffers)
+    let levels = depth.max(1) as usize;
+    let mut buffers: Vec<Vec<Move>> = (0..levels).map(|_| Vec::with_capacity(256)).collect();
+    // One child position per level, overwritten for each move (no allocation, and
+    // only the board's own cells are copied).
+    let mut children: Vec<Position> = (0..levels).map(|_| pos.clone()).collect();
+    perft_with(v, pos, depth, &mut buffers, &mut children)
 }
 
-fn perft_with(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+fn perft_with(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position]) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -22,10 +26,12 @@ fn perft_with(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>]
         return crate::movegen::count_legal(&v.game, &v.tables, pos, moves);
     }
     v.legal_moves_into(pos, moves);
+    let Some((child, grandchildren)) = children.split_first_mut() else { return 0 };
     let mut total = 0;
     for m in moves.iter() {
-        let next = v.play(pos, m);
-        total += perft_with(v, &next, depth - 1, rest);
+        child.copy_from(pos, &v.tables);
+        child.make(m, &v.game, &v.tables);
+        total += perft_with(v, child, depth - 1, rest, grandchildren);
     }
     total
 }
