@@ -6,6 +6,8 @@ use rulebook_interpreter::{load::load, Variant};
 use std::io::Write;
 use std::sync::Arc;
 
+mod support;
+
 /// Loads a variant written inline (extending the shipped chess rules).
 fn inline(name: &str, text: &str) -> Variant {
     let dir = std::env::temp_dir().join(format!("rulebook-semantics-{}-{name}", std::process::id()));
@@ -67,9 +69,7 @@ fn promotion_rules_keep_their_own_targets() {
 /// Crazyhouse: drops do not reset the fifty-move count (the file's ruling).
 #[test]
 fn crazyhouse_drops_keep_the_fifty_move_count() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/crazyhouse.rules");
-    let (game, _) = load(std::path::Path::new(path)).expect("loads");
-    let v = Variant::new(Arc::new(game));
+    let v = support::variant("crazyhouse");
     let pos = v.parse_fen("4k3/8/8/8/8/8/8/4K3[P] w - - 7 20", "<test>").expect("FEN");
     let m = parse_move(&v, &pos, "P@e4", "<test>", 0).expect("legal drop");
     assert_eq!(v.play(&pos, &m).halfmove, 8);
@@ -78,9 +78,7 @@ fn crazyhouse_drops_keep_the_fifty_move_count() {
 /// FEN is strict about holes and pockets.
 #[test]
 fn fen_rejects_stars_on_squares_and_text_after_the_pocket() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/crazyhouse.rules");
-    let (game, _) = load(std::path::Path::new(path)).expect("loads");
-    let v = Variant::new(Arc::new(game));
+    let v = support::variant("crazyhouse");
     assert!(v.parse_fen("4k3/8/8/8/8/8/8/*3K3 w - - 0 1", "<test>").is_err());
     assert!(v.parse_fen("4k3/8/8/8/8/8/8/4K3[P]x w - - 0 1", "<test>").is_err());
     assert!(v.parse_fen("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1", "<test>").is_ok());
@@ -89,9 +87,7 @@ fn fen_rejects_stars_on_squares_and_text_after_the_pocket() {
 /// Raumschach: two pawns that can step to one cell are told apart in SAN.
 #[test]
 fn pawn_steps_to_one_cell_are_disambiguated() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/raumschach.rules");
-    let (game, _) = load(std::path::Path::new(path)).expect("loads");
-    let v = Variant::new(Arc::new(game));
+    let v = support::variant("raumschach");
     // White pawns on Ab2 (steps up to Bb2) and Bb1 (steps forward to Bb2); kings far apart.
     let fen = "2k2/5/5/5/5|5/5/5/5/5|5/5/5/5/5|5/5/5/5/1P3|5/5/5/1P3/4K w - - 0 1";
     let pos = v.parse_fen(fen, "<test>").expect("FEN");
@@ -104,20 +100,13 @@ fn pawn_steps_to_one_cell_are_disambiguated() {
     }
 }
 
-fn chess() -> Variant {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/chess.rules");
-    let (game, _) = load(std::path::Path::new(path)).expect("loads");
-    Variant::new(Arc::new(game))
-}
-
-/// FIDE 9.2: the third occurrence of a position draws (chess.rules: `draw on repetition 3`).
-#[test]
-fn third_occurrence_draws() {
+/// Plays `line` from the chess setup: the game goes on until its last move,
+/// which draws by repetition.
+fn draws_by_repetition_on_the_last_move(line: &[&str]) {
     use rulebook_interpreter::Status;
     let v = chess();
     let mut pos = v.start().expect("setup");
     let mut earlier = Vec::new();
-    let line = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
     for (i, mv) in line.iter().enumerate() {
         let m = parse_move(&v, &pos, mv, "<test>", 0).expect("legal");
         earlier.push(pos.clone());
@@ -125,6 +114,16 @@ fn third_occurrence_draws() {
         let expected = if i == line.len() - 1 { Status::Repetition } else { Status::Ongoing };
         assert_eq!(v.status_in_game(&pos, &earlier), expected, "after {mv}");
     }
+}
+
+fn chess() -> Variant {
+    support::variant("chess")
+}
+
+/// FIDE 9.2: the third occurrence of a position draws (chess.rules: `draw on repetition 3`).
+#[test]
+fn third_occurrence_draws() {
+    draws_by_repetition_on_the_last_move(&["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]);
 }
 
 /// FIDE 9.3: fifty moves by each side without capture or pawn move draw; a mate on the last move stands.
@@ -192,9 +191,7 @@ fn from_start_is_the_setup_squares() {
 /// promoted piece (marked `~` in FEN) joins it as a Pawn.
 #[test]
 fn crazyhouse_captures_go_to_hand_and_promoted_pieces_demote() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/crazyhouse.rules");
-    let (game, _) = load(std::path::Path::new(path)).expect("loads");
-    let v = Variant::new(Arc::new(game));
+    let v = support::variant("crazyhouse");
     // Black's queen on d5 was promoted (Q~); White's rook takes it, then Black's knight is taken.
     let pos = v.parse_fen("4k3/8/8/3q~4/8/8/8/3RK3[] w - - 0 1", "<test>").expect("FEN");
     let m = parse_move(&v, &pos, "Rxd5", "<test>", 0).expect("legal");
@@ -221,18 +218,7 @@ fn crazyhouse_captures_go_to_hand_and_promoted_pieces_demote() {
 /// after 1. e4 is the one that returns after 3. Ng1 and 5. Ng1: the third time draws.
 #[test]
 fn an_en_passant_target_without_a_capture_does_not_change_the_position() {
-    use rulebook_interpreter::Status;
-    let v = chess();
-    let mut pos = v.start().expect("setup");
-    let mut earlier = Vec::new();
-    let line = ["e4", "Nf6", "Nf3", "Ng8", "Ng1", "Nf6", "Nf3", "Ng8", "Ng1"];
-    for (i, mv) in line.iter().enumerate() {
-        let m = parse_move(&v, &pos, mv, "<test>", 0).expect("legal");
-        earlier.push(pos.clone());
-        pos = v.play(&pos, &m);
-        let expected = if i == line.len() - 1 { Status::Repetition } else { Status::Ongoing };
-        assert_eq!(v.status_in_game(&pos, &earlier), expected, "after {mv}");
-    }
+    draws_by_repetition_on_the_last_move(&["e4", "Nf6", "Nf3", "Ng8", "Ng1", "Nf6", "Nf3", "Ng8", "Ng1"]);
 }
 
 /// A triple step passes two squares: FEN writes both (`e3,e4`), reads them
