@@ -76,6 +76,8 @@ pub enum Item {
     Ruling(Ruling),
     /// `without …`: removes an inherited part.
     Without(Spanned<Without>),
+    /// `claim NAME: …`: a property the rules imply (`rulebook check` proves or refutes it).
+    Claim(Claim),
 }
 
 /// `board { files …  ranks …  levels …  holes … }`.
@@ -342,6 +344,27 @@ pub enum EndRule {
     },
     /// `draw on repetition 3`: the position occurred this many times.
     Repetition(Spanned<u32>),
+    /// `priority checkmate over move-limit, repetition`: when the first
+    /// condition holds together with any of the others, the first decides.
+    Priority {
+        /// The condition that takes precedence.
+        higher: Spanned<EndCondition>,
+        /// The conditions it takes precedence over, in the order written (at least one).
+        lower: Vec<Spanned<EndCondition>>,
+    },
+}
+
+/// A condition that ends the game, as named in a `priority` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndCondition {
+    /// `checkmate`.
+    Checkmate,
+    /// `stalemate`.
+    Stalemate,
+    /// `move-limit`: the `draw after N moves without …` rule.
+    MoveLimit,
+    /// `repetition`: the `draw on repetition N` rule.
+    Repetition,
 }
 
 /// The result for the side to move.
@@ -397,11 +420,58 @@ pub struct Ruling {
     pub span: Span,
 }
 
+/// `claim bishops_keep_colour: Bishop moves keep colour`: a named property
+/// that the rules are said to imply. It changes nothing in play.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Claim {
+    /// The claim's name.
+    pub name: Ident,
+    /// What it says.
+    pub body: Spanned<ClaimBody>,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// The property a claim states.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ClaimBody {
+    /// `Bishop moves keep colour`: every move of the piece ends on a square of
+    /// the colour it started on.
+    KeepsColour {
+        /// The piece.
+        piece: Ident,
+    },
+    /// `no King next to enemy King`: a piece of the first kind never stands
+    /// next to an enemy piece of the second.
+    NeverAdjacent {
+        /// The piece.
+        piece: Ident,
+        /// The enemy's piece.
+        other: Ident,
+    },
+    /// `no Pawn on rank 1`: the piece never stands in the zone (relative to its owner).
+    NeverOn {
+        /// The piece.
+        piece: Ident,
+        /// The zone.
+        zone: Zone,
+    },
+    /// `at most 1 King`: neither player ever has more than this many of the piece.
+    AtMost {
+        /// The bound.
+        count: Spanned<u32>,
+        /// The piece.
+        piece: Ident,
+    },
+}
+
 /// What a `without` statement removes from the inherited rules.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Without {
     /// `without piece Bishop`.
     Piece(Ident),
+    /// `without claim bishops_keep_colour`.
+    Claim(Ident),
     /// `without castling`.
     Castling,
     /// `without promotion`.

@@ -41,6 +41,9 @@ pub struct Diagnostic {
     pub notes: Vec<Note>,
     /// A line telling the user how to fix it.
     pub help: Option<String>,
+    /// Free text shown under the report (a witness FEN, a board diagram, a
+    /// move sequence), one entry per block.
+    pub details: Vec<String>,
 }
 
 impl Diagnostic {
@@ -61,6 +64,7 @@ impl Diagnostic {
             label: label.into(),
             notes: Vec::new(),
             help: None,
+            details: Vec::new(),
         }
     }
 
@@ -79,6 +83,12 @@ impl Diagnostic {
     /// Adds a secondary labelled location.
     pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Self {
         self.notes.push(Note { span, message: message.into() });
+        self
+    }
+
+    /// Adds a block of free text (shown as a note under the labels).
+    pub fn with_detail(mut self, text: impl Into<String>) -> Self {
+        self.details.push(text.into());
         self
     }
 

@@ -33,6 +33,7 @@ const TOP_LEVEL: &[&str] = &[
     "hand",
     "ruling",
     "without",
+    "claim",
 ];
 
 /// Every reserved word of the language.
@@ -93,6 +94,17 @@ const KEYWORDS: &[&str] = &[
     "source",
     "quote",
     "reading",
+    "claim",
+    "keep",
+    "colour",
+    "no",
+    "next",
+    "enemy",
+    "at",
+    "most",
+    "priority",
+    "over",
+    "move-limit",
 ];
 
 /// Builds the diagnostic for a failed pest parse of `source`.
@@ -531,25 +543,27 @@ impl Place<'_> {
                 format!("after `{kw}`")
             }
             Place::Header(kw @ ("piece" | "castling" | "ruling")) => format!("in {kw} header"),
+            Place::Header("claim") => "in claim".to_string(),
             Place::Header(kw) => format!("after `{kw}`"),
         }
     }
 
     fn help(self) -> &'static str {
         match self {
-            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `ruling` or `without`",
+            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `ruling`, `claim` or `without`",
             Place::Body("board") => "a board block holds lines such as `files a..h`, `ranks 1..8`, `levels A..E`, `axis NAME LABELS` and `holes e4 d5`",
             Place::Body("players") => "each player is written `white: forward +rank`, more directions after commas: `white: forward +rank, up +level`",
             Place::Body("piece") => "a piece body holds `royal` and movement parts such as `move ride W` or `capture F forward takes en-passant`",
             Place::Body("promotion") => "a promotion rule is written `Pawn on rank 8 to Queen Rook Bishop Knight`",
             Place::Body("castling") => "a castling side is written `short: king to g1, rook to f1`",
-            Place::Body("end") => "end rules are `checkmate: lose`, `stalemate: draw`, `draw after 50 moves without capture or Pawn move` and `draw on repetition 3`",
+            Place::Body("end") => "end rules are `checkmate: lose`, `stalemate: draw`, `draw after 50 moves without capture or Pawn move`, `draw on repetition 3` and `priority checkmate over move-limit, repetition`",
             Place::Body("hand") => "hand rules are `capture to hand`, `demote promoted to Pawn` and `drop PIECE on empty` (or `on ZONE`, `not on ZONE`; `any` for every piece)",
             Place::Body("ruling") | Place::Header("ruling") => "a ruling is written `ruling \"name\" { source \"…\" quote \"…\" reading \"…\" }`; `source` may be left out",
             Place::Header("variant") => "`variant` takes the variant's name in double quotes: `variant \"Chess\"`",
             Place::Header("extends") => "`extends` takes the path of the rules file to inherit, in double quotes: `extends \"chess.rules\"`",
             Place::Header("setup") => "`setup` takes the start position as a FEN string in double quotes: `setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"`",
-            Place::Header("without") => "write `without piece NAME`, `without castling`, `without promotion` or `without hand`",
+            Place::Header("without") => "write `without piece NAME`, `without claim NAME`, `without castling`, `without promotion` or `without hand`",
+            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE` or `at most N PIECE`",
             Place::Header("piece") => "a piece is written `piece NAME LETTER { … }`, e.g. `piece King K { royal move W move F }`",
             Place::Header("castling") => "castling is written `castling King with Rook { short: king to g1, rook to f1 }`",
             Place::Header("board") => "a board is written `board { files a..h ranks 1..8 }`",
@@ -604,12 +618,21 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         castling_block => &["a castling block"],
         castling_side => &["a castling side such as `short: king to g1, rook to f1`"],
         end_block => &["an end block"],
-        end_rule => &["an end rule (`checkmate:`, `stalemate:`, `draw after …`, `draw on repetition …`)"],
+        end_rule => &["an end rule (`checkmate:`, `stalemate:`, `draw after …`, `draw on repetition …`, `priority …`)"],
         checkmate_rule => &["`checkmate: OUTCOME`"],
         stalemate_rule => &["`stalemate: OUTCOME`"],
         outcome => &["`win`", "`lose`", "`draw`"],
         fifty_rule => &["`draw after N moves without capture or PIECE move`"],
         repetition_rule => &["`draw on repetition N`"],
+        priority_rule => &["`priority CONDITION over CONDITION`"],
+        end_condition => &["an end condition (`checkmate`, `stalemate`, `move-limit`, `repetition`)"],
+        claim_item => &["`claim NAME: …`"],
+        claim_body => &["a claim (`PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`)"],
+        claim_keeps_colour => &["`PIECE moves keep colour`"],
+        claim_never_adjacent => &["`no PIECE next to enemy PIECE`"],
+        claim_never_on => &["`no PIECE on ZONE`"],
+        claim_at_most => &["`at most N PIECE`"],
+        without_claim => &["`claim NAME`"],
         hand_block => &["a hand block"],
         hand_rule => &["a hand rule (`capture to hand`, `demote promoted to …`, `drop …`)"],
         capture_to_hand => &["`capture to hand`"],
@@ -622,7 +645,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         ruling_block => &["a ruling"],
         ruling_field => &["`source`", "`quote`", "`reading`"],
         without_item => &["`without …`"],
-        without_what => &["`piece NAME`", "`castling`", "`promotion`", "`hand`"],
+        without_what => &["`piece NAME`", "`claim NAME`", "`castling`", "`promotion`", "`hand`"],
         without_piece => &["`piece NAME`"],
         string | dquote => &["a string in double quotes"],
         string_inner => &["string text"],
@@ -698,6 +721,17 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_source => &["`source`"],
         kw_quote => &["`quote`"],
         kw_reading => &["`reading`"],
+        kw_claim => &["`claim`"],
+        kw_keep => &["`keep`"],
+        kw_colour => &["`colour`"],
+        kw_no => &["`no`"],
+        kw_next => &["`next`"],
+        kw_enemy => &["`enemy`"],
+        kw_at => &["`at`"],
+        kw_most => &["`most`"],
+        kw_priority => &["`priority`"],
+        kw_over => &["`over`"],
+        kw_move_limit => &["`move-limit`"],
         // Silent rules: never reported by pest, listed to keep the match exhaustive.
         WHITESPACE | COMMENT | sep => &["a space"],
         ident_char | boundary => &["a letter or digit"],
@@ -749,6 +783,14 @@ fn is_argument(rule: Rule) -> bool {
             | label_entry
             | comma
             | rparen
+            | kw_keep
+            | kw_colour
+            | kw_next
+            | kw_enemy
+            | kw_most
+            | kw_over
+            | end_condition
+            | claim_body
     )
 }
 
@@ -789,10 +831,15 @@ fn specific_help(rules: &[Rule], prev: Option<&str>, place: Place<'_>) -> Option
         "a piece is written `piece NAME LETTER { … }`: after the name comes the one letter that stands for it in FEN, e.g. `piece King K`"
     } else if has(zone_atom) || has(coord_atom) || (has(label) && place != Place::Body("board")) {
         "a zone is a coordinate such as `rank 2`, `file a` or `level E`, or `square e4`; combine them with `and` and `or`"
+    } else if has(claim_body) || has(kw_keep) || has(kw_colour) || has(kw_next) || has(kw_enemy) || has(kw_most) {
+        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE` or `at most N PIECE`"
+    } else if has(end_condition) || has(kw_over) {
+        "a priority line names end conditions (`checkmate`, `stalemate`, `move-limit`, `repetition`): `priority checkmate over move-limit, repetition`"
     } else if has(number) {
         match prev {
             Some("max") => "`max` takes the most steps a ride may go, e.g. `max 2`",
             Some("exactly") => "`exactly` takes the number of steps a ride goes, e.g. `exactly 2`",
+            Some("most") => "`at most` takes the largest number of pieces, then the piece: `at most 1 King`",
             _ => "write a whole number, e.g. `3`",
         }
     } else if has(sign) {
@@ -821,11 +868,13 @@ fn keywords_of(rule: Rule) -> &'static [&'static str] {
         part_mode => &["move", "quiet", "capture"],
         part_kind => &["ride", "hop"],
         modifier => &["max", "exactly", "from", "sets", "takes", "mirror"],
-        end_rule => &["checkmate", "stalemate", "draw"],
+        end_rule => &["checkmate", "stalemate", "draw", "priority"],
+        end_condition => &["checkmate", "stalemate", "move-limit", "repetition"],
+        claim_body => &["no", "at"],
         outcome => &["win", "lose", "draw"],
         hand_rule => &["capture", "demote", "drop"],
         ruling_field => &["source", "quote", "reading"],
-        without_what => &["piece", "castling", "promotion", "hand"],
+        without_what => &["piece", "claim", "castling", "promotion", "hand"],
         drop_where => &["on", "not"],
         _ => {
             // Keywords are described as "`word`" or "`word …`".

@@ -54,7 +54,7 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
 /// The words that begin a top-level item.
 const ITEM_KEYWORDS: &[&str] = &[
     "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
-    "hand", "ruling", "without",
+    "hand", "ruling", "without", "claim",
 ];
 
 /// Most syntax errors reported for one file.
@@ -189,6 +189,7 @@ impl Builder<'_> {
             Rule::hand_block => Item::Hand(self.hand(inner)?),
             Rule::ruling_block => Item::Ruling(self.ruling(inner)?),
             Rule::without_item => Item::Without(self.without(inner)?),
+            Rule::claim_item => Item::Claim(self.claim(inner)?),
             _ => return Err(self.internal(span, "unknown item")),
         })
     }
@@ -642,11 +643,43 @@ impl Builder<'_> {
                         "missing count",
                     )?)?)
                 }
+                Rule::priority_rule => self.priority(inner)?,
                 _ => return Err(self.internal(rule_span, "unknown end rule")),
             };
             rules.push(Spanned::new(end_rule, rule_span));
         }
         Ok(End { rules, span })
+    }
+
+    /// `priority A over B, C`: the first condition and the ones after `over`.
+    fn priority(&self, pair: Pair<'_, Rule>) -> Res<EndRule> {
+        let span = span_of(&pair);
+        let mut conditions = Vec::new();
+        for c in pair
+            .into_inner()
+            .filter(|c| c.as_rule() == Rule::end_condition)
+        {
+            conditions.push(self.end_condition(c)?);
+        }
+        let mut conditions = conditions.into_iter();
+        let higher = self.need(conditions.next(), span, "priority without a condition")?;
+        let lower: Vec<_> = conditions.collect();
+        if lower.is_empty() {
+            return Err(self.internal(span, "priority without `over`"));
+        }
+        Ok(EndRule::Priority { higher, lower })
+    }
+
+    fn end_condition(&self, pair: Pair<'_, Rule>) -> Res<Spanned<EndCondition>> {
+        let span = span_of(&pair);
+        let condition = match first_inner(pair).map(|p| p.as_rule()) {
+            Some(Rule::kw_checkmate) => EndCondition::Checkmate,
+            Some(Rule::kw_stalemate) => EndCondition::Stalemate,
+            Some(Rule::kw_move_limit) => EndCondition::MoveLimit,
+            Some(Rule::kw_repetition) => EndCondition::Repetition,
+            _ => return Err(self.internal(span, "unknown end condition")),
+        };
+        Ok(Spanned::new(condition, span))
     }
 
     fn outcome_in(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Outcome>> {
@@ -781,12 +814,72 @@ impl Builder<'_> {
                 let n = inner.into_inner().find(|c| c.as_rule() == Rule::name);
                 Without::Piece(ident(&self.need(n, span, "missing piece")?))
             }
+            Rule::without_claim => {
+                let n = inner.into_inner().find(|c| c.as_rule() == Rule::name);
+                Without::Claim(ident(&self.need(n, span, "missing claim name")?))
+            }
             Rule::kw_castling => Without::Castling,
             Rule::kw_promotion => Without::Promotion,
             Rule::kw_hand => Without::Hand,
             _ => return Err(self.internal(span, "unknown without target")),
         };
         Ok(Spanned::new(without, span))
+    }
+
+    // ------------------------------------------------------------ claim
+
+    fn claim(&self, pair: Pair<'_, Rule>) -> Res<Claim> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut body = None;
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name => name = Some(ident(&c)),
+                Rule::claim_body => body = Some(self.claim_body(c)?),
+                _ => {}
+            }
+        }
+        Ok(Claim {
+            name: self.need(name, span, "claim without a name")?,
+            body: self.need(body, span, "claim without a body")?,
+            span,
+        })
+    }
+
+    fn claim_body(&self, pair: Pair<'_, Rule>) -> Res<Spanned<ClaimBody>> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty claim body")?;
+        let rule = inner.as_rule();
+        let mut names = Vec::new();
+        let mut zone = None;
+        let mut count = None;
+        for c in inner.into_inner() {
+            match c.as_rule() {
+                Rule::name => names.push(ident(&c)),
+                Rule::zone => zone = Some(self.zone(c)?),
+                Rule::number => count = Some(self.number(&c)?),
+                _ => {}
+            }
+        }
+        let mut names = names.into_iter();
+        let mut piece = || self.need(names.next(), span, "claim without a piece");
+        let body = match rule {
+            Rule::claim_keeps_colour => ClaimBody::KeepsColour { piece: piece()? },
+            Rule::claim_never_adjacent => ClaimBody::NeverAdjacent {
+                piece: piece()?,
+                other: piece()?,
+            },
+            Rule::claim_never_on => ClaimBody::NeverOn {
+                piece: piece()?,
+                zone: self.need(zone, span, "claim without a zone")?,
+            },
+            Rule::claim_at_most => ClaimBody::AtMost {
+                count: self.need(count, span, "claim without a count")?,
+                piece: piece()?,
+            },
+            _ => return Err(self.internal(span, "unknown claim")),
+        };
+        Ok(Spanned::new(body, span))
     }
 }
 

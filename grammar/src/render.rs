@@ -43,6 +43,9 @@ pub fn render(diag: &Diagnostic, source: &str, color: bool) -> String {
     if let Some(help) = &diag.help {
         report = report.with_help(help);
     }
+    for detail in &diag.details {
+        report = report.with_note(detail);
+    }
     let mut out = Vec::new();
     if report
         .finish()
@@ -90,6 +93,9 @@ fn plain(diag: &Diagnostic) -> String {
     }
     if let Some(help) = &diag.help {
         out.push_str(&format!("   │ Help: {help}\n"));
+    }
+    for detail in &diag.details {
+        out.push_str(&format!("   │ Note: {detail}\n"));
     }
     out.push_str("───╯\n");
     out

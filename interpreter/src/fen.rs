@@ -5,7 +5,7 @@
 //! Errors are [`Diagnostic`]s whose spans point into the FEN text.
 
 use crate::geometry::Cell;
-use crate::model::{Color, Game};
+use crate::model::{CastlingSide, Color, Game};
 use crate::movegen;
 use crate::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED};
 use crate::tables::Tables;
@@ -328,14 +328,16 @@ fn set_castling_right(game: &Game, pos: &mut Position, ch: char, src: &FenSource
         return Err(bad(format!("no {} of that side stands there on the king's rank", game.kinds[rule.rook as usize].name)));
     };
     let short = geo.coords(rook)[0] > kc[0];
-    let Some(side) = rule.sides.iter().position(|s| s.short == short) else {
+    // Every side written for this direction shares its right (slot 0 short, 1 long).
+    let sides: Vec<&CastlingSide> = rule.sides.iter().filter(|s| s.short == short).collect();
+    let Some(side) = sides.first() else {
         return Err(bad("this variant has no castling to that side".into()));
     };
     // The destinations must be on the king's rank for this right to make sense.
-    if geo.coords(rule.sides[side].king_to[color as usize])[1..] != kc[1..] {
+    if !sides.iter().any(|s| geo.coords(s.king_to[color as usize])[1..] == kc[1..]) {
         return Err(bad("the king is not on its castling rank".into()));
     }
-    pos.castling[color as usize][side] = rook;
+    pos.castling[color as usize][side.slot()] = rook;
     Ok(())
 }
 
@@ -389,16 +391,12 @@ pub fn write(game: &Game, pos: &Position) -> String {
     let mut rights = String::new();
     if let Some(rule) = &game.castling {
         for color in 0..2u8 {
-            let mut mine: Vec<(usize, bool)> = Vec::new();
-            for (s, side) in rule.sides.iter().enumerate() {
-                let r = pos.castling[color as usize][s];
-                if r != NO_CELL {
-                    mine.push((s, side.short));
+            // Slot 0 is the short right, slot 1 the long one: short first.
+            for (slot, &r) in pos.castling[color as usize].iter().enumerate() {
+                if r == NO_CELL || !rule.sides.iter().any(|s| s.slot() == slot) {
+                    continue;
                 }
-            }
-            mine.sort_by_key(|&(_, short)| !short);
-            for (s, short) in mine {
-                let r = pos.castling[color as usize][s];
+                let short = slot == 0;
                 let letter = if outermost(game, pos, r, color, short) {
                     if short { 'K' } else { 'Q' }
                 } else {

@@ -45,6 +45,9 @@ struct Draft<'a> {
     end: Option<From<'a, ast::End>>,
     hand: Option<From<'a, ast::Hand>>,
     rulings: Vec<From<'a, ast::Ruling>>,
+    claims: Vec<From<'a, ast::Claim>>,
+    /// Pieces removed by `without piece`: (name, the file that removes it).
+    removed: Vec<(&'a str, &'a str)>,
 }
 
 /// Lowers a chain of files, the root ancestor first and the variant itself last.
@@ -89,6 +92,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::End(e) => draft.end = Some(From { file, node: e }),
                 ast::Item::Hand(h) => draft.hand = Some(From { file, node: h }),
                 ast::Item::Ruling(r) => draft.rulings.push(From { file, node: r }),
+                ast::Item::Claim(c) => add_claim(&mut draft.claims, From { file, node: c }, &mut diags),
                 ast::Item::Without(w) => match &w.node {
                     ast::Without::Piece(name) => {
                         let before = draft.pieces.len();
@@ -98,8 +102,11 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                                 Diagnostic::error("E0105", file, name.span, format!("no piece `{}` to remove", name.node), "not defined so far")
                                     .with_help(known_pieces(&draft.pieces)),
                             );
+                        } else {
+                            draft.removed.push((&name.node, file));
                         }
                     }
+                    ast::Without::Claim(name) => remove_claim(&mut draft.claims, From { file, node: name }, &mut diags),
                     ast::Without::Castling => draft.castling = None,
                     ast::Without::Promotion => draft.promotion = None,
                     ast::Without::Hand => draft.hand = None,
@@ -157,7 +164,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 }
             }
         }
-        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, royal, parts, span: p.node.span });
+        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, royal, parts, span: p.node.span, file: p.file.to_string() });
     }
     let promotions = draft.promotion.map(|p| lower_promotions(&mut cx, p)).unwrap_or_default();
     let castling = draft.castling.and_then(|c| lower_castling(&mut cx, c));
@@ -166,6 +173,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         Some(e) => lower_end(&mut cx, e),
         None => EndRules { checkmate: Some(Outcome::Lose), stalemate: Some(Outcome::Draw), ..EndRules::default() },
     };
+    let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed)).collect();
     let rulings = draft
         .rulings
         .iter()
@@ -199,6 +207,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         end,
         setup: setup.node.node.clone(),
         rulings,
+        claims,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;
@@ -768,7 +777,7 @@ fn lower_promotions(cx: &mut Cx, p: From<ast::Promotion>) -> Vec<PromotionRule> 
         let targets: Vec<Option<KindId>> = rule.targets.iter().map(|t| cx.kind(p.file, t)).collect();
         if let (Some(kind), Some(zone)) = (kind, zone) {
             if targets.iter().all(|t| t.is_some()) {
-                out.push(PromotionRule { kind, zone, targets: targets.into_iter().flatten().collect(), span: rule.span });
+                out.push(PromotionRule { kind, zone, targets: targets.into_iter().flatten().collect(), span: rule.span, file: p.file.to_string() });
             }
         }
     }
@@ -791,13 +800,8 @@ fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<CastlingRule> {
                 continue;
             }
         };
-        if sides.iter().any(|s: &CastlingSide| s.short == short) {
-            cx.diags.push(
-                Diagnostic::error("E0121", c.file, side.name.span, format!("castling `{}` is given twice", side.name.node), "second definition")
-                    .with_help("castling has at most one `short` and one `long` side"),
-            );
-            continue;
-        }
+        // A side written twice is kept: both definitions share the side's
+        // castling right, and `rulebook check` reports the ambiguity.
         let kt = cx.square(c.file, &side.king_to);
         let rt = cx.square(c.file, &side.rook_to);
         if let (Some(kt), Some(rt)) = (kt, rt) {
@@ -818,7 +822,7 @@ fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<CastlingRule> {
                     .collect();
                 geo.cell(&coords).unwrap_or(cell)
             };
-            sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)] });
+            sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)], span: side.span });
         }
     }
     if let Some(k) = king {
@@ -829,7 +833,7 @@ fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<CastlingRule> {
             );
         }
     }
-    Some(CastlingRule { king: king?, rook: rook?, sides, span: c.node.span })
+    Some(CastlingRule { king: king?, rook: rook?, sides, span: c.node.span, file: c.file.to_string() })
 }
 
 fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> HandRules {
@@ -878,19 +882,226 @@ fn lower_end(cx: &mut Cx, e: From<ast::End>) -> EndRules {
         ast::Outcome::Lose => Outcome::Lose,
         ast::Outcome::Draw => Outcome::Draw,
     };
-    let mut end = EndRules::default();
+    let mut end = EndRules { file: e.file.to_string(), ..EndRules::default() };
+    let mut priorities = Vec::new();
     for rule in &e.node.rules {
-        match &rule.node {
-            ast::EndRule::Checkmate(o) => end.checkmate = Some(outcome(&o.node)),
-            ast::EndRule::Stalemate(o) => end.stalemate = Some(outcome(&o.node)),
+        let condition = match &rule.node {
+            ast::EndRule::Checkmate(o) => {
+                end.checkmate = Some(outcome(&o.node));
+                EndCondition::Checkmate
+            }
+            ast::EndRule::Stalemate(o) => {
+                end.stalemate = Some(outcome(&o.node));
+                EndCondition::Stalemate
+            }
             ast::EndRule::FiftyMove { moves, piece } => {
                 end.fifty_move = Some(moves.node);
                 end.fifty_move_piece = cx.kind(e.file, piece);
+                EndCondition::MoveLimit
             }
-            ast::EndRule::Repetition(n) => end.repetition = Some(n.node),
-        }
+            ast::EndRule::Repetition(n) => {
+                end.repetition = Some(n.node);
+                EndCondition::Repetition
+            }
+            ast::EndRule::Priority { higher, lower } => {
+                priorities.push((rule.span, higher, lower));
+                continue;
+            }
+        };
+        end.spans.push((condition, rule.span));
+    }
+    // Lines that fixed a pair, to point at when a later line contradicts them.
+    let mut lines: Vec<((EndCondition, EndCondition), Span)> = Vec::new();
+    for (span, higher, lower) in priorities {
+        lower_priority(cx, e.file, &mut end, &mut lines, higher, lower);
+        end.spans.push((condition(higher.node), span));
     }
     end
+}
+
+/// The model's name for a condition written in a `priority` line.
+fn condition(c: ast::EndCondition) -> EndCondition {
+    match c {
+        ast::EndCondition::Checkmate => EndCondition::Checkmate,
+        ast::EndCondition::Stalemate => EndCondition::Stalemate,
+        ast::EndCondition::MoveLimit => EndCondition::MoveLimit,
+        ast::EndCondition::Repetition => EndCondition::Repetition,
+    }
+}
+
+/// One `priority A over B, C` line: adds its pairs to `end.priority`, or
+/// reports a condition the block does not define (`E0127`) or a pair that
+/// makes priority go round (`E0126`).
+fn lower_priority(
+    cx: &mut Cx,
+    file: &str,
+    end: &mut EndRules,
+    lines: &mut Vec<((EndCondition, EndCondition), Span)>,
+    higher: &Spanned<ast::EndCondition>,
+    lower: &[Spanned<ast::EndCondition>],
+) {
+    let h = condition(higher.node);
+    if !end.defines(h) {
+        cx.diags.push(undefined_condition(file, h, higher.span));
+        return;
+    }
+    for l in lower {
+        let lc = condition(l.node);
+        if !end.defines(lc) {
+            cx.diags.push(undefined_condition(file, lc, l.span));
+        } else if lc == h {
+            cx.diags.push(
+                Diagnostic::error("E0126", file, l.span, format!("`{}` has priority over itself", h.keyword()), "the same condition on both sides")
+                    .with_note(higher.span, "the condition with priority")
+                    .with_help(format!("name another condition after `over`, e.g. `priority {} over …`, or remove this one", h.keyword())),
+            );
+        } else if end.outranks(lc, h) {
+            cx.diags.push(priority_cycle(file, h, lc, Span::new(higher.span.start, l.span.end), lines));
+        } else if !end.priority.contains(&(h, lc)) {
+            end.priority.push((h, lc));
+            lines.push(((h, lc), Span::new(higher.span.start, l.span.end)));
+        }
+    }
+}
+
+/// `E0127`: a `priority` line names a condition that ends nothing in this block.
+fn undefined_condition(file: &str, c: EndCondition, span: Span) -> Diagnostic {
+    let rule = match c {
+        EndCondition::MoveLimit => "`draw after 50 moves without capture or Pawn move`",
+        EndCondition::Repetition => "`draw on repetition 3`",
+        // Always defined (defaults); listed to keep the match exhaustive.
+        EndCondition::Checkmate => "`checkmate: lose`",
+        EndCondition::Stalemate => "`stalemate: draw`",
+    };
+    Diagnostic::error("E0127", file, span, format!("`{}` is not a rule of this end block", c.keyword()), "no rule of the block ends the game this way")
+        .with_help(format!("add the rule to the block, e.g. {rule}, or leave `{}` out of the priority line", c.keyword()))
+}
+
+/// `E0126`: `higher` over `lower` although `lower` already has priority over
+/// `higher` (through the pairs in `lines`).
+fn priority_cycle(
+    file: &str,
+    higher: EndCondition,
+    lower: EndCondition,
+    span: Span,
+    lines: &[((EndCondition, EndCondition), Span)],
+) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        "E0126",
+        file,
+        span,
+        format!("priority goes round in a circle: `{}` over `{}` over `{}`", higher.keyword(), lower.keyword(), higher.keyword()),
+        format!("`{}` over `{}` here", higher.keyword(), lower.keyword()),
+    );
+    for ((a, b), at) in priority_path(lower, higher, lines) {
+        d = d.with_note(at, format!("`{}` over `{}` here", a.keyword(), b.keyword()));
+    }
+    d.with_help("priority goes one way only: keep one of the contradicting lines")
+}
+
+/// The pairs of `lines` that lead from `from` to `to` (from over … over to).
+fn priority_path(
+    from: EndCondition,
+    to: EndCondition,
+    lines: &[((EndCondition, EndCondition), Span)],
+) -> Vec<((EndCondition, EndCondition), Span)> {
+    // Breadth first over at most four conditions: remember how each was reached.
+    let mut how: Vec<(EndCondition, Option<usize>)> = vec![(from, None)];
+    let mut next = 0;
+    while let Some(&(at, _)) = how.get(next) {
+        if at == to {
+            break;
+        }
+        for (i, &((a, b), _)) in lines.iter().enumerate() {
+            if a == at && !how.iter().any(|&(c, _)| c == b) {
+                how.push((b, Some(i)));
+            }
+        }
+        next += 1;
+    }
+    let mut path = Vec::new();
+    let mut at = to;
+    while let Some(&(_, Some(i))) = how.iter().find(|&&(c, _)| c == at) {
+        path.push(lines[i]);
+        at = lines[i].0 .0;
+    }
+    path.reverse();
+    path
+}
+
+/// Adds a `claim` to those of the chain, unless one of that name is already
+/// there (`E0125`).
+fn add_claim<'a>(claims: &mut Vec<From<'a, ast::Claim>>, c: From<'a, ast::Claim>, diags: &mut Vec<Diagnostic>) {
+    let name = &c.node.name;
+    let Some(prev) = claims.iter().find(|p| p.node.name.node == name.node) else {
+        claims.push(c);
+        return;
+    };
+    let help = "give each claim its own name; to restate an inherited claim, remove it first with `without claim NAME`";
+    let d = if prev.file == c.file {
+        Diagnostic::error("E0125", c.file, name.span, format!("claim `{}` is made twice", name.node), "claimed again here")
+            .with_note(prev.node.name.span, "first claimed here")
+    } else {
+        Diagnostic::error("E0125", c.file, name.span, format!("claim `{}` is made twice", name.node), format!("already claimed in {}", prev.file))
+    };
+    diags.push(d.with_help(help));
+}
+
+/// `without claim NAME`: removes an inherited claim (`E0128` if there is none of that name).
+fn remove_claim(claims: &mut Vec<From<ast::Claim>>, name: From<ast::Ident>, diags: &mut Vec<Diagnostic>) {
+    let before = claims.len();
+    claims.retain(|c| c.node.name.node != name.node.node);
+    if claims.len() == before {
+        let names: Vec<&str> = claims.iter().map(|c| c.node.name.node.as_str()).collect();
+        let help = if names.is_empty() {
+            "no claim is made so far".to_string()
+        } else {
+            format!("the claims made so far are: {}", names.join(", "))
+        };
+        diags.push(
+            Diagnostic::error("E0128", name.file, name.node.span, format!("no claim `{}` to remove", name.node.node), "not claimed so far")
+                .with_help(help),
+        );
+    }
+}
+
+/// A claim of the chain in the model. Unknown pieces, and pieces a `without
+/// piece` removed, are `E0105`; zones resolve like promotion zones.
+fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)]) -> Option<Claim> {
+    let property = match &c.node.body.node {
+        ast::ClaimBody::KeepsColour { piece } => Property::KeepsColour { kind: claim_kind(cx, c, piece, removed)? },
+        ast::ClaimBody::NeverAdjacent { piece, other } => {
+            let kind = claim_kind(cx, c, piece, removed);
+            let other = claim_kind(cx, c, other, removed);
+            Property::NeverAdjacent { kind: kind?, other: other? }
+        }
+        ast::ClaimBody::NeverOn { piece, zone } => {
+            let kind = claim_kind(cx, c, piece, removed);
+            let zone = cx.zone(c.file, zone);
+            Property::NeverOn { kind: kind?, zone: zone? }
+        }
+        ast::ClaimBody::AtMost { count, piece } => {
+            Property::AtMost { kind: claim_kind(cx, c, piece, removed)?, count: count.node }
+        }
+    };
+    Some(Claim { name: c.node.name.node.clone(), property, file: c.file.to_string(), span: c.node.span })
+}
+
+/// The kind a claim names: `E0105` if there is none, saying so when a
+/// `without piece` removed it.
+fn claim_kind(cx: &mut Cx, c: From<ast::Claim>, piece: &ast::Ident, removed: &[(&str, &str)]) -> Option<KindId> {
+    let defined = cx.pieces.iter().any(|p| p.node.name.node == piece.node);
+    match removed.iter().rev().find(|(name, _)| *name == piece.node) {
+        Some((_, by)) if !defined => {
+            let claim = &c.node.name.node;
+            cx.diags.push(
+                Diagnostic::error("E0105", c.file, piece.span, format!("claim `{claim}` is about `{}`, which is removed", piece.node), format!("removed by `without piece {}` in {by}", piece.node))
+                    .with_help(format!("a claim about a removed piece cannot be checked: write `without claim {claim}` next to `without piece {}`", piece.node)),
+            );
+            None
+        }
+        _ => cx.kind(c.file, piece),
+    }
 }
 
 #[cfg(test)]

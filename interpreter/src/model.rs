@@ -35,6 +35,8 @@ pub struct Game {
     pub setup: String,
     /// The rulings stated in the file(s).
     pub rulings: Vec<Ruling>,
+    /// The claims stated in the file(s), ancestors' first (`rulebook check` proves or refutes them).
+    pub claims: Vec<Claim>,
 }
 
 /// One player's name and orientation.
@@ -80,6 +82,8 @@ pub struct PieceKind {
     pub parts: Vec<Part>,
     /// Where it was defined (for diagnostics).
     pub span: Span,
+    /// The file it was defined in.
+    pub file: String,
 }
 
 /// One movement part after expansion.
@@ -131,6 +135,8 @@ pub struct PromotionRule {
     pub targets: Vec<KindId>,
     /// Where it was written.
     pub span: Span,
+    /// The file it was written in.
+    pub file: String,
 }
 
 /// Castling of a royal piece with a partner (Chess960-general).
@@ -140,10 +146,14 @@ pub struct CastlingRule {
     pub king: KindId,
     /// The partner kind.
     pub rook: KindId,
-    /// `short` (partner on the higher files) and/or `long`.
+    /// The sides as written: `short` (partner on the higher files) and/or
+    /// `long`. A side written twice appears twice (the checker reports it);
+    /// both share that side's castling right.
     pub sides: Vec<CastlingSide>,
     /// Where it was written.
     pub span: Span,
+    /// The file it was written in.
+    pub file: String,
 }
 
 /// One side of castling: destinations per player.
@@ -155,6 +165,19 @@ pub struct CastlingSide {
     pub king_to: [Cell; 2],
     /// Partner destination per player.
     pub rook_to: [Cell; 2],
+    /// Where this side was written (in [`CastlingRule::file`]).
+    pub span: Span,
+}
+
+impl CastlingSide {
+    /// The castling-right slot this side uses in a position: 0 short, 1 long.
+    pub fn slot(&self) -> usize {
+        if self.short {
+            0
+        } else {
+            1
+        }
+    }
 }
 
 /// Hand and drop rules.
@@ -182,6 +205,150 @@ pub struct EndRules {
     pub fifty_move_piece: Option<KindId>,
     /// Occurrences of one position that draw.
     pub repetition: Option<u32>,
+    /// `priority A over B`: when both conditions hold at once, A decides.
+    /// The pairs `(higher, lower)` as written, each once, in the order
+    /// written; priority is transitive ([`EndRules::outranks`]), and lowering
+    /// guarantees there is no cycle.
+    pub priority: Vec<(EndCondition, EndCondition)>,
+    /// Where each condition was written, in `file`: first every rule of the
+    /// block (`checkmate:`, `stalemate:`, `draw after …`, `draw on
+    /// repetition …`) in the order written, under the condition it defines;
+    /// then every `priority` line, under its higher condition. So the first
+    /// entry of a condition is its own rule when the block writes one.
+    /// Empty when the defaults apply.
+    pub spans: Vec<(EndCondition, Span)>,
+    /// The file the `end` block is in (empty when the defaults apply).
+    pub file: String,
+}
+
+impl EndRules {
+    /// Does the game end on `condition` at all? Checkmate and stalemate always
+    /// do (an `end` block without their line uses the defaults `lose` and
+    /// `draw`); the move limit and repetition only with their rule.
+    pub fn defines(&self, condition: EndCondition) -> bool {
+        match condition {
+            EndCondition::Checkmate | EndCondition::Stalemate => true,
+            EndCondition::MoveLimit => self.fifty_move.is_some(),
+            EndCondition::Repetition => self.repetition.is_some(),
+        }
+    }
+
+    /// Does `a` have priority over `b`, by one `priority` pair or a chain of them?
+    pub fn outranks(&self, a: EndCondition, b: EndCondition) -> bool {
+        let mut reached = vec![a];
+        let mut next = 0;
+        while let Some(&from) = reached.get(next) {
+            next += 1;
+            for &(h, l) in &self.priority {
+                if h == from && !reached.contains(&l) {
+                    if l == b {
+                        return true;
+                    }
+                    reached.push(l);
+                }
+            }
+        }
+        false
+    }
+
+    /// Which of the conditions `holding` (all true of one position) decides
+    /// the game: one that no other holding condition outranks, the first such
+    /// in [`EndCondition::ALL`] order (mate or stalemate, move limit,
+    /// repetition: the order without any `priority` line). `None` only when
+    /// `holding` is empty.
+    pub fn deciding(&self, holding: &[EndCondition]) -> Option<EndCondition> {
+        let beaten = |c: EndCondition| holding.iter().any(|&d| d != c && self.outranks(d, c));
+        EndCondition::ALL
+            .into_iter()
+            .filter(|c| holding.contains(c))
+            .find(|&c| !beaten(c))
+            .or_else(|| holding.first().copied())
+    }
+}
+
+/// A condition that ends the game, as named in `priority` lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndCondition {
+    /// No legal move, in check (`checkmate`).
+    Checkmate,
+    /// No legal move, not in check (`stalemate`).
+    Stalemate,
+    /// `draw after N moves without …` (`move-limit`).
+    MoveLimit,
+    /// `draw on repetition N` (`repetition`).
+    Repetition,
+}
+
+impl EndCondition {
+    /// Every condition, in the order that decides without `priority` lines.
+    pub const ALL: [EndCondition; 4] =
+        [EndCondition::Checkmate, EndCondition::Stalemate, EndCondition::MoveLimit, EndCondition::Repetition];
+
+    /// The word that names it in a `priority` line (`move-limit`, …).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EndCondition::Checkmate => "checkmate",
+            EndCondition::Stalemate => "stalemate",
+            EndCondition::MoveLimit => "move-limit",
+            EndCondition::Repetition => "repetition",
+        }
+    }
+}
+
+/// A property the rules file claims (`claim name: …`); `rulebook check`
+/// proves it, bounds it, or refutes it with a counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Claim {
+    /// Its name (`--claim NAME` selects it).
+    pub name: String,
+    /// What it says.
+    pub property: Property,
+    /// The file it was written in.
+    pub file: String,
+    /// Where (the whole `claim` item).
+    pub span: Span,
+}
+
+/// What a claim says. Position properties (`NeverOn`, `NeverAdjacent`,
+/// `AtMost`) must hold in every reachable position; move properties
+/// (`KeepsColour`) of every legal move in every reachable position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// `no K on ZONE`: no piece of `kind` stands in its owner's `zone`.
+    NeverOn {
+        /// The piece kind.
+        kind: KindId,
+        /// The zone, per player (relative zones already resolved).
+        zone: [Vec<Cell>; 2],
+    },
+    /// `no K next to enemy L`: no piece of `kind` stands on a cell touching
+    /// (one king step away from, on every axis) an enemy piece of `other`.
+    NeverAdjacent {
+        /// The piece kind.
+        kind: KindId,
+        /// The enemy's piece kind.
+        other: KindId,
+    },
+    /// `at most N K`: neither player has more than `count` pieces of `kind` on the board.
+    AtMost {
+        /// The piece kind.
+        kind: KindId,
+        /// The bound.
+        count: u32,
+    },
+    /// `K moves keep colour`: every move of a piece of `kind` ends on a cell
+    /// of the colour it started on (colour: the parity of the coordinate sum).
+    KeepsColour {
+        /// The piece kind.
+        kind: KindId,
+    },
+}
+
+impl Property {
+    /// Is this a property of moves (rather than of positions)?
+    pub fn is_move_property(&self) -> bool {
+        matches!(self, Property::KeepsColour { .. })
+    }
 }
 
 /// A result for the side to move.
@@ -227,5 +394,37 @@ impl Game {
     /// Kinds written without a letter in SAN (pawn-like: those that promote).
     pub fn is_pawn_like(&self, kind: KindId) -> bool {
         self.promotions.iter().any(|p| p.kind == kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EndCondition::*;
+    use super::*;
+
+    fn rules(priority: &[(EndCondition, EndCondition)]) -> EndRules {
+        EndRules { priority: priority.to_vec(), ..EndRules::default() }
+    }
+
+    #[test]
+    fn without_priority_the_default_order_decides() {
+        let end = rules(&[]);
+        assert_eq!(end.deciding(&[]), None);
+        assert_eq!(end.deciding(&[Repetition, MoveLimit, Checkmate]), Some(Checkmate));
+        assert_eq!(end.deciding(&[Repetition, MoveLimit]), Some(MoveLimit));
+    }
+
+    #[test]
+    fn priority_is_transitive_and_counts_only_holding_conditions() {
+        let end = rules(&[(Repetition, MoveLimit), (MoveLimit, Checkmate)]);
+        assert!(end.outranks(Repetition, Checkmate));
+        assert!(!end.outranks(Checkmate, Repetition));
+        assert_eq!(end.deciding(&[Checkmate, Repetition]), Some(Repetition));
+        assert_eq!(end.deciding(&[Checkmate, MoveLimit]), Some(MoveLimit));
+        // Repetition over mate only: with the move limit holding too, the
+        // move limit is unbeaten and comes first in the default order.
+        let end = rules(&[(Repetition, Checkmate)]);
+        assert_eq!(end.deciding(&[Checkmate, MoveLimit, Repetition]), Some(MoveLimit));
+        assert_eq!(end.deciding(&[Checkmate, MoveLimit]), Some(Checkmate));
     }
 }

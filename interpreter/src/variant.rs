@@ -2,7 +2,7 @@
 //! users call (start position, FEN, legal moves, make, game status).
 
 use crate::fen::{self, FenSource};
-use crate::model::{Game, Outcome};
+use crate::model::{EndCondition, Game, Outcome};
 use crate::movegen;
 use crate::position::{Move, Position};
 use crate::tables::Tables;
@@ -80,27 +80,49 @@ impl Variant {
     }
 
     /// How the game stands after the positions `earlier` (oldest first) led to
-    /// `pos`: mate and stalemate first (FIDE 5.1, 5.2 and 9.6 end the game with the
-    /// move), then the fifty-move rule, then repetition.
+    /// `pos`. Of the end conditions that hold (checkmate or stalemate, the
+    /// move limit, repetition), the one that no other holding condition
+    /// outranks by the `priority` lines decides; without such lines the order
+    /// is mate or stalemate (FIDE 5.1, 5.2 and 9.6 end the game with the move),
+    /// then the move limit, then repetition ([`EndRules::deciding`]).
+    ///
+    /// [`EndRules::deciding`]: crate::model::EndRules::deciding
     pub fn status_in_game(&self, pos: &Position, earlier: &[Position]) -> Status {
         let plain = self.status(pos);
-        if plain != Status::Ongoing {
-            return plain;
-        }
         let end = &self.game.end;
-        if let Some(n) = end.fifty_move {
-            if u64::from(pos.halfmove) >= 2 * u64::from(n) {
-                return Status::FiftyMoves;
+        let mut holding = Vec::new();
+        for condition in EndCondition::ALL {
+            if !self.holds(condition, plain, pos, earlier) {
+                continue;
+            }
+            holding.push(condition);
+            // The first condition that holds decides unless a priority line
+            // ranks something over it: no need to test the others.
+            if holding.len() == 1 && !end.priority.iter().any(|&(_, lower)| lower == condition) {
+                break;
             }
         }
-        if let Some(n) = end.repetition {
-            let key = self.repetition_key(pos);
-            let seen = 1 + earlier.iter().filter(|p| self.repetition_key(p) == key).count();
-            if seen >= n as usize {
-                return Status::Repetition;
-            }
+        match end.deciding(&holding) {
+            None => Status::Ongoing,
+            Some(EndCondition::Checkmate | EndCondition::Stalemate) => plain,
+            Some(EndCondition::MoveLimit) => Status::FiftyMoves,
+            Some(EndCondition::Repetition) => Status::Repetition,
         }
-        Status::Ongoing
+    }
+
+    /// Does `condition` hold in `pos` (after `earlier`)? `plain` is [`Variant::status`] of `pos`.
+    fn holds(&self, condition: EndCondition, plain: Status, pos: &Position, earlier: &[Position]) -> bool {
+        let end = &self.game.end;
+        match condition {
+            EndCondition::Checkmate => matches!(plain, Status::Checkmate(_)),
+            EndCondition::Stalemate => matches!(plain, Status::Stalemate(_)),
+            EndCondition::MoveLimit => end.fifty_move.is_some_and(|n| u64::from(pos.halfmove) >= 2 * u64::from(n)),
+            EndCondition::Repetition => end.repetition.is_some_and(|n| {
+                let key = self.repetition_key(pos);
+                let seen = 1 + earlier.iter().filter(|p| self.repetition_key(p) == key).count();
+                seen >= n as usize
+            }),
+        }
     }
 
     /// The key under which positions repeat (FIDE 9.2.3): the same pieces on

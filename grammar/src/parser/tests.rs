@@ -119,6 +119,7 @@ fn chess_has_every_item_in_order() {
             Item::Hand(_) => "hand",
             Item::Ruling(_) => "ruling",
             Item::Without(_) => "without",
+            Item::Claim(_) => "claim",
         })
         .collect();
     assert_eq!(
@@ -137,6 +138,10 @@ fn chess_has_every_item_in_order() {
             "castling",
             "setup",
             "end",
+            "claim",
+            "claim",
+            "claim",
+            "claim",
             "ruling"
         ]
     );
@@ -429,6 +434,9 @@ fn end_rules() {
         "draw after 50 moves without capture or Pawn move"
     );
     assert!(matches!(rules[3], EndRule::Repetition(n) if n.node == 3));
+    assert!(
+        matches!(rules[4], EndRule::Priority { higher, lower } if higher.node == EndCondition::Checkmate && lower.len() == 2)
+    );
     let win = ok("end { checkmate: win stalemate: lose }");
     let Item::End(e) = &win.items[0] else {
         panic!()
@@ -531,6 +539,103 @@ fn without_extends_setup() {
     assert!(matches!(got[3], Item::Without(w) if w.node == Without::Promotion));
     assert!(matches!(got[4], Item::Without(w) if w.node == Without::Hand));
     assert!(matches!(got[5], Item::Setup(s) if s.node == "8/8 w - - 0 1"));
+}
+
+fn claims(file: &File) -> Vec<&Claim> {
+    file.items
+        .iter()
+        .filter_map(|i| if let Item::Claim(c) = i { Some(c) } else { None })
+        .collect()
+}
+
+#[test]
+fn the_four_claim_forms() {
+    let src = "claim bishops_keep_colour: Bishop moves keep colour\n\
+               claim no_pawn_on_first_rank: no Pawn on rank 1 or rank 8\n\
+               claim kings_never_adjacent: no King next to enemy King\n\
+               claim one_king_each: at most 1 King";
+    let file = ok(src);
+    let got = claims(&file);
+    assert_eq!(got.len(), 4);
+    assert_eq!(got[0].name.node, "bishops_keep_colour");
+    assert_eq!(text(src, got[0].span), "claim bishops_keep_colour: Bishop moves keep colour");
+    assert_eq!(text(src, got[0].body.span), "Bishop moves keep colour");
+    assert!(matches!(&got[0].body.node, ClaimBody::KeepsColour { piece } if text(src, piece.span) == "Bishop"));
+    let ClaimBody::NeverOn { piece, zone } = &got[1].body.node else {
+        panic!("{:?}", got[1].body)
+    };
+    assert_eq!(piece.node, "Pawn");
+    assert_eq!(zone_words(zone), zw(&[&[("rank", "1")], &[("rank", "8")]]));
+    assert_eq!(text(src, zone.span), "rank 1 or rank 8");
+    assert!(matches!(&got[2].body.node, ClaimBody::NeverAdjacent { piece, other }
+        if piece.node == "King" && other.node == "King" && other.span.start > piece.span.start));
+    let ClaimBody::AtMost { count, piece } = &got[3].body.node else {
+        panic!("{:?}", got[3].body)
+    };
+    assert_eq!((count.node, piece.node.as_str(), text(src, count.span)), (1, "King", "1"));
+    assert_eq!(text(src, got[3].span), "claim one_king_each: at most 1 King");
+}
+
+#[test]
+fn claims_take_every_zone_and_share_a_line() {
+    let src = "claim a: no Pawn on file a and rank 1 claim b: no Queen on square e4; without claim a";
+    let file = ok(src);
+    let got = claims(&file);
+    assert_eq!(got.len(), 2);
+    let ClaimBody::NeverOn { zone, .. } = &got[0].body.node else { panic!() };
+    assert_eq!(zone_words(zone), zw(&[&[("file", "a"), ("rank", "1")]]));
+    let ClaimBody::NeverOn { zone, .. } = &got[1].body.node else { panic!() };
+    assert_eq!(zone_words(zone), zw(&[&[("square", "e4")]]));
+    assert!(matches!(&file.items[2], Item::Without(w)
+        if matches!(&w.node, Without::Claim(n) if n.node == "a") && text(src, w.span) == "without claim a"));
+}
+
+#[test]
+fn claim_errors_say_what_a_claim_is() {
+    let d = err("claim x: no King near enemy King");
+    assert_eq!(d.code, "E0001");
+    assert_eq!(d.message, "unexpected `near` in claim");
+    assert!(d.label.contains("`next`") && d.label.contains("`on`"), "{}", d.label);
+    let d = err("claim x: Bishop moves keep color");
+    assert_eq!(d.label, "expected `colour` after `keep`");
+    assert_eq!(d.help.as_deref(), Some("did you mean `colour`?"));
+    let d = err("claim x: at most King");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("at most 1 King")), "{:?}", d.help);
+    let d = err("claim: at most 1 King");
+    assert_eq!(d.label, "expected a name after `claim`");
+    let d = err("claim x: every King");
+    assert_eq!(d.label, "expected `moves`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("`no PIECE on ZONE`")), "{:?}", d.help);
+    let d = err("claim x: 3 Kings");
+    assert!(d.label.starts_with("expected a claim ("), "{}", d.label);
+    // Each broken claim line is its own item for error recovery.
+    let all = crate::parse_all("bad.rules", "claim a: no King near enemy King\nclaim b: at most King\nclaim c: at most 1 King\n");
+    assert_eq!(all.map_err(|d| d.len()), Err(2));
+}
+
+#[test]
+fn priority_lines() {
+    let src = "end {\n  priority checkmate over move-limit, repetition\n  checkmate: lose\n  priority stalemate over repetition stalemate: draw\n}";
+    let file = ok(src);
+    let Item::End(end) = &file.items[0] else { panic!() };
+    assert_eq!(end.rules.len(), 4);
+    let EndRule::Priority { higher, lower } = &end.rules[0].node else {
+        panic!("{:?}", end.rules[0])
+    };
+    assert_eq!(higher.node, EndCondition::Checkmate);
+    let lower: Vec<EndCondition> = lower.iter().map(|c| c.node).collect();
+    assert_eq!(lower, [EndCondition::MoveLimit, EndCondition::Repetition]);
+    assert_eq!(text(src, end.rules[0].span), "priority checkmate over move-limit, repetition");
+    assert!(matches!(&end.rules[1].node, EndRule::Checkmate(_)));
+    // A condition followed by `:` starts the next rule.
+    assert!(matches!(&end.rules[2].node, EndRule::Priority { lower, .. } if lower.len() == 1));
+    assert!(matches!(&end.rules[3].node, EndRule::Stalemate(_)));
+    let d = err("end { priority checkmate over }");
+    assert!(d.label.contains("end condition"), "{}", d.label);
+    let d = err("end { priority checkmate move-limit }");
+    assert_eq!(d.label, "expected `over` after `checkmate`");
+    let d = err("end { priority checkmate over fifty }");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("move-limit")), "{:?}", d.help);
 }
 
 #[test]

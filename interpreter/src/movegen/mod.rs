@@ -253,8 +253,10 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
     if pos.royal_count[us] != 1 || kind_of(pos.board[king as usize]) != rule.king {
         return;
     }
+    // `s` indexes the sides as written (it is `Move::side`); the right is the
+    // side's slot, shared by a side written twice.
     for (s, side) in rule.sides.iter().enumerate() {
-        let rook = pos.castling[us][s];
+        let rook = pos.castling[us][side.slot()];
         if rook == NO_CELL || pos.board[rook as usize] != code(rule.rook, us as Color) {
             continue;
         }

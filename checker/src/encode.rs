@@ -1,0 +1,673 @@
+//! The Z3 encoding of a variant: a symbolic [`State`] (board, castling
+//! rights, en-passant targets, hands), the legal moves of the side to move as
+//! one formula over a symbolic move [`Key`], and the state after the move.
+//!
+//! Everything is derived from the semantic model: piece movement through
+//! [`crate::templates`], promotion zones, castling sides, drop zones and the
+//! royal flag. The side to move is a Rust constant of each query (every query
+//! is asked once per side), which keeps the formulas small.
+//!
+//! The legality of a move is the interpreter's definition: a pseudo-legal
+//! move (a template whose path is clear, onto an empty cell, an enemy, or an
+//! en-passant target), a drop, or a castling (partner and rights in place,
+//! the cells between empty, not in check, crossing no attacked cell), after
+//! which no royal piece of the mover is attacked.
+
+use crate::templates::{Template, Templates, MAX_EP};
+use rulebook_interpreter::geometry::Cell;
+use rulebook_interpreter::model::{Color, Game, KindId};
+use rulebook_interpreter::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, PROMOTED};
+use rulebook_interpreter::variant::Variant;
+use z3::ast::{Bool, Int};
+use z3::Model;
+
+/// The identity of a move, as the interpreter's moves are compared:
+/// `(class, from, to, extra)`. Class 0: a move or capture, 1: an en-passant
+/// capture, 2: a drop (`extra` is the kind), 3 + i: castling by side `i`.
+/// `extra` is the promotion kind or -1.
+pub type Key = (i64, i64, i64, i64);
+
+/// The key of an interpreter move.
+pub fn key_of(m: &Move) -> Key {
+    let promo = if m.promotion == NO_PROMOTION { -1 } else { m.promotion as i64 };
+    match m.kind {
+        MoveKind::Normal | MoveKind::EnPassantSetter => (0, m.from as i64, m.to as i64, promo),
+        MoveKind::EnPassant => (1, m.from as i64, m.to as i64, promo),
+        MoveKind::Drop => (2, m.to as i64, m.to as i64, m.piece as i64),
+        MoveKind::Castle => (3 + m.side as i64, m.from as i64, m.to as i64, -1),
+    }
+}
+
+/// A position as Z3 terms. The side to move is not part of it (see the module doc).
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Per cell index: the piece code (0 empty, `1 + 2·kind + colour`; the
+    /// promoted flag is apart). Cells off the board hold the constant 0.
+    pub board: Vec<Int>,
+    /// Per cell index: promoted (only for variants that demote promoted pieces going to hand).
+    pub promoted: Option<Vec<Bool>>,
+    /// Per player and castling slot: the partner's cell, or -1.
+    pub rights: [[Int; 2]; 2],
+    /// En-passant targets (-1 for none).
+    pub ep: [Int; MAX_EP],
+    /// The piece an en-passant capture removes (-1 for none).
+    pub ep_victim: Int,
+    /// Per kind and player: pieces in hand.
+    pub hand: Vec<[Int; 2]>,
+}
+
+/// One legal move of the side to move from a state, and the state after it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The move's key terms: class, from, to, extra.
+    pub key: [Int; 4],
+    /// The move is legal (a constraint to assert): `available` and the mover not in check after it.
+    pub legal: Bool,
+    /// The move is available before the check test (pseudo-legal; castling fully tested).
+    pub available: Bool,
+    /// The state after the move.
+    pub next: State,
+    /// The kind that moves (the king for castling; -1 for a drop).
+    pub mover: Int,
+    /// The cells where moving pieces start and end: (from, to) pairs, the
+    /// second pair for castling's partner (else both -1).
+    pub travels: [(Int, Int); 2],
+    /// The kind of the second travelling piece (castling's partner, or -1).
+    pub mover2: Int,
+}
+
+/// The encoder of one variant.
+pub struct Encoder<'a> {
+    /// The variant.
+    pub variant: &'a Variant,
+    game: &'a Game,
+    /// The move templates it is built from.
+    pub templates: Templates,
+    /// Cells on the board.
+    cells: Vec<Cell>,
+    /// Per attacking player and cell: the capture templates landing there.
+    attackers: [Vec<Vec<usize>>; 2],
+    /// Per player: every piece move (template, promotion, landing mode).
+    piece_moves: [Vec<PieceMove>; 2],
+}
+
+/// How a template lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Landing {
+    Quiet,
+    Capture,
+    EnPassant,
+}
+
+/// A template with a landing mode and a promotion choice.
+#[derive(Clone, Copy, Debug)]
+struct PieceMove {
+    template: usize,
+    landing: Landing,
+    promotion: Option<KindId>,
+}
+
+fn int(v: i64) -> Int {
+    Int::from_i64(v)
+}
+
+impl<'a> Encoder<'a> {
+    /// Builds the encoder of `variant`.
+    pub fn new(variant: &'a Variant) -> Encoder<'a> {
+        let game: &Game = &variant.game;
+        let templates = Templates::new(game);
+        let ncells = game.geometry.cells();
+        let cells: Vec<Cell> = game.geometry.board_cells().collect();
+        let mut attackers = [vec![Vec::new(); ncells], vec![Vec::new(); ncells]];
+        let mut piece_moves = [Vec::new(), Vec::new()];
+        for color in 0..2usize {
+            for (i, t) in templates.by_player[color].iter().enumerate() {
+                if t.capture {
+                    attackers[color][t.to as usize].push(i);
+                }
+                let promos = promotion_targets(game, t.kind, color as Color, t.to);
+                let mut landings = Vec::new();
+                if t.quiet {
+                    landings.push(Landing::Quiet);
+                }
+                if t.capture {
+                    landings.push(Landing::Capture);
+                }
+                if t.takes_ep {
+                    landings.push(Landing::EnPassant);
+                }
+                for landing in landings {
+                    match &promos {
+                        None => piece_moves[color].push(PieceMove { template: i, landing, promotion: None }),
+                        Some(targets) => {
+                            for &p in targets {
+                                piece_moves[color].push(PieceMove { template: i, landing, promotion: Some(p) });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Encoder { variant, game, templates, cells, attackers, piece_moves }
+    }
+
+    /// Fresh symbolic state named `name`.
+    pub fn state(&self, name: &str) -> State {
+        let on = &self.game.geometry.on_board;
+        let board = (0..on.len())
+            .map(|c| if on[c] { Int::new_const(format!("{name}.b{c}")) } else { int(0) })
+            .collect();
+        let promoted = self.demotes().then(|| {
+            (0..on.len())
+                .map(|c| if on[c] { Bool::new_const(format!("{name}.p{c}")) } else { Bool::from_bool(false) })
+                .collect()
+        });
+        let rights = [0, 1].map(|p| [0, 1].map(|s| Int::new_const(format!("{name}.rights{p}{s}"))));
+        let ep = std::array::from_fn(|i| Int::new_const(format!("{name}.ep{i}")));
+        let ep_victim = Int::new_const(format!("{name}.epvictim"));
+        let hand = (0..self.game.kinds.len())
+            .map(|k| [0, 1].map(|p| Int::new_const(format!("{name}.hand{k}_{p}"))))
+            .collect();
+        State { board, promoted, rights, ep, ep_victim, hand }
+    }
+
+    fn demotes(&self) -> bool {
+        self.game.hand.as_ref().is_some_and(|h| h.capture_to_hand && h.demote_to.is_some())
+    }
+
+    /// The piece code on `cell` (a concrete cell).
+    pub fn at(&self, s: &State, cell: Cell) -> Int {
+        s.board[cell as usize].clone()
+    }
+
+    fn at_term(&self, s: &State, cell: &Int) -> Int {
+        let mut out = int(0);
+        for &c in &self.cells {
+            out = cell.eq(int(c as i64)).ite(&s.board[c as usize], &out);
+        }
+        out
+    }
+
+    fn promoted_at(&self, s: &State, cell: &Int) -> Bool {
+        match &s.promoted {
+            Some(p) => {
+                let mut out = Bool::from_bool(false);
+                for &c in &self.cells {
+                    out = cell.eq(int(c as i64)).ite(&p[c as usize], &out);
+                }
+                out
+            }
+            None => Bool::from_bool(false),
+        }
+    }
+
+    /// The cells on the board.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The state is a position at all: codes in range, rights and targets on cells, hands not negative.
+    pub fn well_formed(&self, s: &State) -> Bool {
+        let top = 2 * self.game.kinds.len() as i64;
+        let mut parts = Vec::new();
+        for &c in &self.cells {
+            let v = self.at(s, c);
+            parts.push(v.ge(int(0)));
+            parts.push(v.le(int(top)));
+        }
+        let cell_or_none = |x: &Int| {
+            let mut options: Vec<Bool> = self.cells.iter().map(|&c| x.eq(int(c as i64))).collect();
+            options.push(x.eq(int(-1)));
+            Bool::or(&options)
+        };
+        for p in 0..2 {
+            for sl in 0..2 {
+                parts.push(cell_or_none(&s.rights[p][sl]));
+            }
+        }
+        for e in &s.ep {
+            parts.push(cell_or_none(e));
+        }
+        parts.push(cell_or_none(&s.ep_victim));
+        for h in &s.hand {
+            for x in h {
+                parts.push(x.ge(int(0)));
+            }
+        }
+        Bool::and(&parts)
+    }
+
+    /// The concrete position `pos` as a state of constant terms (queries about
+    /// one position simplify to small formulas).
+    pub fn concrete(&self, pos: &Position) -> State {
+        let n = self.game.geometry.on_board.len();
+        let board = (0..n).map(|c| int((pos.board[c] & !PROMOTED) as i64)).collect();
+        let promoted = self.demotes().then(|| (0..n).map(|c| Bool::from_bool(pos.board[c] & PROMOTED != 0)).collect());
+        let cell = |c: Cell| int(if c == NO_CELL { -1 } else { c as i64 });
+        let rights = [0, 1].map(|p| [0, 1].map(|sl| cell(pos.castling[p][sl])));
+        let ep = std::array::from_fn(|i| if i < pos.ep_len as usize { cell(pos.ep_targets[i]) } else { int(-1) });
+        let ep_victim = if pos.ep_len == 0 { int(-1) } else { cell(pos.ep_victim) };
+        let hand = (0..self.game.kinds.len()).map(|k| [0, 1].map(|p| int(pos.hand[p][k] as i64))).collect();
+        State { board, promoted, rights, ep, ep_victim, hand }
+    }
+
+    /// Pairs (term of `s`, value in `pos`) for every integer term of a symbolic
+    /// state, to substitute a concrete position into formulas built once.
+    pub fn bindings(&self, s: &State, pos: &Position) -> (Vec<(Int, Int)>, Vec<(Bool, Bool)>) {
+        let c = self.concrete(pos);
+        let mut ints = Vec::new();
+        for &cell in &self.cells {
+            ints.push((s.board[cell as usize].clone(), c.board[cell as usize].clone()));
+        }
+        for p in 0..2 {
+            for sl in 0..2 {
+                ints.push((s.rights[p][sl].clone(), c.rights[p][sl].clone()));
+            }
+        }
+        for i in 0..MAX_EP {
+            ints.push((s.ep[i].clone(), c.ep[i].clone()));
+        }
+        ints.push((s.ep_victim.clone(), c.ep_victim.clone()));
+        for (k, h) in s.hand.iter().enumerate() {
+            for p in 0..2 {
+                ints.push((h[p].clone(), c.hand[k][p].clone()));
+            }
+        }
+        let mut bools = Vec::new();
+        if let (Some(a), Some(b)) = (&s.promoted, &c.promoted) {
+            for &cell in &self.cells {
+                bools.push((a[cell as usize].clone(), b[cell as usize].clone()));
+            }
+        }
+        (ints, bools)
+    }
+
+    /// The state equals the concrete position `pos`.
+    pub fn equals(&self, s: &State, pos: &Position) -> Bool {
+        let mut parts = Vec::new();
+        for &c in &self.cells {
+            let v = pos.board[c as usize];
+            parts.push(self.at(s, c).eq(int((v & !PROMOTED) as i64)));
+            if let Some(p) = &s.promoted {
+                parts.push(p[c as usize].eq(Bool::from_bool(v & PROMOTED != 0)));
+            }
+        }
+        for p in 0..2 {
+            for sl in 0..2 {
+                let r = pos.castling[p][sl];
+                parts.push(s.rights[p][sl].eq(int(if r == NO_CELL { -1 } else { r as i64 })));
+            }
+        }
+        for (i, e) in s.ep.iter().enumerate() {
+            let v = if i < pos.ep_len as usize { pos.ep_targets[i] as i64 } else { -1 };
+            parts.push(e.eq(int(v)));
+        }
+        let victim = if pos.ep_victim == NO_CELL || pos.ep_len == 0 { -1 } else { pos.ep_victim as i64 };
+        parts.push(s.ep_victim.eq(int(victim)));
+        for (k, h) in s.hand.iter().enumerate() {
+            for p in 0..2 {
+                parts.push(h[p].eq(int(pos.hand[p][k] as i64)));
+            }
+        }
+        Bool::and(&parts)
+    }
+
+    fn is_ep_target(&self, s: &State, cell: Cell) -> Bool {
+        Bool::or(&s.ep.iter().map(|e| e.eq(int(cell as i64))).collect::<Vec<_>>())
+    }
+
+    fn is_enemy(&self, v: &Int, them: Color) -> Bool {
+        let codes: Vec<Bool> = (0..self.game.kinds.len()).map(|k| v.eq(int(code(k as KindId, them) as i64))).collect();
+        Bool::or(&codes)
+    }
+
+    fn is_royal(&self, v: &Int, color: Color) -> Bool {
+        let codes: Vec<Bool> = self
+            .game
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.royal)
+            .map(|(k, _)| v.eq(int(code(k as KindId, color) as i64)))
+            .collect();
+        Bool::or(&codes)
+    }
+
+    /// The path of template `t` of player `color` is clear and its piece stands on its start.
+    fn template_ready(&self, s: &State, t: &Template, color: Color) -> Bool {
+        let mut parts = vec![self.at(s, t.from).eq(int(code(t.kind, color) as i64))];
+        for &c in &t.empty {
+            parts.push(self.at(s, c).eq(int(0)));
+        }
+        if let Some(screen) = t.screen {
+            parts.push(self.at(s, screen).ne(int(0)));
+        }
+        Bool::and(&parts)
+    }
+
+    /// `cell` is attacked by a piece of `by`: some capture template of `by` lands there with its path clear.
+    pub fn attacked(&self, s: &State, cell: Cell, by: Color) -> Bool {
+        let ts = &self.templates.by_player[by as usize];
+        let options: Vec<Bool> = self.attackers[by as usize][cell as usize]
+            .iter()
+            .map(|&i| self.template_ready(s, &ts[i], by))
+            .collect();
+        Bool::or(&options)
+    }
+
+    /// Some royal piece of `color` is attacked.
+    pub fn in_check(&self, s: &State, color: Color) -> Bool {
+        if !self.game.kinds.iter().any(|k| k.royal) {
+            return Bool::from_bool(false);
+        }
+        let options: Vec<Bool> = self
+            .cells
+            .iter()
+            .map(|&c| Bool::and(&[self.is_royal(&self.at(s, c), color), self.attacked(s, c, color ^ 1)]))
+            .collect();
+        Bool::or(&options)
+    }
+
+    /// The legal moves of `us` from `s`, and the state after the chosen one.
+    pub fn step(&self, s: &State, us: Color, name: &str) -> Step {
+        let them = us ^ 1;
+        let key = ["class", "from", "to", "extra"].map(|n| Int::new_const(format!("{name}.{n}")));
+        let [class, from, to, extra] = key.clone();
+        let key_is = |k: Key| Bool::and(&[class.eq(int(k.0)), from.eq(int(k.1)), to.eq(int(k.2)), extra.eq(int(k.3))]);
+
+        // Which moves are available: one disjunct per piece move, drop and castling side.
+        let mut options = Vec::new();
+        let ts = &self.templates.by_player[us as usize];
+        for pm in &self.piece_moves[us as usize] {
+            let t = &ts[pm.template];
+            let occ = self.at(s, t.to);
+            let landing = match pm.landing {
+                Landing::Quiet if t.takes_ep => Bool::and(&[occ.eq(int(0)), self.is_ep_target(s, t.to).not()]),
+                Landing::Quiet => occ.eq(int(0)),
+                Landing::Capture => self.is_enemy(&occ, them),
+                Landing::EnPassant => Bool::and(&[occ.eq(int(0)), self.is_ep_target(s, t.to)]),
+            };
+            let class_no = if pm.landing == Landing::EnPassant { 1 } else { 0 };
+            let promo = pm.promotion.map_or(-1, |p| p as i64);
+            options.push(Bool::and(&[key_is((class_no, t.from as i64, t.to as i64, promo)), self.template_ready(s, t, us), landing]));
+        }
+        if let Some(hand) = &self.game.hand {
+            for (k, zone) in hand.drop_cells.iter().enumerate() {
+                let Some(zone) = zone else { continue };
+                for &c in &zone[us as usize] {
+                    options.push(Bool::and(&[
+                        key_is((2, c as i64, c as i64, k as i64)),
+                        s.hand[k][us as usize].ge(int(1)),
+                        self.at(s, c).eq(int(0)),
+                    ]));
+                }
+            }
+        }
+        if let Some(rule) = &self.game.castling {
+            for (i, side) in rule.sides.iter().enumerate() {
+                options.push(Bool::and(&[
+                    class.eq(int(3 + i as i64)),
+                    extra.eq(int(-1)),
+                    to.eq(int(side.king_to[us as usize] as i64)),
+                    self.castling_ok(s, us, i, &from),
+                ]));
+            }
+        }
+        let available = Bool::or(&options);
+
+        // The state after the move, from the key.
+        let is_piece_move = Bool::or(&[class.eq(int(0)), class.eq(int(1))]);
+        let is_drop = class.eq(int(2));
+        let is_castle = class.ge(int(3));
+        let none = int(-1);
+        let victim_cell = is_piece_move.ite(&class.eq(int(1)).ite(&s.ep_victim, &to), &none);
+        let victim = victim_cell.lt(int(0)).ite(&int(0), &self.at_term(s, &victim_cell));
+        let mover_code = self.at_term(s, &from);
+        let (castle_rook, castle_rook_to, castle_king_to) = self.castle_cells(s, us, &class);
+        let king_code = self.game.castling.as_ref().map_or(0, |r| code(r.king, us) as i64);
+        let rook_code = self.game.castling.as_ref().map_or(0, |r| code(r.rook, us) as i64);
+        let promo_code = int(1 + us as i64) + extra.clone() * int(2);
+        let new_code = is_drop.ite(&promo_code, &extra.lt(int(0)).ite(&mover_code, &promo_code));
+        let new_code = is_castle.ite(&int(king_code), &new_code);
+        let clear1 = is_castle.ite(&from, &class.eq(int(1)).ite(&s.ep_victim, &none));
+        let clear2 = is_castle.ite(&castle_rook, &is_drop.ite(&none, &from));
+        let write2 = is_castle.ite(&castle_rook_to, &none);
+        let board: Vec<Int> = (0..s.board.len())
+            .map(|c| {
+                if !self.game.geometry.on_board[c] {
+                    return int(0);
+                }
+                let ci = int(c as i64);
+                let cleared = Bool::or(&[clear1.eq(&ci), clear2.eq(&ci)]);
+                let kept = cleared.ite(&int(0), &s.board[c]);
+                let kept = write2.eq(&ci).ite(&int(rook_code), &kept);
+                to.eq(&ci).ite(&new_code, &kept)
+            })
+            .collect();
+        let promoted = s.promoted.as_ref().map(|p| {
+            let f = Bool::from_bool(false);
+            let moved = self.promoted_at(s, &from);
+            let flag = is_drop.ite(&f, &extra.ge(int(0)).ite(&Bool::from_bool(true), &moved));
+            let flag = is_castle.ite(&moved, &flag);
+            let rook_flag = self.promoted_at(s, &castle_rook);
+            (0..p.len())
+                .map(|c| {
+                    let ci = int(c as i64);
+                    let cleared = Bool::or(&[clear1.eq(&ci), clear2.eq(&ci)]);
+                    let kept = cleared.ite(&f, &p[c]);
+                    let kept = write2.eq(&ci).ite(&rook_flag, &kept);
+                    to.eq(&ci).ite(&flag, &kept)
+                })
+                .collect()
+        });
+
+        // En passant: a quiet move along a template that passes cells.
+        let mut ep: [Int; MAX_EP] = std::array::from_fn(|_| int(-1));
+        let mut ep_victim = int(-1);
+        for t in ts.iter().rev().filter(|t| !t.passes.is_empty()) {
+            let fires = Bool::and(&[
+                class.eq(int(0)),
+                from.eq(int(t.from as i64)),
+                to.eq(int(t.to as i64)),
+                self.template_ready(s, t, us),
+                self.at(s, t.to).eq(int(0)),
+            ]);
+            for (j, e) in ep.iter_mut().enumerate() {
+                let v = t.passes.get(j).map_or(-1, |&c| c as i64);
+                *e = fires.ite(&int(v), e);
+            }
+            ep_victim = fires.ite(&int(t.to as i64), &ep_victim);
+        }
+
+        // Hands: a drop leaves the hand; a capture joins the captor's hand (demoted if promoted).
+        let mut hand = s.hand.clone();
+        if let Some(rules) = &self.game.hand {
+            let victim_promoted = self.promoted_at(s, &victim_cell);
+            for (k, h) in hand.iter_mut().enumerate() {
+                let dropped = Bool::and(&[is_drop.clone(), extra.eq(int(k as i64))]).ite(&int(1), &int(0));
+                let mut gained = int(0);
+                if rules.capture_to_hand {
+                    let plain = Bool::and(&[victim.eq(int(code(k as KindId, them) as i64)), victim_promoted.not()]);
+                    gained = plain.ite(&int(1), &int(0));
+                    if rules.demote_to == Some(k as KindId) {
+                        let any = Bool::and(&[victim.ne(int(0)), victim_promoted.clone()]);
+                        gained = gained + any.ite(&int(1), &int(0));
+                    }
+                }
+                h[us as usize] = h[us as usize].clone() - dropped + gained;
+            }
+        }
+
+        // Castling rights: lost when the king moves, or when the partner's cell is left or captured on.
+        let king_moved = match &self.game.castling {
+            Some(_) => Bool::or(&[is_castle.clone(), Bool::and(&[is_piece_move.clone(), mover_code.eq(int(king_code))])]),
+            None => Bool::from_bool(false),
+        };
+        let rights = [0usize, 1].map(|p| {
+            [0usize, 1].map(|sl| {
+                let r = &s.rights[p][sl];
+                let mut lost = vec![r.eq(&from), Bool::and(&[victim.ne(int(0)), r.eq(&victim_cell)])];
+                if p == us as usize {
+                    lost.push(king_moved.clone());
+                }
+                Bool::or(&lost).ite(&none, r)
+            })
+        });
+        let next = State { board, promoted, rights, ep, ep_victim, hand };
+        let legal = Bool::and(&[available.clone(), self.in_check(&next, us).not()]);
+
+        let mover = is_drop.ite(&none, &self.kind_term(&mover_code));
+        let rook_kind = self.game.castling.as_ref().map_or(-1, |r| r.rook as i64);
+        let travels = [(is_drop.ite(&none, &from), to.clone()), (is_castle.ite(&castle_rook, &none), is_castle.ite(&castle_rook_to, &none))];
+        let mover2 = is_castle.ite(&int(rook_kind), &none);
+        let _ = castle_king_to;
+        Step { key, legal, available, next, mover, travels, mover2 }
+    }
+
+    /// The kind of a (non-empty) piece code term.
+    fn kind_term(&self, v: &Int) -> Int {
+        (v.clone() - int(1)).div(int(2))
+    }
+
+    /// For castling side `class - 3`: the partner's cell, its destination and the king's destination.
+    fn castle_cells(&self, s: &State, us: Color, class: &Int) -> (Int, Int, Int) {
+        let none = int(-1);
+        let (mut rook, mut rook_to, mut king_to) = (none.clone(), none.clone(), none);
+        if let Some(rule) = &self.game.castling {
+            for (i, side) in rule.sides.iter().enumerate() {
+                let this = class.eq(int(3 + i as i64));
+                rook = this.ite(&s.rights[us as usize][side.slot()], &rook);
+                rook_to = this.ite(&int(side.rook_to[us as usize] as i64), &rook_to);
+                king_to = this.ite(&int(side.king_to[us as usize] as i64), &king_to);
+            }
+        }
+        (rook, rook_to, king_to)
+    }
+
+    /// Castling by side `i` is available (its destinations are fixed; the king and partner are found).
+    fn castling_ok(&self, s: &State, us: Color, i: usize, king: &Int) -> Bool {
+        let Some(rule) = &self.game.castling else { return Bool::from_bool(false) };
+        let side = &rule.sides[i];
+        let u = us as usize;
+        let geo = &self.game.geometry;
+        let (kt, rt) = (side.king_to[u], side.rook_to[u]);
+        let rook = s.rights[u][side.slot()].clone();
+        let line: Vec<Cell> = self.cells.iter().copied().filter(|&c| geo.coords(c)[1..] == geo.coords(kt)[1..]).collect();
+        let mut parts = vec![
+            rook.ne(int(-1)),
+            self.at_term(s, &rook).eq(int(code(rule.rook, us) as i64)),
+            self.at_term(s, &king).eq(int(code(rule.king, us) as i64)),
+            Bool::or(&line.iter().map(|&c| king.eq(int(c as i64))).collect::<Vec<_>>()),
+        ];
+        // Exactly one royal piece, and it is the king of this rule.
+        let royals: Vec<Int> =
+            self.cells.iter().map(|&c| self.is_royal(&self.at(s, c), us).ite(&int(1), &int(0))).collect();
+        parts.push(Int::add(&royals).eq(int(1)));
+        parts.push(self.in_check(s, us).not());
+        for &c in &line {
+            let ci = int(c as i64);
+            let ends = [king, &rook];
+            let above_low = Bool::or(&[ends[0].le(&ci), ends[1].le(&ci), int(kt as i64).le(&ci), int(rt as i64).le(&ci)]);
+            let below_high = Bool::or(&[ends[0].ge(&ci), ends[1].ge(&ci), int(kt as i64).ge(&ci), int(rt as i64).ge(&ci)]);
+            let between = Bool::and(&[above_low, below_high, king.ne(&ci), rook.ne(&ci)]);
+            parts.push(between.implies(self.at(s, c).eq(int(0))));
+            if c != kt {
+                let crossed = Bool::and(&[
+                    Bool::or(&[Bool::and(&[king.le(&ci), ci.le(int(kt as i64))]), Bool::and(&[ci.le(king), int(kt as i64).le(&ci)])]),
+                    king.ne(&ci),
+                ]);
+                parts.push(crossed.implies(self.attacked(s, c, us ^ 1).not()));
+            }
+        }
+        Bool::and(&parts)
+    }
+
+    /// Reads the state `s` with `side` to move out of a model, as a position.
+    pub fn read(&self, model: &Model, s: &State, side: Color) -> Position {
+        let t = &self.variant.tables;
+        let value = |x: &Int| model.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(-1);
+        let mut pos = Position::empty();
+        pos.side = side;
+        let top = 2 * self.game.kinds.len() as i64;
+        for &c in &self.cells {
+            let v = value(&self.at(s, c));
+            if v > 0 && v <= top {
+                let mut piece = v as u8;
+                if let Some(p) = &s.promoted {
+                    if model.eval(&p[c as usize], true).and_then(|b| b.as_bool()) == Some(true) {
+                        piece |= PROMOTED;
+                    }
+                }
+                pos.put(c, piece, t);
+            }
+        }
+        for p in 0..2 {
+            for sl in 0..2 {
+                let r = value(&s.rights[p][sl]);
+                pos.castling[p][sl] = if r < 0 { NO_CELL } else { r as Cell };
+            }
+        }
+        let mut n = 0;
+        for e in &s.ep {
+            let v = value(e);
+            if v >= 0 && n < MAX_EP {
+                pos.ep_targets[n] = v as Cell;
+                n += 1;
+            }
+        }
+        pos.ep_len = n as u8;
+        let victim = value(&s.ep_victim);
+        pos.ep_victim = if victim < 0 || n == 0 { NO_CELL } else { victim as Cell };
+        for (k, h) in s.hand.iter().enumerate() {
+            for p in 0..2 {
+                pos.hand[p][k] = value(&h[p]).clamp(0, 255) as u8;
+            }
+        }
+        pos
+    }
+
+    /// Reads a step's move key out of a model.
+    pub fn read_key(&self, model: &Model, step: &Step) -> Key {
+        let v = |x: &Int| model.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(-1);
+        (v(&step.key[0]), v(&step.key[1]), v(&step.key[2]), v(&step.key[3]))
+    }
+
+    /// The interpreter's legal move with this key in `pos`, if any.
+    pub fn find_move(&self, pos: &Position, key: Key) -> Option<Move> {
+        self.variant.legal_moves(pos).into_iter().find(|m| key_of(m) == key)
+    }
+
+    /// The colour of a cell (parity of its coordinate sum).
+    pub fn colour(&self, cell: Cell) -> i64 {
+        self.game.geometry.coords(cell).iter().sum::<usize>() as i64 % 2
+    }
+
+    /// The colour of a symbolic cell (-1 stays -1).
+    pub fn colour_term(&self, cell: &Int) -> Int {
+        let mut out = int(-1);
+        for &c in &self.cells {
+            out = cell.eq(int(c as i64)).ite(&int(self.colour(c)), &out);
+        }
+        out
+    }
+
+    /// Is `code` a piece of `color`? (Helper for claims.)
+    pub fn code_of(&self, kind: KindId, color: Color) -> i64 {
+        code(kind, color) as i64
+    }
+}
+
+/// The promotion choices of `kind` of `color` arriving on `to` (the last rule
+/// whose zone holds `to` decides, as in the interpreter), or `None`.
+fn promotion_targets(game: &Game, kind: KindId, color: Color, to: Cell) -> Option<Vec<KindId>> {
+    game.promotions
+        .iter()
+        .rev()
+        .find(|r| r.kind == kind && r.zone[color as usize].contains(&to))
+        .map(|r| r.targets.clone())
+}
+
+/// Splits a code into (kind, colour) for display.
+pub fn describe(code_value: u8) -> (KindId, Color) {
+    (kind_of(code_value), color_of(code_value))
+}

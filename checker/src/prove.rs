@@ -1,0 +1,304 @@
+//! Symbolic questions to Z3 over the encoding of [`crate::encode`]: claims
+//! proved by induction (one symbolic step), and witnesses (a position and a
+//! move where some condition holds).
+//!
+//! Every query runs under a per-query timeout and an overall deadline; a
+//! query the solver cannot decide in time is answered `Unknown`, never waited for.
+
+use crate::encode::{Encoder, Key, State, Step};
+use rulebook_interpreter::model::{Color, Property};
+use rulebook_interpreter::notation::coordinate;
+use rulebook_interpreter::position::{code, Move};
+use rulebook_interpreter::{Position, Variant};
+use std::time::Instant;
+use z3::ast::{Bool, Int};
+use z3::{Params, SatResult, Solver};
+
+/// A concrete situation Z3 found: a position with its side to move, and a move.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    /// The position.
+    pub position: Position,
+    /// The position as FEN.
+    pub fen: String,
+    /// The move's key.
+    pub key: Key,
+    /// The interpreter's move with that key in the position (when it is legal there).
+    pub mv: Option<Move>,
+    /// The move in coordinate notation (or its key when the interpreter has no such move).
+    pub mv_text: String,
+}
+
+/// A solver's answer.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// No such situation exists.
+    Unsat,
+    /// One exists; here it is.
+    Sat(Box<Witness>),
+    /// The solver gave up (timeout or deadline); the reason.
+    Unknown(String),
+}
+
+/// What induction concluded about one position property.
+#[derive(Clone, Debug)]
+pub enum Induction {
+    /// Preserved by every legal move from every state satisfying the proved set.
+    Proved,
+    /// A step from a state satisfying the candidates breaks it (the state may be unreachable).
+    NotInductive(Box<Witness>),
+    /// The solver could not decide.
+    Unknown(String),
+}
+
+/// Asks Z3 about one variant.
+pub struct Prover<'a> {
+    /// The encoder.
+    pub enc: Encoder<'a>,
+    state: State,
+    steps: [Step; 2],
+    timeout_ms: u32,
+    deadline: Instant,
+    /// Number of solver queries made.
+    pub queries: u32,
+}
+
+impl<'a> Prover<'a> {
+    /// A prover for `variant` with a per-query timeout and an overall deadline.
+    pub fn new(variant: &'a Variant, timeout_ms: u32, deadline: Instant) -> Prover<'a> {
+        let enc = Encoder::new(variant);
+        let state = enc.state("s");
+        let steps = [0u8, 1].map(|side| enc.step(&state, side, &format!("m{side}")));
+        Prover { enc, state, steps, timeout_ms, deadline, queries: 0 }
+    }
+
+    fn solver(&self) -> Option<Solver> {
+        let left = self.deadline.saturating_duration_since(Instant::now()).as_millis();
+        if left == 0 {
+            return None;
+        }
+        let solver = Solver::new();
+        let mut params = Params::new();
+        params.set_u32("timeout", self.timeout_ms.min(left.min(u32::MAX as u128) as u32).max(1));
+        solver.set_params(&params);
+        Some(solver)
+    }
+
+    /// The facts every reachable state with `side` to move satisfies by the
+    /// rules themselves: it is a position, and the side that just moved is not in check.
+    fn background(&self, side: Color) -> Vec<Bool> {
+        vec![self.enc.well_formed(&self.state), self.enc.in_check(&self.state, side ^ 1).not()]
+    }
+
+    /// A position property as a formula over `s`.
+    pub fn holds(&self, s: &State, p: &Property) -> Bool {
+        let enc = &self.enc;
+        let geo = &enc.variant.game.geometry;
+        match p {
+            Property::NeverOn { kind, zone } => {
+                let mut parts = Vec::new();
+                for color in 0..2u8 {
+                    for &c in &zone[color as usize] {
+                        parts.push(enc.at(s, c).ne(Int::from_i64(code(*kind, color) as i64)));
+                    }
+                }
+                Bool::and(&parts)
+            }
+            Property::NeverAdjacent { kind, other } => {
+                let mut parts = Vec::new();
+                for color in 0..2u8 {
+                    let mine = Int::from_i64(code(*kind, color) as i64);
+                    let theirs = Int::from_i64(code(*other, color ^ 1) as i64);
+                    for &a in enc.cells() {
+                        for &b in enc.cells() {
+                            if crate::concrete::king_step(geo, a, b) {
+                                parts.push(Bool::and(&[enc.at(s, a).eq(&mine), enc.at(s, b).eq(&theirs)]).not());
+                            }
+                        }
+                    }
+                }
+                Bool::and(&parts)
+            }
+            Property::AtMost { kind, count } => {
+                let mut parts = Vec::new();
+                for color in 0..2u8 {
+                    let mine = Int::from_i64(code(*kind, color) as i64);
+                    let ones: Vec<Int> =
+                        enc.cells().iter().map(|&c| enc.at(s, c).eq(&mine).ite(&Int::from_i64(1), &Int::from_i64(0))).collect();
+                    parts.push(Int::add(&ones).le(Int::from_i64(*count as i64)));
+                }
+                Bool::and(&parts)
+            }
+            Property::KeepsColour { .. } => Bool::from_bool(true),
+        }
+    }
+
+    /// The move of `step` breaks the move property `p`.
+    fn move_breaks(&self, step: &Step, p: &Property) -> Bool {
+        match p {
+            Property::KeepsColour { kind } => {
+                let k = Int::from_i64(*kind as i64);
+                let changes = |from: &Int, to: &Int| self.enc.colour_term(from).ne(self.enc.colour_term(to));
+                Bool::or(&[
+                    Bool::and(&[step.mover.eq(&k), changes(&step.travels[0].0, &step.travels[0].1)]),
+                    Bool::and(&[step.mover2.eq(&k), changes(&step.travels[1].0, &step.travels[1].1)]),
+                ])
+            }
+            _ => Bool::from_bool(false),
+        }
+    }
+
+    /// Runs one query: `facts` with `side` to move; a model becomes a witness.
+    fn ask(&mut self, side: Color, facts: &[Bool]) -> Answer {
+        let Some(solver) = self.solver() else {
+            return Answer::Unknown("overall time limit reached".into());
+        };
+        self.queries += 1;
+        for f in facts {
+            solver.assert(f);
+        }
+        match solver.check() {
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Sat => match solver.get_model() {
+                Some(model) => {
+                    let step = &self.steps[side as usize];
+                    let position = self.enc.read(&model, &self.state, side);
+                    let key = self.enc.read_key(&model, step);
+                    let v = self.enc.variant;
+                    let mv = self.enc.find_move(&position, key);
+                    let mv_text = match &mv {
+                        Some(m) => coordinate(v, m),
+                        None => format!("{key:?}"),
+                    };
+                    Answer::Sat(Box::new(Witness { fen: v.fen(&position), position, key, mv, mv_text }))
+                }
+                None => Answer::Unknown("no model".into()),
+            },
+            SatResult::Unknown => Answer::Unknown(
+                solver.get_reason_unknown().unwrap_or_else(|| format!("timeout after {} ms", self.timeout_ms)),
+            ),
+        }
+    }
+
+    /// Houdini: the largest subset of `candidates` (position properties) that
+    /// is inductive together: assuming all of them (and the background facts)
+    /// before any legal move, each holds after it. Returns, per candidate, the
+    /// verdict (a candidate dropped on the way keeps the reason it was dropped).
+    pub fn induction(&mut self, candidates: &[Property]) -> Vec<Induction> {
+        let mut verdict: Vec<Option<Induction>> = vec![None; candidates.len()];
+        loop {
+            let alive: Vec<usize> = (0..candidates.len()).filter(|&i| verdict[i].is_none()).collect();
+            let mut dropped = false;
+            'sides: for side in 0..2u8 {
+                for &i in &alive {
+                    let mut facts = self.background(side);
+                    for &j in &alive {
+                        facts.push(self.holds(&self.state, &candidates[j]));
+                    }
+                    facts.push(self.steps[side as usize].legal.clone());
+                    let next = self.steps[side as usize].next.clone();
+                    facts.push(self.holds(&next, &candidates[i]).not());
+                    match self.ask(side, &facts) {
+                        Answer::Unsat => {}
+                        Answer::Sat(w) => {
+                            verdict[i] = Some(Induction::NotInductive(w));
+                            dropped = true;
+                            break 'sides;
+                        }
+                        Answer::Unknown(why) => {
+                            verdict[i] = Some(Induction::Unknown(why));
+                            dropped = true;
+                            break 'sides;
+                        }
+                    }
+                }
+            }
+            if !dropped {
+                return verdict.into_iter().map(|v| v.unwrap_or(Induction::Proved)).collect();
+            }
+        }
+    }
+
+    /// A move property: no legal move from any state satisfying the background
+    /// facts and `lemmas` (proved position properties) breaks it.
+    pub fn move_property(&mut self, p: &Property, lemmas: &[Property]) -> Induction {
+        for side in 0..2u8 {
+            let mut facts = self.background(side);
+            for l in lemmas {
+                facts.push(self.holds(&self.state, l));
+            }
+            facts.push(self.steps[side as usize].legal.clone());
+            facts.push(self.move_breaks(&self.steps[side as usize], p));
+            match self.ask(side, &facts) {
+                Answer::Unsat => {}
+                Answer::Sat(w) => return Induction::NotInductive(w),
+                Answer::Unknown(why) => return Induction::Unknown(why),
+            }
+        }
+        Induction::Proved
+    }
+
+    /// A witness: a state satisfying the background facts, `lemmas`, and a
+    /// legal move of `side` for which `condition` holds. Witnesses are kept
+    /// small: first with few pieces on the board, then with any number.
+    pub fn witness(&mut self, side: Color, lemmas: &[Property], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
+        let mut facts = self.background(side);
+        for l in lemmas {
+            facts.push(self.holds(&self.state, l));
+        }
+        let step = &self.steps[side as usize];
+        facts.push(step.legal.clone());
+        facts.push(condition(&self.enc, &self.state, step));
+        facts.extend(self.realistic(side));
+        let ones: Vec<Int> = self
+            .enc
+            .cells()
+            .iter()
+            .map(|&c| self.enc.at(&self.state, c).ne(Int::from_i64(0)).ite(&Int::from_i64(1), &Int::from_i64(0)))
+            .collect();
+        let pieces = Int::add(&ones);
+        for bound in [4i64, 8] {
+            let mut small = facts.clone();
+            small.push(pieces.le(Int::from_i64(bound)));
+            if let Answer::Sat(w) = self.ask(side, &small) {
+                return Answer::Sat(w);
+            }
+        }
+        self.ask(side, &facts)
+    }
+
+    /// Makes witnesses look like games: as many royal pieces per side as in
+    /// the setup, no pieces in hand unless the setup has some kind's hand, no
+    /// en-passant targets unless asked for.
+    fn realistic(&self, _side: Color) -> Vec<Bool> {
+        let enc = &self.enc;
+        let v = enc.variant;
+        let mut out = Vec::new();
+        if let Ok(start) = v.start() {
+            for color in 0..2u8 {
+                let royals: Vec<Int> = enc
+                    .cells()
+                    .iter()
+                    .map(|&c| {
+                        let is_royal: Vec<Bool> = v
+                            .game
+                            .kinds
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, k)| k.royal)
+                            .map(|(k, _)| enc.at(&self.state, c).eq(Int::from_i64(code(k as u8, color) as i64)))
+                            .collect();
+                        Bool::or(&is_royal).ite(&Int::from_i64(1), &Int::from_i64(0))
+                    })
+                    .collect();
+                out.push(Int::add(&royals).eq(Int::from_i64(start.royal_count[color as usize] as i64)));
+            }
+        }
+        for h in &self.state.hand {
+            for x in h {
+                out.push(x.le(Int::from_i64(2)));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,135 @@
+//! Move templates: every way a piece kind may move from one cell to another,
+//! with the cells that must be empty or occupied on the way, derived from the
+//! model's movement parts (not from the interpreter's compiled tables, so that
+//! the trust test compares two derivations of the same rules).
+//!
+//! A template is geometry only: whether it applies in a position depends on
+//! the cells it names, which is what the Z3 encoding states.
+
+use rulebook_interpreter::geometry::Cell;
+use rulebook_interpreter::model::{Color, Game, KindId, StepKind};
+
+/// Up to this many passed cells become en-passant targets (as in the interpreter).
+pub const MAX_EP: usize = 4;
+
+/// One way a piece of `kind` owned by a player may go from `from` to `to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    /// The moving kind.
+    pub kind: KindId,
+    /// The index of the movement part in `PieceKind::parts`.
+    pub part: usize,
+    /// Start cell.
+    pub from: Cell,
+    /// Landing cell.
+    pub to: Cell,
+    /// Cells that must be empty (the path, and for a hop the cells beyond the screen).
+    pub empty: Vec<Cell>,
+    /// For a hop: the cell that must be occupied (by anything).
+    pub screen: Option<Cell>,
+    /// May land on an empty cell.
+    pub quiet: bool,
+    /// May capture an enemy piece on `to`.
+    pub capture: bool,
+    /// May capture en passant when `to` is an en-passant target.
+    pub takes_ep: bool,
+    /// A quiet move along this template leaves these cells as en-passant targets.
+    pub passes: Vec<Cell>,
+}
+
+/// The templates of both players.
+#[derive(Clone, Debug)]
+pub struct Templates {
+    /// Per player, every template.
+    pub by_player: [Vec<Template>; 2],
+}
+
+impl Templates {
+    /// Derives the templates of every piece kind of `game`.
+    pub fn new(game: &Game) -> Templates {
+        let by_player = [0u8, 1u8].map(|color| player_templates(game, color));
+        Templates { by_player }
+    }
+}
+
+fn player_templates(game: &Game, color: Color) -> Vec<Template> {
+    let geo = &game.geometry;
+    let max_len = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32;
+    let mut out = Vec::new();
+    for (k, kind) in game.kinds.iter().enumerate() {
+        for (pi, part) in kind.parts.iter().enumerate() {
+            for from in geo.board_cells() {
+                if let Some(zone) = &part.from {
+                    if !zone[color as usize].contains(&from) {
+                        continue;
+                    }
+                }
+                let base = Template {
+                    kind: k as KindId,
+                    part: pi,
+                    from,
+                    to: from,
+                    empty: Vec::new(),
+                    screen: None,
+                    quiet: part.quiet,
+                    capture: part.capture,
+                    takes_ep: part.takes_en_passant && part.capture && part.kind != StepKind::Hop,
+                    passes: Vec::new(),
+                };
+                let limit = match part.kind {
+                    StepKind::Leap => 1,
+                    _ => part.max.unwrap_or(max_len).min(max_len),
+                };
+                for v in &part.vectors[color as usize] {
+                    // The cells along `v` from `from`, to the edge.
+                    let mut line = Vec::new();
+                    let mut at = from;
+                    while let Some(next) = geo.offset(at, v) {
+                        line.push(next);
+                        at = next;
+                        if part.kind == StepKind::Leap {
+                            break;
+                        }
+                    }
+                    match part.kind {
+                        StepKind::Leap => {
+                            if let Some(&to) = line.first() {
+                                out.push(Template { to, ..base.clone() });
+                            }
+                        }
+                        StepKind::Ride => {
+                            let n = line.len().min(limit as usize);
+                            let range = if part.exact {
+                                if n < limit as usize {
+                                    continue;
+                                }
+                                n - 1..n
+                            } else {
+                                0..n
+                            };
+                            for j in range {
+                                let passes = if part.sets_en_passant && part.quiet && j > 0 {
+                                    line[..j.min(MAX_EP)].to_vec()
+                                } else {
+                                    Vec::new()
+                                };
+                                out.push(Template { to: line[j], empty: line[..j].to_vec(), passes, ..base.clone() });
+                            }
+                        }
+                        StepKind::Hop => {
+                            for s in 0..line.len() {
+                                let end = line.len().min(s + 1 + limit as usize);
+                                for j in s + 1..end {
+                                    let mut empty = line[..s].to_vec();
+                                    empty.extend_from_slice(&line[s + 1..j]);
+                                    out.push(Template { to: line[j], empty, screen: Some(line[s]), ..base.clone() });
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
