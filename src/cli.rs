@@ -51,12 +51,15 @@ pub enum Command {
     /// mate, sorted by the coordinate text. The last line gives their number, or
     /// says checkmate or stalemate when there are none.
     Moves(MovesArgs),
-    /// Check a rules file: syntax, meaning, and the setup position.
+    /// Check a rules file: syntax, meaning, claims, ambiguities, well-formedness.
     ///
     /// Checks the file and every file it extends: syntax, names, moves, zones,
-    /// castling, and the setup position. Prints every problem found (on
-    /// stderr), or else a summary of the variant: board, pieces, rulings. Exits
-    /// with status 1 if errors were found, 2 if the file cannot be read.
+    /// castling, and the setup position; then the verifier (Z3 and a bounded
+    /// search from the setup) proves or refutes each `claim`, finds rules that
+    /// never apply and rules that conflict (with a witness position), and
+    /// checks that the game is playable, terminates, and can be won by each
+    /// side. Exits with status 1 if errors were found or a claim is refuted,
+    /// 2 if the file cannot be read or the arguments are wrong.
     Check(CheckArgs),
 }
 
@@ -124,9 +127,21 @@ pub struct MovesArgs {
 pub struct CheckArgs {
     /// The variant's rules file, e.g. rules/chess.rules.
     pub rules: PathBuf,
-    /// Print one JSON object (the diagnostics, or the summary) instead of text.
+    /// Print one JSON object (the diagnostics, the summary and the verifier's report) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Seconds each solver query may take (the whole check gets six times as long).
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    /// Plies from the setup searched exhaustively for counterexamples (bounded model checking).
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=12))]
+    pub depth: u32,
+    /// Check only the claim with this name (the other analyses still run).
+    #[arg(long, value_name = "NAME")]
+    pub claim: Option<String>,
+    /// Only the syntax and meaning checks (no verifier).
+    #[arg(long)]
+    pub quick: bool,
 }
 
 impl Cli {

@@ -180,7 +180,8 @@ impl<'a> Encoder<'a> {
         s.board[cell as usize].clone()
     }
 
-    fn at_term(&self, s: &State, cell: &Int) -> Int {
+    /// The piece code on a symbolic cell (an if-then-else over the cells).
+    pub fn at_term(&self, s: &State, cell: &Int) -> Int {
         let mut out = int(0);
         for &c in &self.cells {
             out = cell.eq(int(c as i64)).ite(&s.board[c as usize], &out);
@@ -232,7 +233,13 @@ impl<'a> Encoder<'a> {
         for h in &s.hand {
             for x in h {
                 parts.push(x.ge(int(0)));
+                parts.push(x.le(int(64)));
             }
+        }
+        let n = self.game.geometry.on_board.len() as i64;
+        for x in s.rights.iter().flatten().chain(&s.ep).chain([&s.ep_victim]) {
+            parts.push(x.ge(int(-1)));
+            parts.push(x.le(int(n - 1)));
         }
         Bool::and(&parts)
     }
@@ -373,6 +380,10 @@ impl<'a> Encoder<'a> {
         let them = us ^ 1;
         let key = ["class", "from", "to", "extra"].map(|n| Int::new_const(format!("{name}.{n}")));
         let [class, from, to, extra] = key.clone();
+        // The moving kind and the captured piece's code, fixed by each option so
+        // that the solver need not look them up on a symbolic cell.
+        let moving = Int::new_const(format!("{name}.moving"));
+        let victim = Int::new_const(format!("{name}.victim"));
         let key_is = |k: Key| Bool::and(&[class.eq(int(k.0)), from.eq(int(k.1)), to.eq(int(k.2)), extra.eq(int(k.3))]);
 
         // Which moves are available: one disjunct per piece move, drop and castling side.
@@ -389,7 +400,18 @@ impl<'a> Encoder<'a> {
             };
             let class_no = if pm.landing == Landing::EnPassant { 1 } else { 0 };
             let promo = pm.promotion.map_or(-1, |p| p as i64);
-            options.push(Bool::and(&[key_is((class_no, t.from as i64, t.to as i64, promo)), self.template_ready(s, t, us), landing]));
+            let captured = match pm.landing {
+                Landing::Quiet => int(0),
+                Landing::Capture => occ.clone(),
+                Landing::EnPassant => s.ep_victim.lt(int(0)).ite(&int(0), &self.at_term(s, &s.ep_victim)),
+            };
+            options.push(Bool::and(&[
+                key_is((class_no, t.from as i64, t.to as i64, promo)),
+                moving.eq(int(t.kind as i64)),
+                victim.eq(&captured),
+                self.template_ready(s, t, us),
+                landing,
+            ]));
         }
         if let Some(hand) = &self.game.hand {
             for (k, zone) in hand.drop_cells.iter().enumerate() {
@@ -397,6 +419,8 @@ impl<'a> Encoder<'a> {
                 for &c in &zone[us as usize] {
                     options.push(Bool::and(&[
                         key_is((2, c as i64, c as i64, k as i64)),
+                        moving.eq(int(-1)),
+                        victim.eq(int(0)),
                         s.hand[k][us as usize].ge(int(1)),
                         self.at(s, c).eq(int(0)),
                     ]));
@@ -409,11 +433,25 @@ impl<'a> Encoder<'a> {
                     class.eq(int(3 + i as i64)),
                     extra.eq(int(-1)),
                     to.eq(int(side.king_to[us as usize] as i64)),
+                    moving.eq(int(rule.king as i64)),
+                    victim.eq(int(0)),
                     self.castling_ok(s, us, i, &from),
                 ]));
             }
         }
-        let available = Bool::or(&options);
+        // Bounds on the move's terms (finite domains, for solvers that bit-blast).
+        let n = self.game.geometry.on_board.len() as i64;
+        let kinds = self.game.kinds.len() as i64;
+        let sides = self.game.castling.as_ref().map_or(0, |r| r.sides.len()) as i64;
+        let within = |x: &Int, lo: i64, hi: i64| Bool::and(&[x.ge(int(lo)), x.le(int(hi))]);
+        options = vec![Bool::or(&options)];
+        options.push(within(&class, 0, 3 + sides));
+        options.push(within(&from, 0, n - 1));
+        options.push(within(&to, 0, n - 1));
+        options.push(within(&extra, -1, kinds));
+        options.push(within(&moving, -1, kinds));
+        options.push(within(&victim, 0, 2 * kinds));
+        let available = Bool::and(&options);
 
         // The state after the move, from the key.
         let is_piece_move = Bool::or(&[class.eq(int(0)), class.eq(int(1))]);
@@ -421,8 +459,7 @@ impl<'a> Encoder<'a> {
         let is_castle = class.ge(int(3));
         let none = int(-1);
         let victim_cell = is_piece_move.ite(&class.eq(int(1)).ite(&s.ep_victim, &to), &none);
-        let victim = victim_cell.lt(int(0)).ite(&int(0), &self.at_term(s, &victim_cell));
-        let mover_code = self.at_term(s, &from);
+        let mover_code = int(1 + us as i64) + moving.clone() * int(2);
         let (castle_rook, castle_rook_to, castle_king_to) = self.castle_cells(s, us, &class);
         let king_code = self.game.castling.as_ref().map_or(0, |r| code(r.king, us) as i64);
         let rook_code = self.game.castling.as_ref().map_or(0, |r| code(r.rook, us) as i64);
@@ -516,7 +553,7 @@ impl<'a> Encoder<'a> {
         let next = State { board, promoted, rights, ep, ep_victim, hand };
         let legal = Bool::and(&[available.clone(), self.in_check(&next, us).not()]);
 
-        let mover = is_drop.ite(&none, &self.kind_term(&mover_code));
+        let mover = moving.clone();
         let rook_kind = self.game.castling.as_ref().map_or(-1, |r| r.rook as i64);
         let travels = [(is_drop.ite(&none, &from), to.clone()), (is_castle.ite(&castle_rook, &none), is_castle.ite(&castle_rook_to, &none))];
         let mover2 = is_castle.ite(&int(rook_kind), &none);
@@ -524,10 +561,6 @@ impl<'a> Encoder<'a> {
         Step { key, legal, available, next, mover, travels, mover2 }
     }
 
-    /// The kind of a (non-empty) piece code term.
-    fn kind_term(&self, v: &Int) -> Int {
-        (v.clone() - int(1)).div(int(2))
-    }
 
     /// For castling side `class - 3`: the partner's cell, its destination and the king's destination.
     fn castle_cells(&self, s: &State, us: Color, class: &Int) -> (Int, Int, Int) {

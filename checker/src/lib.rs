@@ -1,12 +1,21 @@
 //! The rulebook verifier: checks a variant's model for consistency,
 //! ambiguities, claims and well-formedness.
 //!
+//! * [`templates`] derives every way a piece may move from the model.
+//! * [`encode`] states positions and legal moves as Z3 formulas.
+//! * [`prove`] asks Z3: claims by induction, witnesses for conditions.
 //! * [`concrete`] evaluates claims on the interpreter's positions and moves.
 //! * [`explore`] walks the game tree from the setup (bounded model checking,
 //!   reachable wins, positions where the rules say nothing).
+//! * [`check`] runs them all and gathers the [`Report`]; [`diagram`] draws
+//!   witness positions.
 
+pub mod check;
 pub mod concrete;
-pub mod explore;
+pub mod diagram;
 pub mod encode;
-pub mod templates;
+pub mod explore;
 pub mod prove;
+pub mod templates;
+
+pub use check::{check, ClaimResult, Counterexample, Options, Report, Stats, Verdict};

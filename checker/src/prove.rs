@@ -77,7 +77,10 @@ impl<'a> Prover<'a> {
         if left == 0 {
             return None;
         }
-        let solver = Solver::new();
+        // Every term of the encoding has a finite domain: the finite-domain
+        // logic bit-blasts to SAT, which decides these queries in well under a
+        // second where the general arithmetic solver times out.
+        let solver = Solver::new_for_logic("QF_FD").unwrap_or_default();
         let mut params = Params::new();
         params.set_u32("timeout", self.timeout_ms.min(left.min(u32::MAX as u128) as u32).max(1));
         solver.set_params(&params);
@@ -119,6 +122,25 @@ impl<'a> Prover<'a> {
                 }
                 Bool::and(&parts)
             }
+            Property::AtMost { kind, count } if *count <= 1 => {
+                // No piece at all, or no two cells holding one: plain clauses,
+                // which SAT handles far better than a sum.
+                let mut parts = Vec::new();
+                for color in 0..2u8 {
+                    let mine = Int::from_i64(code(*kind, color) as i64);
+                    let here: Vec<Bool> = enc.cells().iter().map(|&c| enc.at(s, c).eq(&mine)).collect();
+                    for (i, a) in here.iter().enumerate() {
+                        if *count == 0 {
+                            parts.push(a.not());
+                            continue;
+                        }
+                        for b in &here[i + 1..] {
+                            parts.push(Bool::and(&[a.clone(), b.clone()]).not());
+                        }
+                    }
+                }
+                Bool::and(&parts)
+            }
             Property::AtMost { kind, count } => {
                 let mut parts = Vec::new();
                 for color in 0..2u8 {
@@ -130,6 +152,38 @@ impl<'a> Prover<'a> {
                 Bool::and(&parts)
             }
             Property::KeepsColour { .. } => Bool::from_bool(true),
+        }
+    }
+
+    /// A position property fails in `s` (the negation of [`Prover::holds`],
+    /// stated with two chosen cells for `at most 1`, which is much smaller).
+    /// Top-level facts (bounds of the chosen cells must be top-level for the
+    /// finite-domain solver).
+    fn violated(&self, s: &State, p: &Property) -> Vec<Bool> {
+        match p {
+            Property::AtMost { kind, count: 1 } => {
+                let enc = &self.enc;
+                let last = enc.cells().last().copied().unwrap_or(0) as i64;
+                let x = Int::fresh_const("twice.a");
+                let y = Int::fresh_const("twice.b");
+                let mut facts = Vec::new();
+                for v in [&x, &y] {
+                    facts.push(v.ge(Int::from_i64(0)));
+                    facts.push(v.le(Int::from_i64(last)));
+                    facts.push(Bool::or(&enc.cells().iter().map(|&c| v.eq(Int::from_i64(c as i64))).collect::<Vec<_>>()));
+                }
+                facts.push(x.lt(&y));
+                let (a, b) = (enc.at_term(s, &x), enc.at_term(s, &y));
+                let options: Vec<Bool> = (0..2u8)
+                    .map(|color| {
+                        let mine = Int::from_i64(code(*kind, color) as i64);
+                        Bool::and(&[a.eq(&mine), b.eq(&mine)])
+                    })
+                    .collect();
+                facts.push(Bool::or(&options));
+                facts
+            }
+            _ => vec![self.holds(s, p).not()],
         }
     }
 
@@ -180,6 +234,21 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// Is `facts` unsatisfiable? Asked once per moving kind (and once for
+    /// drops), which splits one hard query into small ones the solver settles
+    /// quickly; any answer but `Unsat` for some kind means no.
+    fn unsat_by_mover(&mut self, side: Color, facts: &[Bool]) -> bool {
+        let kinds = self.enc.variant.game.kinds.len() as i64;
+        for k in -1..kinds {
+            let mut split = facts.to_vec();
+            split.push(self.steps[side as usize].mover.eq(Int::from_i64(k)));
+            if !matches!(self.ask(side, &split), Answer::Unsat) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Houdini: the largest subset of `candidates` (position properties) that
     /// is inductive together: assuming all of them (and the background facts)
     /// before any legal move, each holds after it. Returns, per candidate, the
@@ -195,9 +264,16 @@ impl<'a> Prover<'a> {
                     for &j in &alive {
                         facts.push(self.holds(&self.state, &candidates[j]));
                     }
-                    facts.push(self.steps[side as usize].legal.clone());
                     let next = self.steps[side as usize].next.clone();
-                    facts.push(self.holds(&next, &candidates[i]).not());
+                    facts.extend(self.violated(&next, &candidates[i]));
+                    // Pseudo-legal moves first: they include the legal ones, and
+                    // most properties do not depend on the check rule.
+                    let mut pseudo = facts.clone();
+                    pseudo.push(self.steps[side as usize].available.clone());
+                    if self.unsat_by_mover(side, &pseudo) {
+                        continue;
+                    }
+                    facts.push(self.steps[side as usize].legal.clone());
                     match self.ask(side, &facts) {
                         Answer::Unsat => {}
                         Answer::Sat(w) => {
@@ -236,6 +312,21 @@ impl<'a> Prover<'a> {
             }
         }
         Induction::Proved
+    }
+
+    /// Is there a state satisfying the background facts and `lemmas` where
+    /// the move of `side` is available (pseudo-legal: the mover's king may be
+    /// left attacked) and `condition` holds? One query, no preference for
+    /// small positions: for rules that never fire.
+    pub fn exists(&mut self, side: Color, lemmas: &[Property], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
+        let mut facts = self.background(side);
+        for l in lemmas {
+            facts.push(self.holds(&self.state, l));
+        }
+        let step = &self.steps[side as usize];
+        facts.push(step.available.clone());
+        facts.push(condition(&self.enc, &self.state, step));
+        self.ask(side, &facts)
     }
 
     /// A witness: a state satisfying the background facts, `lemmas`, and a

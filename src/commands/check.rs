@@ -8,6 +8,9 @@ use rulebook_grammar::ast::{self, Span};
 use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::{Game, Status, Variant};
 use serde::Serialize;
+use indicatif::ProgressBar;
+use std::io::IsTerminal;
+use std::time::Duration;
 
 /// The `--json` output.
 #[derive(Debug, Serialize)]
@@ -19,6 +22,8 @@ struct CheckJson {
     diagnostics: Vec<JsonDiagnostic>,
     #[serde(skip_serializing_if = "Option::is_none")]
     variant: Option<Summary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verifier: Option<VerifierJson>,
 }
 
 /// What a valid variant looks like, for the summary.
@@ -246,25 +251,94 @@ fn summary_text(s: &Summary) -> String {
     out
 }
 
+/// The verifier's report in the `--json` output.
+#[derive(Debug, Serialize)]
+struct VerifierJson {
+    claims: Vec<rulebook_checker::ClaimResult>,
+    facts: Vec<String>,
+    stats: rulebook_checker::Stats,
+}
+
+/// Runs the verifier on `v`, with a spinner on a terminal.
+fn verify(v: &Variant, args: &CheckArgs) -> rulebook_checker::Report {
+    let options = rulebook_checker::Options {
+        query_timeout: Duration::from_secs(args.timeout),
+        total_timeout: Duration::from_secs(args.timeout * 6),
+        depth: args.depth,
+        win_depth: args.depth.max(6),
+        claim: args.claim.clone(),
+        ..rulebook_checker::Options::default()
+    };
+    let spinner = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let report = rulebook_checker::check(v, &options, &mut |stage| spinner.set_message(stage.to_string()));
+    spinner.finish_and_clear();
+    report
+}
+
+/// The verifier's report as text: one line per claim, then the facts.
+fn verifier_text(report: &rulebook_checker::Report) -> String {
+    let mut out = String::new();
+    if !report.claims.is_empty() {
+        out.push_str("claims\n");
+        let width = report.claims.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        for c in &report.claims {
+            out.push_str(&format!("  {:<width$}  {}\n", c.name, c.verdict.label(c.depth)));
+            out.push_str(&format!("  {:<width$}  {}\n", "", c.detail));
+        }
+    }
+    if !report.facts.is_empty() {
+        out.push_str("well-formed\n");
+        for f in &report.facts {
+            out.push_str(&format!("  {f}\n"));
+        }
+    }
+    let s = &report.stats;
+    let mut searched = format!("searched {} positions ({} plies for claims, {} for wins)", s.positions, s.depth, s.win_depth);
+    if let Some(why) = &s.stopped {
+        searched.push_str(&format!(", stopped early: {why}"));
+    }
+    out.push_str(&format!("verifier {searched}; {} Z3 queries\n", s.queries));
+    out
+}
+
 /// Runs `rulebook check`.
 pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
     let db = Database::default();
     let file = open(&db, &args.rules)?;
-    let (mut diags, summary) = match compile(&db, file) {
+    if let Some(name) = &args.claim {
+        if let Ok(game) = compile(&db, file) {
+            if !game.claims.iter().any(|c| &c.name == name) {
+                let known: Vec<&str> = game.claims.iter().map(|c| c.name.as_str()).collect();
+                let list = if known.is_empty() { "it has none".to_string() } else { format!("it has: {}", known.join(", ")) };
+                return Err(Failure::usage(format!("`{}` has no claim `{name}` ({list})", args.rules.display())));
+            }
+        }
+    }
+    let (mut diags, summary, verified) = match compile(&db, file) {
         Ok(game) => {
             let files = chain(&db, file);
             let v = Variant::new(game.clone());
-            let (diags, moves) = check_setup(&db, &files, &v);
-            let summary =
-                (report::error_count(&diags) == 0).then(|| summarize(&db, &files, game, moves));
-            (diags, summary)
+            let (mut diags, moves) = check_setup(&db, &files, &v);
+            let ok = report::error_count(&diags) == 0;
+            let summary = ok.then(|| summarize(&db, &files, game, moves));
+            let verified = (ok && !args.quick).then(|| verify(&v, args));
+            if let Some(r) = &verified {
+                diags.extend(r.diagnostics.iter().cloned());
+            }
+            (diags, summary, verified)
         }
-        Err(diags) => (diags.clone(), None),
+        Err(diags) => (diags.clone(), None, None),
     };
     diags.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
     let errors = report::error_count(&diags);
     let warnings = diags.len() - errors;
-    let code = if errors > 0 { EXIT_FAILED } else { 0 };
+    let code = if errors > 0 || verified.as_ref().is_some_and(|r| r.failed()) { EXIT_FAILED } else { 0 };
     let name = args.rules.display().to_string();
     if args.json {
         let diagnostics = diags
@@ -273,11 +347,12 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
             .collect();
         emit_json(&CheckJson {
             file: name,
-            ok: errors == 0,
+            ok: code == 0,
             errors,
             warnings,
             diagnostics,
             variant: summary,
+            verifier: verified.map(|r| VerifierJson { claims: r.claims, facts: r.facts, stats: r.stats }),
         })?;
         return Ok(code);
     }
@@ -293,7 +368,11 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
         eprint!("{text}");
     }
     if let Some(summary) = &summary {
-        emit(&summary_text(summary))?;
+        let mut text = summary_text(summary);
+        if let Some(r) = &verified {
+            text.push_str(&verifier_text(r));
+        }
+        emit(&text)?;
     }
     Ok(code)
 }
