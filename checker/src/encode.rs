@@ -648,8 +648,12 @@ impl<'a> Encoder<'a> {
                 n += 1;
             }
         }
-        pos.ep_len = n as u8;
         let victim = value(&s.ep_victim);
+        if victim < 0 {
+            // Targets without a victim mean nothing to the interpreter.
+            n = 0;
+        }
+        pos.ep_len = n as u8;
         pos.ep_victim = if victim < 0 || n == 0 { NO_CELL } else { victim as Cell };
         for (k, h) in s.hand.iter().enumerate() {
             for p in 0..2 {

@@ -87,10 +87,22 @@ impl<'a> Prover<'a> {
         Some(solver)
     }
 
-    /// The facts every reachable state with `side` to move satisfies by the
-    /// rules themselves: it is a position, and the side that just moved is not in check.
-    fn background(&self, side: Color) -> Vec<Bool> {
-        vec![self.enc.well_formed(&self.state), self.enc.in_check(&self.state, side ^ 1).not()]
+    /// The fact every state satisfies: it is a position.
+    fn background(&self, _side: Color) -> Vec<Bool> {
+        vec![self.enc.well_formed(&self.state)]
+    }
+
+    /// Asks about `facts`; unless that is already unsatisfiable, asks again
+    /// with the fact every reachable state with `side` to move satisfies by
+    /// the rules themselves: the side that just moved is not in check. (The
+    /// first query is cheaper, and its `Unsat` settles the second.)
+    fn ask_escalating(&mut self, side: Color, facts: &[Bool]) -> Answer {
+        if let Answer::Unsat = self.ask(side, facts) {
+            return Answer::Unsat;
+        }
+        let mut more = facts.to_vec();
+        more.push(self.enc.in_check(&self.state, side ^ 1).not());
+        self.ask(side, &more)
     }
 
     /// A position property as a formula over `s`.
@@ -159,7 +171,7 @@ impl<'a> Prover<'a> {
     /// stated with two chosen cells for `at most 1`, which is much smaller).
     /// Top-level facts (bounds of the chosen cells must be top-level for the
     /// finite-domain solver).
-    fn violated(&self, s: &State, p: &Property) -> Vec<Bool> {
+    fn violated(&self, s: &State, p: &Property) -> (Vec<Bool>, Bool) {
         match p {
             Property::AtMost { kind, count: 1 } => {
                 let enc = &self.enc;
@@ -180,10 +192,9 @@ impl<'a> Prover<'a> {
                         Bool::and(&[a.eq(&mine), b.eq(&mine)])
                     })
                     .collect();
-                facts.push(Bool::or(&options));
-                facts
+                (facts, Bool::or(&options))
             }
-            _ => vec![self.holds(s, p).not()],
+            _ => (Vec::new(), self.holds(s, p).not()),
         }
     }
 
@@ -211,7 +222,12 @@ impl<'a> Prover<'a> {
         for f in facts {
             solver.assert(f);
         }
-        match solver.check() {
+        let asked = Instant::now();
+        let result = solver.check();
+        if std::env::var_os("RULEBOOK_TIMINGS").is_some() {
+            eprintln!("           query {}: side {side}, {} facts, {result:?} in {:.2} s", self.queries, facts.len(), asked.elapsed().as_secs_f64());
+        }
+        match result {
             SatResult::Unsat => Answer::Unsat,
             SatResult::Sat => match solver.get_model() {
                 Some(model) => {
@@ -219,7 +235,10 @@ impl<'a> Prover<'a> {
                     let position = self.enc.read(&model, &self.state, side);
                     let key = self.enc.read_key(&model, step);
                     let v = self.enc.variant;
-                    let mv = self.enc.find_move(&position, key);
+                    // Only a position the FEN reader accepts is given to the
+                    // interpreter (a solver's state may break its invariants).
+                    let valid = v.parse_fen(&v.fen(&position), "<witness>").is_ok();
+                    let mv = if valid { self.enc.find_move(&position, key) } else { None };
                     let mv_text = match &mv {
                         Some(m) => coordinate(v, m),
                         None => format!("{key:?}"),
@@ -234,65 +253,67 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// Is `facts` unsatisfiable? Asked once per moving kind (and once for
-    /// drops), which splits one hard query into small ones the solver settles
-    /// quickly; any answer but `Unsat` for some kind means no.
-    fn unsat_by_mover(&mut self, side: Color, facts: &[Bool]) -> bool {
-        let kinds = self.enc.variant.game.kinds.len() as i64;
-        for k in -1..kinds {
-            let mut split = facts.to_vec();
-            split.push(self.steps[side as usize].mover.eq(Int::from_i64(k)));
-            if !matches!(self.ask(side, &split), Answer::Unsat) {
-                return false;
-            }
-        }
-        true
-    }
-
     /// Houdini: the largest subset of `candidates` (position properties) that
     /// is inductive together: assuming all of them (and the background facts)
     /// before any legal move, each holds after it. Returns, per candidate, the
     /// verdict (a candidate dropped on the way keeps the reason it was dropped).
     pub fn induction(&mut self, candidates: &[Property]) -> Vec<Induction> {
         let mut verdict: Vec<Option<Induction>> = vec![None; candidates.len()];
-        loop {
+        let kinds = self.enc.variant.game.kinds.len() as i64;
+        'restart: loop {
             let alive: Vec<usize> = (0..candidates.len()).filter(|&i| verdict[i].is_none()).collect();
-            let mut dropped = false;
-            'sides: for side in 0..2u8 {
-                for &i in &alive {
-                    let mut facts = self.background(side);
-                    for &j in &alive {
-                        facts.push(self.holds(&self.state, &candidates[j]));
+            if alive.is_empty() {
+                break;
+            }
+            for side in 0..2u8 {
+                let step = self.steps[side as usize].clone();
+                let mut assumed = self.background(side);
+                for &j in &alive {
+                    assumed.push(self.holds(&self.state, &candidates[j]));
+                }
+                let broken: Vec<(Vec<Bool>, Bool)> = alive.iter().map(|&i| self.violated(&step.next, &candidates[i])).collect();
+                // One small query per moving kind asks whether any candidate
+                // breaks; only when one might is each candidate asked alone,
+                // first over pseudo-legal moves, then over legal moves.
+                for k in -1..kinds {
+                    let mut facts = assumed.clone();
+                    facts.push(step.mover.eq(Int::from_i64(k)));
+                    facts.push(step.available.clone());
+                    for (domain, _) in &broken {
+                        facts.extend(domain.iter().cloned());
                     }
-                    let next = self.steps[side as usize].next.clone();
-                    facts.extend(self.violated(&next, &candidates[i]));
-                    // Pseudo-legal moves first: they include the legal ones, and
-                    // most properties do not depend on the check rule.
-                    let mut pseudo = facts.clone();
-                    pseudo.push(self.steps[side as usize].available.clone());
-                    if self.unsat_by_mover(side, &pseudo) {
+                    facts.push(Bool::or(&broken.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>()));
+                    if let Answer::Unsat = self.ask_escalating(side, &facts) {
                         continue;
                     }
-                    facts.push(self.steps[side as usize].legal.clone());
-                    match self.ask(side, &facts) {
-                        Answer::Unsat => {}
-                        Answer::Sat(w) => {
-                            verdict[i] = Some(Induction::NotInductive(w));
-                            dropped = true;
-                            break 'sides;
+                    for (n, &i) in alive.iter().enumerate() {
+                        let mut one = assumed.clone();
+                        one.push(step.mover.eq(Int::from_i64(k)));
+                        one.extend(broken[n].0.iter().cloned());
+                        one.push(broken[n].1.clone());
+                        let mut pseudo = one.clone();
+                        pseudo.push(step.available.clone());
+                        if let Answer::Unsat = self.ask_escalating(side, &pseudo) {
+                            continue;
                         }
-                        Answer::Unknown(why) => {
-                            verdict[i] = Some(Induction::Unknown(why));
-                            dropped = true;
-                            break 'sides;
+                        one.push(step.legal.clone());
+                        match self.ask_escalating(side, &one) {
+                            Answer::Unsat => {}
+                            Answer::Sat(w) => {
+                                verdict[i] = Some(Induction::NotInductive(w));
+                                continue 'restart;
+                            }
+                            Answer::Unknown(why) => {
+                                verdict[i] = Some(Induction::Unknown(why));
+                                continue 'restart;
+                            }
                         }
                     }
                 }
             }
-            if !dropped {
-                return verdict.into_iter().map(|v| v.unwrap_or(Induction::Proved)).collect();
-            }
+            break;
         }
+        verdict.into_iter().map(|v| v.unwrap_or(Induction::Proved)).collect()
     }
 
     /// A move property: no legal move from any state satisfying the background
@@ -305,7 +326,7 @@ impl<'a> Prover<'a> {
             }
             facts.push(self.steps[side as usize].legal.clone());
             facts.push(self.move_breaks(&self.steps[side as usize], p));
-            match self.ask(side, &facts) {
+            match self.ask_escalating(side, &facts) {
                 Answer::Unsat => {}
                 Answer::Sat(w) => return Induction::NotInductive(w),
                 Answer::Unknown(why) => return Induction::Unknown(why),
@@ -340,6 +361,7 @@ impl<'a> Prover<'a> {
         let step = &self.steps[side as usize];
         facts.push(step.legal.clone());
         facts.push(condition(&self.enc, &self.state, step));
+        facts.push(self.enc.in_check(&self.state, side ^ 1).not());
         facts.extend(self.realistic(side));
         let ones: Vec<Int> = self
             .enc

@@ -276,7 +276,15 @@ fn verify(v: &Variant, args: &CheckArgs) -> rulebook_checker::Report {
     } else {
         ProgressBar::hidden()
     };
-    let report = rulebook_checker::check(v, &options, &mut |stage| spinner.set_message(stage.to_string()));
+    // RULEBOOK_TIMINGS=1 prints when each stage starts (for tuning).
+    let timings = std::env::var_os("RULEBOOK_TIMINGS").is_some();
+    let start = std::time::Instant::now();
+    let report = rulebook_checker::check(v, &options, &mut |stage| {
+        if timings {
+            eprintln!("{:>8.2} s  {stage}", start.elapsed().as_secs_f64());
+        }
+        spinner.set_message(stage.to_string())
+    });
     spinner.finish_and_clear();
     report
 }
