@@ -1,8 +1,11 @@
 //! Speed benchmark: rulebook's perft against shakmaty's on the same positions,
-//! in the same run, single-threaded. Prints both times and the ratio.
+//! in the same run, single-threaded. Prints both times and the ratio, then the
+//! time of the verifier (`rulebook check`, default options) on rules/chess.rules.
 //!
-//! Run: `cargo bench --bench perft_vs_shakmaty` (add `-- --quick` for smaller depths).
+//! Run: `cargo bench --bench perft_vs_shakmaty` (add `-- --quick` for smaller
+//! perft depths; the check runs once either way).
 
+use rulebook_checker::Verdict;
 use rulebook_interpreter::{load::load, perft::perft, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -75,4 +78,28 @@ fn main() {
         total.1.as_secs_f64(),
         total.0.as_secs_f64() / total.1.as_secs_f64()
     );
+
+    // The verifier, once, with the defaults of `rulebook check`.
+    let report = rulebook_checker::check(&v, &rulebook_checker::Options::default(), &mut |_| {});
+    let mut verdicts: Vec<(String, usize)> = Vec::new();
+    for c in &report.claims {
+        let label = c.verdict.label(c.depth);
+        match verdicts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += 1,
+            None => verdicts.push((label, 1)),
+        }
+    }
+    let verdicts: Vec<String> = verdicts
+        .iter()
+        .map(|(l, n)| format!("{n} claim{} {l}", if *n == 1 { "" } else { "s" }))
+        .collect();
+    println!(
+        "check rules/chess.rules: {:.1} s ({})",
+        report.stats.seconds,
+        if verdicts.is_empty() { "no claims".to_string() } else { verdicts.join(", ") }
+    );
+    if report.claims.iter().any(|c| c.verdict == Verdict::Refuted) {
+        eprintln!("the verifier refutes a claim of rules/chess.rules");
+        std::process::exit(1);
+    }
 }

@@ -40,6 +40,7 @@ pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
             let n = pos.cells_of(c, nwords).filter(|&a| is_piece(pos.board[a as usize], *kind, c)).count();
             n as u64 <= u64::from(*count)
         }),
+        Property::NeverInHand { kind } => (0..2).all(|c| pos.hand[c][*kind as usize] == 0),
         Property::KeepsColour { .. } => true,
     }
 }

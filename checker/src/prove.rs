@@ -163,6 +163,10 @@ impl<'a> Prover<'a> {
                 }
                 Bool::and(&parts)
             }
+            Property::NeverInHand { kind } => match s.hand.get(*kind as usize) {
+                Some(h) => Bool::and(&[h[0].eq(Int::from_i64(0)), h[1].eq(Int::from_i64(0))]),
+                None => Bool::from_bool(true),
+            },
             Property::KeepsColour { .. } => Bool::from_bool(true),
         }
     }

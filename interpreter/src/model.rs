@@ -336,6 +336,13 @@ pub enum Property {
         /// The bound.
         count: u32,
     },
+    /// No piece of `kind` is in either player's hand. Not written in rules
+    /// files: the checker's built-in lemma for royal pieces (which are never
+    /// captured, so never go to hand).
+    NeverInHand {
+        /// The piece kind.
+        kind: KindId,
+    },
     /// `K moves keep colour`: every move of a piece of `kind` ends on a cell
     /// of the colour it started on (colour: the parity of the coordinate sum).
     KeepsColour {
