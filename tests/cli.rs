@@ -500,12 +500,15 @@ fn help_is_available_everywhere() {
 }
 
 // ---------------------------------------------------------------- check
+//
+// These run `check --quick` (syntax, meaning, setup); the verifier's reports
+// are snapshotted by tests/check_reports.rs.
 
 #[test]
 fn check_accepts_every_shipped_variant() {
     for entry in std::fs::read_dir(root().join("rules")).expect("rules/") {
         let path = entry.expect("entry").path();
-        let out = run(&["check", &path.display().to_string()]);
+        let out = run(&["check", "--quick", &path.display().to_string()]);
         assert_eq!(code(&out), 0, "{}: {}", path.display(), stderr(&out));
         assert!(
             stdout(&out).contains("no problems found"),
@@ -517,7 +520,7 @@ fn check_accepts_every_shipped_variant() {
 
 #[test]
 fn check_summarizes_chess() {
-    let out = run(&["check", "rules/chess.rules"]);
+    let out = run(&["check", "--quick", "rules/chess.rules"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
     snapshots().bind(|| insta::assert_snapshot!("check-chess", stdout(&out)));
@@ -525,7 +528,7 @@ fn check_summarizes_chess() {
 
 #[test]
 fn check_json_summary() {
-    let out = run(&["check", "rules/crazyhouse.rules", "--json"]);
+    let out = run(&["check", "--quick", "rules/crazyhouse.rules", "--json"]);
     assert_eq!(code(&out), 0);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(v["ok"], true);
@@ -590,7 +593,7 @@ fn check_json_lists_diagnostics() {
 #[test]
 fn check_warns_about_a_setup_that_is_over() {
     let dir = broken_dir();
-    let out = run_in(Some(dir.path()), &["check", "over.rules"]);
+    let out = run_in(Some(dir.path()), &["check", "--quick", "over.rules"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let report = stderr(&out);
     assert!(report.contains("Warning"), "{report}");
