@@ -5,15 +5,18 @@
 //! claims by induction, consistency (rules that never fire), ambiguities
 //! with witnesses, and the well-formedness facts.
 
+use crate::concrete::position_holds;
 use crate::diagram::diagram;
 use crate::explore::{explore, Exploration, Limits};
+use crate::encode::{Encoder, State};
 use crate::prove::{Answer, Induction, Prover, Witness};
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::geometry::Cell;
-use rulebook_interpreter::model::{Claim, EndCondition, Outcome, Property, StepKind};
-use rulebook_interpreter::position::code;
-use rulebook_interpreter::Variant;
+use rulebook_interpreter::model::{Claim, EndCondition, KindId, Outcome, Property, StepKind};
+use rulebook_interpreter::notation::coordinate;
+use rulebook_interpreter::position::{code, Move, MoveKind, NO_CELL, PROMOTED};
+use rulebook_interpreter::{Position, Variant};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, Int};
@@ -181,7 +184,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     ambiguities(v, &mut prover, &lemmas, &found, &mut diagnostics);
 
     progress("checking well-formedness");
-    let facts = well_formedness(v, &found, opts, &mut diagnostics);
+    let facts = well_formedness(v, &found, &mut diagnostics);
 
     Report {
         variant: game.name.clone(),
@@ -199,12 +202,43 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     }
 }
 
-/// Built-in position facts that hold in every reachable position of any
-/// variant and help induction: no royal piece is ever in hand (a royal piece
-/// is never captured, since the side to move is never able to take it).
+/// Built-in position facts that should hold in every reachable position and
+/// help the other questions: no royal piece is ever in hand (it is never
+/// captured); no piece of a promoting kind stands in its own promotion zone
+/// (it promotes on arrival, and the FEN reader refuses one there). They are
+/// induction candidates like the claims, so one that a variant breaks (a drop
+/// into the zone, say) is simply not used.
 fn builtin_lemmas(v: &Variant) -> Vec<Property> {
-    let _ = v;
-    Vec::new()
+    let game = &v.game;
+    let mut out = Vec::new();
+    if game.hand.is_some() {
+        for (k, kind) in game.kinds.iter().enumerate() {
+            if kind.royal {
+                out.push(Property::NeverInHand { kind: k as KindId });
+            }
+        }
+    }
+    for k in 0..game.kinds.len() {
+        let mut zone: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        for rule in game.promotions.iter().filter(|r| r.kind as usize == k) {
+            for (side, cells) in zone.iter_mut().enumerate() {
+                for &c in &rule.zone[side] {
+                    if !cells.contains(&c) {
+                        cells.push(c);
+                    }
+                }
+            }
+        }
+        if zone.iter().any(|z| !z.is_empty()) {
+            out.push(Property::NeverOn { kind: k as KindId, zone });
+        }
+    }
+    // Induction proves the step only: each must hold in the setup too.
+    match v.start() {
+        Ok(start) => out.retain(|p| position_holds(v, &start, p)),
+        Err(_) => out.clear(),
+    }
+    out
 }
 
 fn claims_verdicts(
@@ -238,9 +272,15 @@ fn claims_verdicts(
         if let Some(Some(violation)) = found.violations.get(i) {
             result.verdict = Verdict::Refuted;
             result.depth = violation.line.moves.len() as u32;
+            let after = if violation.line.text.is_empty() {
+                "in the setup".to_string()
+            } else {
+                format!("after {}", violation.line.text.join(" "))
+            };
             result.detail = match &violation.mv_text {
-                Some(m) => format!("the move {m} after {} breaks it", line_text(&violation.line.text)),
-                None => format!("it fails after {}", line_text(&violation.line.text)),
+                Some(m) => format!("the move {m} {after} breaks it"),
+                None if violation.line.text.is_empty() => "the setup itself breaks it".into(),
+                None => format!("it fails {after}"),
             };
             result.counterexample = Some(Counterexample {
                 line: violation.line.text.clone(),
@@ -269,9 +309,14 @@ fn claims_verdicts(
             }
             Induction::NotInductive(w) => {
                 result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };
+                let why = match v.parse_fen(&w.fen, "<induction>") {
+                    Ok(_) => "this position may be unreachable".to_string(),
+                    Err(e) => format!("not a position of the game: {}", e.message),
+                };
                 result.detail = format!(
-                    "{bounded}; not proved: induction fails from {} with {} (this position may be unreachable)",
-                    w.fen, w.mv_text
+                    "{bounded}; not proved: induction fails from {} with {} ({why})",
+                    w.fen,
+                    move_text(v, &w)
                 );
             }
             Induction::Unknown(why) => {
@@ -293,26 +338,114 @@ fn line_text(line: &[String]) -> String {
 }
 
 fn refuted(v: &Variant, claim: &Claim, result: &ClaimResult) -> Diagnostic {
-    let mut d = Diagnostic::error("C0201", &claim.file, claim.span, format!("claim `{}` is false", claim.name), "refuted")
-        .with_help("correct the rules or the claim; replay the counterexample with `rulebook moves RULES --play \"…\"`");
-    if let Some(cx) = &result.counterexample {
-        let play = if cx.line.is_empty() { "(the setup itself)".to_string() } else { cx.line.join(" ") };
-        d = d.with_detail(format!("counterexample from the setup: {play}"));
-        if let Some(m) = &cx.mv {
-            d = d.with_detail(format!("the move {m} in {}", cx.fen));
-        } else {
-            d = d.with_detail(format!("position: {}", cx.fen));
-        }
-        if let Ok(pos) = v.parse_fen(&cx.fen, "<counterexample>") {
-            d = d.with_detail(diagram(v, &pos));
-        }
+    let mut d = Diagnostic::error("C0201", &claim.file, claim.span, format!("claim `{}` is false", claim.name), "refuted");
+    let Some(cx) = &result.counterexample else {
+        return d.with_help("correct the rules or the claim");
+    };
+    let after = if cx.line.is_empty() { "in the setup".to_string() } else { format!("after {}", cx.line.join(" ")) };
+    d = match &cx.mv {
+        Some(m) => d.with_detail(format!("counterexample: the move {m} {after} breaks it")),
+        None if cx.line.is_empty() => d.with_detail("counterexample: the setup itself breaks it"),
+        None => d.with_detail(format!("counterexample: the position {after} breaks it")),
+    };
+    d = d.with_detail(format!("position: {}", cx.fen));
+    if let Ok(pos) = v.parse_fen(&cx.fen, "<counterexample>") {
+        d = d.with_detail(diagram(v, &pos));
     }
-    d
+    d.with_help(match (cx.line.is_empty(), &cx.mv) {
+        (true, _) => "correct the rules or the claim; `rulebook moves RULES` lists the moves of the setup".to_string(),
+        (false, Some(_)) => format!("correct the rules or the claim; `rulebook moves RULES --play \"{}\"` lists the moves of that position", cx.line.join(" ")),
+        (false, None) => format!("correct the rules or the claim; replay the line with `rulebook moves RULES --play \"{}\"`", cx.line.join(" ")),
+    })
 }
 
-/// A witness as report text: FEN, move, diagram.
-fn witness_details(v: &Variant, d: Diagnostic, w: &Witness) -> Diagnostic {
-    d.with_detail(format!("witness: {}", w.fen)).with_detail(format!("move: {}", w.mv_text)).with_detail(diagram(v, &w.position))
+/// A witness's move: in coordinate notation when the interpreter has it,
+/// else read from its key (`K@b8`, `a7a8q`, `e5d6 e.p.`, `castling 2`).
+fn move_text(v: &Variant, w: &Witness) -> String {
+    if w.mv.is_some() {
+        return w.mv_text.clone();
+    }
+    let game = &v.game;
+    let geo = &game.geometry;
+    let cell = |c: i64| if c >= 0 && (c as usize) < geo.cells() { geo.name(c as Cell) } else { format!("#{c}") };
+    let kind = |k: i64| game.kinds.get(k as usize).filter(|_| k >= 0).map(|k| k.letter);
+    let (class, from, to, extra) = w.key;
+    match class {
+        0 | 1 => {
+            let promo = kind(extra).map(|l| l.to_ascii_lowercase().to_string()).unwrap_or_default();
+            let ep = if class == 1 { " e.p." } else { "" };
+            format!("{}{}{promo}{ep}", cell(from), cell(to))
+        }
+        2 => format!("{}@{}", kind(extra).unwrap_or('?'), cell(to)),
+        _ => format!("castling from {} to {}", cell(from), cell(to)),
+    }
+}
+
+/// Facts that make a witness a position the FEN reader accepts, and one
+/// that looks like a game (the solver's states are looser than that): every
+/// castling right names a partner of its player on the rank of that side's
+/// king destination, on that side of a king of the castling kind, both on
+/// squares where such pieces stand in the setup (pieces that have never
+/// moved); no en-passant target. Added to the condition of witness queries
+/// (never to questions of existence, where they would only narrow what is
+/// asked).
+fn plausible(v: &Variant, enc: &Encoder, s: &State) -> Bool {
+    let game = &v.game;
+    let geo = &game.geometry;
+    let int = Int::from_i64;
+    let start = v.start().ok();
+    // In the setup, a piece of this code stands on `c` (any cell without a setup).
+    let at_start = |c: Cell, piece: u8| start.as_ref().is_none_or(|p| p.board[c as usize] & !PROMOTED == piece);
+    let mut parts: Vec<Bool> = s.ep.iter().map(|e| e.eq(int(-1))).collect();
+    parts.push(s.ep_victim.eq(int(-1)));
+    for p in 0..2usize {
+        for slot in 0..2usize {
+            let right = &s.rights[p][slot];
+            let none = right.eq(int(-1));
+            let Some((rule, side)) = game.castling.as_ref().and_then(|r| r.sides.iter().find(|x| x.slot() == slot).map(|x| (r, x))) else {
+                parts.push(none);
+                continue;
+            };
+            let rank = geo.coords(side.king_to[p]);
+            let line: Vec<Cell> = enc.cells().iter().copied().filter(|&c| geo.coords(c)[1..] == rank[1..]).collect();
+            let (king_code, rook_code) = (code(rule.king, p as u8), code(rule.rook, p as u8));
+            let king = int(king_code as i64);
+            let rook = int(rook_code as i64);
+            let mut options = vec![none];
+            for &k in line.iter().filter(|&&k| at_start(k, king_code)) {
+                for &r in line.iter().filter(|&&r| at_start(r, rook_code)) {
+                    let (fk, fr) = (geo.coords(k)[0], geo.coords(r)[0]);
+                    if (slot == 0 && fr > fk) || (slot == 1 && fr < fk) {
+                        options.push(Bool::and(&[right.eq(int(r as i64)), enc.at(s, k).eq(&king), enc.at(s, r).eq(&rook)]));
+                    }
+                }
+            }
+            parts.push(Bool::or(&options));
+        }
+    }
+    Bool::and(&parts)
+}
+
+/// A witness as report text: the move and the position, whether the FEN
+/// reader accepts it, and a diagram.
+fn witness_details(v: &Variant, d: Diagnostic, w: &Witness, meaning: Option<String>) -> Diagnostic {
+    let d = match &w.mv {
+        Some(_) => d.with_detail(format!("witness: the move {} in {}", w.mv_text, w.fen)),
+        None => d.with_detail(format!(
+            "witness (not confirmed: the interpreter has no move {} here): {}",
+            move_text(v, w),
+            w.fen
+        )),
+    };
+    let d = match v.parse_fen(&w.fen, "<witness>") {
+        Ok(_) => d,
+        Err(e) => d.with_detail(format!("the FEN reader refuses this position: {}", e.message)),
+    };
+    let d = match meaning {
+        Some(text) => d.with_detail(text),
+        None => d,
+    };
+    d.with_detail(diagram(v, &w.position))
 }
 
 /// Parts, pieces, promotion rules and castling sides that no position allows.
@@ -363,7 +496,7 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Property], diagnostics
             );
         }
     }
-    for rule in &game.promotions {
+    for (r, rule) in game.promotions.iter().enumerate() {
         if rule.zone.iter().all(|z| z.is_empty()) {
             diagnostics.push(
                 Diagnostic::error("C0222", &rule.file, rule.span, "this promotion zone holds no square", "empty zone")
@@ -372,9 +505,34 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Property], diagnostics
             );
             continue;
         }
+        // Where this rule decides: its zone less the zones of the later rules
+        // for the same kind (the last rule whose zone holds a cell decides).
+        let later: Vec<_> = game.promotions[r + 1..].iter().filter(|l| l.kind == rule.kind).collect();
+        let own: [Vec<Cell>; 2] =
+            [0, 1].map(|side| rule.zone[side].iter().copied().filter(|c| !later.iter().any(|l| l.zone[side].contains(c))).collect());
+        let kind = &game.kinds[rule.kind as usize].name;
+        if own.iter().all(|z| z.is_empty()) {
+            let mut d = Diagnostic::error(
+                "C0222",
+                &rule.file,
+                rule.span,
+                format!("no {kind} ever promotes by this rule"),
+                "never applies",
+            )
+            .warning()
+            .with_help("where the zones of two rules overlap, the later rule decides; delete this rule, or merge its targets into the later one");
+            for l in later.iter().filter(|l| (0..2).any(|side| l.zone[side].iter().any(|c| rule.zone[side].contains(c)))) {
+                d = d.with_note(l.span, "this later rule covers its zone");
+            }
+            diagnostics.push(d);
+            continue;
+        }
         let mut alive = false;
         for side in 0..2u8 {
-            let zone: Vec<Cell> = rule.zone[side as usize].clone();
+            let zone: Vec<Cell> = own[side as usize].clone();
+            if zone.is_empty() {
+                continue;
+            }
             let answer = prover.exists(side, lemmas, |_, _, step| {
                 let lands: Vec<Bool> = zone.iter().map(|&c| step.key[2].eq(Int::from_i64(c as i64))).collect();
                 Bool::and(&[Bool::or(&lands), step.key[0].le(Int::from_i64(1)), step.key[3].ge(Int::from_i64(0)), step.mover.eq(Int::from_i64(rule.kind as i64))])
@@ -386,9 +544,9 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Property], diagnostics
         }
         if !alive {
             diagnostics.push(
-                Diagnostic::error("C0222", &rule.file, rule.span, format!("no {} ever promotes by this rule", game.kinds[rule.kind as usize].name), "never applies")
+                Diagnostic::error("C0222", &rule.file, rule.span, format!("no {kind} ever promotes by this rule"), "never applies")
                     .warning()
-                    .with_help("no legal move brings the piece into this zone (or a later rule takes over the whole zone); move the zone to where the piece arrives"),
+                    .with_help("no legal move brings the piece into this zone; move the zone to where the piece arrives"),
             );
         }
     }
@@ -398,8 +556,15 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Property], diagnostics
 fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Property], found: &Exploration, diagnostics: &mut Vec<Diagnostic>) {
     let game = v.game.clone();
     // Two promotion rules for one kind whose zones overlap: the later decides silently.
+    let names = |ts: &[u8]| ts.iter().map(|&t| game.kinds[t as usize].name.clone()).collect::<Vec<_>>().join(", ");
     for (i, a) in game.promotions.iter().enumerate() {
-        for b in &game.promotions[i + 1..] {
+        // Where `a` still decides; a rule that decides nowhere is reported by `dead_rules`.
+        let later = &game.promotions[i + 1..];
+        let shadowed = (0..2).all(|side| a.zone[side].iter().all(|c| later.iter().any(|l| l.kind == a.kind && l.zone[side].contains(c))));
+        if shadowed {
+            continue;
+        }
+        for (j, b) in later.iter().enumerate() {
             if a.kind != b.kind || a.file != b.file {
                 continue;
             }
@@ -407,27 +572,75 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Property], found: &Ex
             let mut targets_b = b.targets.clone();
             targets_a.sort();
             targets_b.sort();
+            if targets_a == targets_b {
+                continue;
+            }
+            let kind = &game.kinds[a.kind as usize].name;
+            let d = Diagnostic::error("C0210", &b.file, b.span, format!("two promotion rules apply to one {kind} move"), format!("promotes to {}", names(&b.targets)))
+                .warning()
+                .with_note(a.span, format!("promotes to {}", names(&a.targets)))
+                .with_help("make the zones disjoint, or merge the rules into one with all the targets; where the zones overlap, the later rule decides");
+            // The cells both zones hold where `b` decides (no rule after it takes them).
+            let both = |side: usize| -> Vec<Cell> {
+                a.zone[side]
+                    .iter()
+                    .copied()
+                    .filter(|c| b.zone[side].contains(c) && !later[j + 1..].iter().any(|l| l.kind == a.kind && l.zone[side].contains(c)))
+                    .collect()
+            };
+            let mut outcome = None;
             for side in 0..2u8 {
-                let both: Vec<Cell> = a.zone[side as usize].iter().copied().filter(|c| b.zone[side as usize].contains(c)).collect();
-                if both.is_empty() || targets_a == targets_b {
+                let both = both(side as usize);
+                if both.is_empty() {
                     continue;
                 }
-                let answer = prover.witness(side, lemmas, |_, _, step| {
+                let answer = prover.witness(side, lemmas, |enc, s, step| {
                     let lands: Vec<Bool> = both.iter().map(|&c| step.key[2].eq(Int::from_i64(c as i64))).collect();
-                    Bool::and(&[Bool::or(&lands), step.key[0].le(Int::from_i64(1)), step.mover.eq(Int::from_i64(a.kind as i64))])
+                    Bool::and(&[
+                        Bool::or(&lands),
+                        step.key[0].le(Int::from_i64(1)),
+                        step.mover.eq(Int::from_i64(a.kind as i64)),
+                        plausible(v, enc, s),
+                    ])
                 });
-                let names = |ts: &[u8]| ts.iter().map(|&t| game.kinds[t as usize].name.clone()).collect::<Vec<_>>().join(", ");
-                let kind = &game.kinds[a.kind as usize].name;
-                let d = Diagnostic::error("C0210", &b.file, b.span, format!("two promotion rules apply to one {kind} move"), format!("promotes to {}", names(&b.targets)))
-                    .warning()
-                    .with_note(a.span, format!("promotes to {}", names(&a.targets)))
-                    .with_help("make the zones disjoint, or merge the rules into one with all the targets; today the later rule decides");
                 match answer {
-                    Answer::Sat(w) => diagnostics.push(witness_details(v, d, &w)),
-                    Answer::Unknown(why) => diagnostics.push(d.with_detail(format!("no witness position found within the limits ({why})"))),
-                    Answer::Unsat => {}
+                    Answer::Unsat => {
+                        if outcome.is_none() {
+                            outcome = Some(Answer::Unsat);
+                        }
+                    }
+                    other => {
+                        outcome = Some(other);
+                        break;
+                    }
                 }
-                break;
+            }
+            match outcome {
+                Some(Answer::Sat(w)) => {
+                    let meaning = w.mv.as_ref().map(|m| {
+                        let offered: Vec<String> = v
+                            .legal_moves(&w.position)
+                            .iter()
+                            .filter(|x| x.from == m.from && x.to == m.to && x.kind == m.kind)
+                            .map(|x| coordinate(v, x))
+                            .collect();
+                        let lost: Vec<u8> = a.targets.iter().copied().filter(|t| !b.targets.contains(t)).collect();
+                        let mut text = format!(
+                            "on {} the interpreter offers {}: the later rule decides",
+                            game.geometry.name(m.to),
+                            offered.join(" ")
+                        );
+                        if !lost.is_empty() {
+                            let verb = if lost.len() == 1 { "is" } else { "are" };
+                            text.push_str(&format!(", and the earlier rule's {} {verb} never offered there", names(&lost)));
+                        }
+                        text
+                    });
+                    diagnostics.push(witness_details(v, d, &w, meaning));
+                }
+                Some(Answer::Unknown(why)) => diagnostics.push(d.with_detail(format!("no witness position found within the limits ({why})"))),
+                // The zones overlap only where the piece never arrives.
+                Some(Answer::Unsat) | None => {}
             }
         }
     }
@@ -448,23 +661,55 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Property], found: &Ex
                     );
                     continue;
                 }
-                let answer = prover.witness(0, lemmas, |enc, s, step| {
-                    let _ = (enc, s);
-                    step.key[0].eq(Int::from_i64(3 + i as i64))
-                });
                 let d = Diagnostic::error("C0211", &rule.file, b.span, format!("castling `{side_name}` is defined twice, with different results"), "second definition")
                     .warning()
                     .with_note(a.span, "first definition")
-                    .with_help("keep one definition, or give the second its own side; as written both castlings are offered with one right");
-                match answer {
-                    Answer::Sat(w) => {
-                        let other = w.position.clone();
-                        let both = v.legal_moves(&other).iter().filter(|m| m.kind == rulebook_interpreter::position::MoveKind::Castle && (m.side as usize == i || m.side as usize == j)).count();
-                        let d = d.with_detail(format!("in the witness the interpreter offers {both} castling moves for this one right"));
-                        diagnostics.push(witness_details(v, d, &w));
+                    .with_help("keep one definition, or give the second its own side; as written both castlings are offered under one right, and coordinate notation cannot tell them apart");
+                // A position where White may castle by one definition, the one
+                // where the interpreter offers both preferred.
+                let castles = |pos: &Position| -> Vec<Move> {
+                    v.legal_moves(pos).into_iter().filter(|m| m.kind == MoveKind::Castle && (m.side as usize == i || m.side as usize == j)).collect()
+                };
+                let mut best: Option<(Box<Witness>, Vec<Move>)> = None;
+                let mut unknown = None;
+                for k in [i, j] {
+                    let answer = prover.witness(0, lemmas, |enc, s, step| Bool::and(&[step.key[0].eq(Int::from_i64(3 + k as i64)), plausible(v, enc, s)]));
+                    match answer {
+                        Answer::Sat(w) => {
+                            let offered = castles(&w.position);
+                            let both = offered.len() >= 2;
+                            if best.is_none() || both {
+                                best = Some((w, offered));
+                            }
+                            if both {
+                                break;
+                            }
+                        }
+                        Answer::Unknown(why) => unknown = Some(why),
+                        Answer::Unsat => {}
                     }
-                    Answer::Unknown(why) => diagnostics.push(d.with_detail(format!("no witness position found within the limits ({why})"))),
-                    Answer::Unsat => diagnostics.push(d.with_detail("neither castling can ever be played, so the conflict never shows")),
+                }
+                let geo = &game.geometry;
+                let describe = |m: &Move| {
+                    let s = &rule.sides[m.side as usize];
+                    format!("king to {} and rook to {}", geo.name(s.king_to[0]), geo.name(s.rook_to[0]))
+                };
+                match (best, unknown) {
+                    (Some((w, offered)), _) => {
+                        let meaning = match offered.as_slice() {
+                            [x, y, ..] => format!(
+                                "here both are legal under the one {side_name} castling right: {}, or {}; `rulebook moves` lists {} twice",
+                                describe(x),
+                                describe(y),
+                                coordinate(v, x)
+                            ),
+                            [x] => format!("here only one of them is legal ({}); no position where both are was found", describe(x)),
+                            [] => "the interpreter offers neither castling here: the solver and the interpreter disagree".to_string(),
+                        };
+                        diagnostics.push(witness_details(v, d, &w, Some(meaning)));
+                    }
+                    (None, Some(why)) => diagnostics.push(d.with_detail(format!("no witness position found within the limits ({why})"))),
+                    (None, None) => diagnostics.push(d.with_detail("neither definition can ever be played, so the conflict never shows")),
                 }
             }
         }
@@ -478,21 +723,48 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Property], found: &Ex
                 continue;
             }
             let span_of = |c: EndCondition| end.spans.iter().find(|(x, _)| *x == c).map(|(_, s)| *s).unwrap_or(Span::new(0, 0));
-            let word = if cond == EndCondition::Checkmate { "checkmate" } else { "stalemate" };
-            let mut d = Diagnostic::error("C0213", &end.file, span_of(cond), format!("{word} and the move-limit draw can happen at once"), format!("{word}: {}", outcome_word(outcome)))
+            let mate = cond == EndCondition::Checkmate;
+            let word = if mate { "checkmate" } else { "stalemate" };
+            let result = format!("{} for the side {}", if outcome == Outcome::Win { "a win" } else { "a loss" }, if mate { "mated" } else { "stalemated" });
+            let mut d = Diagnostic::error("C0213", &end.file, span_of(cond), format!("{word} and the move-limit draw can happen at once"), result)
                 .warning()
-                .with_note(span_of(EndCondition::MoveLimit), "draw")
-                .with_help(format!("say which decides, e.g. `priority {word} over move-limit`"));
-            let win = if cond == EndCondition::Checkmate { found.quiet_wins.iter().flatten().next() } else { None };
-            if let (Some(line), Some(limit)) = (win, end.fifty_move) {
-                if let Some((last, before)) = line.text.split_last() {
-                    d = d.with_detail(format!(
-                        "witness: after {} the move {last} ends the game by {word}; had the {} half-moves before it been played without capture or {} move, it would also complete the move limit",
-                        if before.is_empty() { "the setup".to_string() } else { before.join(" ") },
-                        2 * limit - 1,
-                        end.fifty_move_piece.map(|k| game.kinds[k as usize].name.clone()).unwrap_or_default(),
-                    ));
-                    d = d.with_detail(format!("position after it: {}", line.fen));
+                .with_note(span_of(EndCondition::MoveLimit), "a draw when the count completes, even on that move")
+                .with_help(format!(
+                    "say which decides, e.g. `priority {word} over move-limit`; without a `priority` line the default order lets {word} decide"
+                ));
+            // A line from the exploration whose last move ends the game this
+            // way without resetting the count, replayed with the count one short.
+            if let (Some(limit), Ok(start)) = (end.fifty_move, v.start()) {
+                let reset = match end.fifty_move_piece {
+                    Some(k) => format!("capture or {} move", game.kinds[k as usize].name),
+                    None => "capture".to_string(),
+                };
+                for line in found.quiet_wins.iter().flatten() {
+                    let Some((last, before)) = line.moves.split_last() else { continue };
+                    let mut pos = start.clone();
+                    for m in before {
+                        pos = v.play(&pos, m);
+                    }
+                    pos.halfmove = 2 * limit - 1;
+                    pos.ep_len = 0;
+                    pos.ep_victim = NO_CELL;
+                    pos.fullmove += limit;
+                    let after = v.play(&pos, last);
+                    let ends = v.legal_moves(&after).is_empty() && v.in_check(&after) == mate;
+                    if !ends || after.halfmove < 2 * limit {
+                        continue;
+                    }
+                    let fen = v.fen(&pos);
+                    let mv = coordinate(v, last);
+                    d = d
+                        .with_detail(format!(
+                            "witness: in {fen}, after {} half-moves without {reset}, the move {mv} is {word} and completes the count of {}",
+                            2 * limit - 1,
+                            2 * limit
+                        ))
+                        .with_detail(diagram(v, &pos))
+                        .with_detail(format!("replay it with `rulebook moves RULES --fen \"{fen}\" --play {mv}`"));
+                    break;
                 }
             }
             diagnostics.push(d);
@@ -500,28 +772,36 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Property], found: &Ex
     }
 }
 
-fn outcome_word(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Win => "win",
-        Outcome::Lose => "lose",
-        Outcome::Draw => "draw",
-    }
-}
-
 /// Playability, termination, and that each side can win.
-fn well_formedness(v: &Variant, found: &Exploration, opts: &Options, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
+fn well_formedness(v: &Variant, found: &Exploration, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
     let game = &v.game;
     let end = &game.end;
     let mut facts = Vec::new();
-    let span_of = |c: EndCondition| end.spans.iter().find(|(x, _)| *x == c).map(|(_, s)| *s).unwrap_or(Span::new(0, 0));
+    // Where to point when the end block says nothing of a condition: the
+    // block's first rule, or (no block in the chain) the start of the file
+    // that defines the first piece.
+    let (end_file, end_span, no_block) = if end.file.is_empty() {
+        (game.kinds.first().map(|k| k.file.clone()).unwrap_or_default(), Span::new(0, 0), true)
+    } else {
+        (end.file.clone(), end.spans.first().map(|(_, s)| *s).unwrap_or(Span::new(0, 0)), false)
+    };
+    let span_of = |c: EndCondition| end.spans.iter().find(|(x, _)| *x == c).map(|(_, s)| *s).unwrap_or(end_span);
     // Playability.
     match (end.checkmate, end.stalemate) {
         (Some(_), Some(_)) => facts.push("playable: every position without a legal move is decided (checkmate and stalemate rules)".into()),
         _ => {
             let missing = if end.checkmate.is_none() { "checkmate" } else { "stalemate" };
-            let mut d = Diagnostic::error("C0230", if end.file.is_empty() { "" } else { &end.file }, Span::new(0, 0), format!("the rules do not say what {missing} means"), "here")
+            let label = if no_block {
+                "no file of the chain has an `end` block".to_string()
+            } else {
+                format!("this `end` block has no `{missing}:` line")
+            };
+            let mut d = Diagnostic::error("C0230", &end_file, end_span, format!("the rules do not say what {missing} means"), label)
                 .warning()
-                .with_help(format!("add `{missing}: lose` (or win, or draw) to the end block; today the interpreter assumes a default"));
+                .with_help(format!(
+                    "add `{missing}: lose` (or win, or draw) to the end block; today the interpreter assumes `{}`",
+                    if missing == "checkmate" { "checkmate: lose" } else { "stalemate: draw" }
+                ));
             if let Some((line, _)) = &found.undeclared_end {
                 d = d.with_detail(format!("reached after {}: {}", line_text(&line.text), line.fen));
             }
@@ -545,7 +825,19 @@ fn well_formedness(v: &Variant, found: &Exploration, opts: &Options, diagnostics
         facts.push("terminates: the move limit is reset only by captures and forward moves, and both are finite".into());
     } else {
         diagnostics.push(
-            Diagnostic::error("C0231", &end.file, span_of(EndCondition::MoveLimit), "a game can go on forever", "no rule bounds the game")
+            Diagnostic::error(
+                "C0231",
+                &end_file,
+                span_of(EndCondition::MoveLimit),
+                "a game can go on forever",
+                if no_block {
+                    "no file of the chain has an `end` block"
+                } else if end.fifty_move.is_some() {
+                    "this move limit can be reset forever"
+                } else {
+                    "this `end` block has neither a move limit nor a repetition rule"
+                },
+            )
                 .warning()
                 .with_help("add `draw on repetition 3`, or a move limit reset only by irreversible moves"),
         );
@@ -555,12 +847,23 @@ fn well_formedness(v: &Variant, found: &Exploration, opts: &Options, diagnostics
         match &found.wins[p] {
             Some(line) => facts.push(format!("{} can win: {} ({} plies)", player.name, line.text.join(" "), line.text.len())),
             None => {
-                let mut d = Diagnostic::error("C0232", &end.file, span_of(EndCondition::Checkmate), format!("no win for {} found", player.name), "searched here")
-                    .warning()
-                    .with_help(format!("searched {} plies from the setup; raise --depth, or check that {} can ever win", found.win_depth_done.max(opts.depth), player.name));
-                if let Some(why) = &found.stopped {
-                    d = d.with_detail(format!("the search stopped early: {why}"));
-                }
+                let searched = found.win_depth_done.max(found.depth_done);
+                let help = match &found.stopped {
+                    Some(why) => format!(
+                        "the search from the setup stopped early ({why}) and only every line of {searched} plies was searched: a limit of the search, not necessarily of the rules; check that {} can ever win",
+                        player.name
+                    ),
+                    None => format!("every line of {searched} plies from the setup was searched; raise --depth, or check that {} can ever win", player.name),
+                };
+                let d = Diagnostic::error(
+                    "C0232",
+                    &end_file,
+                    span_of(EndCondition::Checkmate),
+                    format!("no win for {} found", player.name),
+                    format!("no line of play found that ends in a win for {}", player.name),
+                )
+                .warning()
+                .with_help(help);
                 diagnostics.push(d);
             }
         }
