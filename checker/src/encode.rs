@@ -1,3 +1,4 @@
+#![allow(clippy::needless_range_loop)] // per-player loops index several arrays in step
 //! The Z3 encoding of a variant: a symbolic [`State`] (board, castling
 //! rights, en-passant targets, hands), the legal moves of the side to move as
 //! one formula over a symbolic move [`Key`], and the state after the move.
@@ -37,6 +38,9 @@ pub fn key_of(m: &Move) -> Key {
         MoveKind::Castle => (3 + m.side as i64, m.from as i64, m.to as i64, -1),
     }
 }
+
+/// Pairs (term of a symbolic state, its value in a position): integer terms, then Boolean ones.
+pub type Bindings = (Vec<(Int, Int)>, Vec<(Bool, Bool)>);
 
 /// A position as Z3 terms. The side to move is not part of it (see the module doc).
 #[derive(Clone, Debug)]
@@ -260,7 +264,7 @@ impl<'a> Encoder<'a> {
 
     /// Pairs (term of `s`, value in `pos`) for every integer term of a symbolic
     /// state, to substitute a concrete position into formulas built once.
-    pub fn bindings(&self, s: &State, pos: &Position) -> (Vec<(Int, Int)>, Vec<(Bool, Bool)>) {
+    pub fn bindings(&self, s: &State, pos: &Position) -> Bindings {
         let c = self.concrete(pos);
         let mut ints = Vec::new();
         for &cell in &self.cells {
@@ -287,6 +291,27 @@ impl<'a> Encoder<'a> {
             }
         }
         (ints, bools)
+    }
+
+    /// The en-passant victim, when there is one, is a piece of the side that
+    /// just moved, of a kind that sets en-passant targets (or one it promotes
+    /// to). True of every state a move produces: only such a move sets the
+    /// victim, to the cell it lands on.
+    pub fn ep_consistent(&self, s: &State, side_to_move: Color) -> Bool {
+        let game = self.game;
+        let mut kinds: Vec<KindId> = Vec::new();
+        for (k, kind) in game.kinds.iter().enumerate() {
+            if kind.parts.iter().any(|p| p.sets_en_passant) {
+                kinds.push(k as KindId);
+                for rule in game.promotions.iter().filter(|r| r.kind as usize == k) {
+                    kinds.extend(rule.targets.iter().copied());
+                }
+            }
+        }
+        let victim = self.at_term(s, &s.ep_victim);
+        let mut ok: Vec<Bool> = kinds.iter().map(|&k| victim.eq(int(code(k, side_to_move ^ 1) as i64))).collect();
+        ok.push(s.ep_victim.eq(int(-1)));
+        Bool::or(&ok)
     }
 
     /// The state equals the concrete position `pos`.
@@ -528,7 +553,7 @@ impl<'a> Encoder<'a> {
                     gained = plain.ite(&int(1), &int(0));
                     if rules.demote_to == Some(k as KindId) {
                         let any = Bool::and(&[victim.ne(int(0)), victim_promoted.clone()]);
-                        gained = gained + any.ite(&int(1), &int(0));
+                        gained += any.ite(&int(1), &int(0));
                     }
                 }
                 h[us as usize] = h[us as usize].clone() - dropped + gained;
@@ -589,7 +614,7 @@ impl<'a> Encoder<'a> {
         let mut parts = vec![
             rook.ne(int(-1)),
             self.at_term(s, &rook).eq(int(code(rule.rook, us) as i64)),
-            self.at_term(s, &king).eq(int(code(rule.king, us) as i64)),
+            self.at_term(s, king).eq(int(code(rule.king, us) as i64)),
             Bool::or(&line.iter().map(|&c| king.eq(int(c as i64))).collect::<Vec<_>>()),
         ];
         // Exactly one royal piece, and it is the king of this rule.

@@ -87,9 +87,10 @@ impl<'a> Prover<'a> {
         Some(solver)
     }
 
-    /// The fact every state satisfies: it is a position.
-    fn background(&self, _side: Color) -> Vec<Bool> {
-        vec![self.enc.well_formed(&self.state)]
+    /// The facts every state satisfies: it is a position, and its
+    /// en-passant victim is a piece that could have set it.
+    fn background(&self, side: Color) -> Vec<Bool> {
+        vec![self.enc.well_formed(&self.state), self.enc.ep_consistent(&self.state, side)]
     }
 
     /// Asks about `facts`; unless that is already unsatisfiable, asks again
