@@ -3,31 +3,12 @@
 //! in every position reached, and each proved move claim holds for every legal
 //! move played or available.
 
+mod support;
+
 use rulebook_checker::concrete::{move_holds, position_holds};
 use rulebook_checker::{check, Options, Verdict};
-use rulebook_interpreter::{load::load, Variant};
-use std::path::Path;
-use std::sync::Arc;
+use support::{variant, Rng};
 use std::time::Duration;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
-
-fn variant(name: &str) -> Variant {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules").join(format!("{name}.rules"));
-    match load(&path) {
-        Ok((game, _)) => Variant::new(Arc::new(game)),
-        Err((diags, _)) => panic!("{name} does not load: {diags:?}"),
-    }
-}
 
 /// Checks `name`, then plays `games` random games of up to 200 plies and
 /// tests every proved claim on the way. Returns how many claims were proved.

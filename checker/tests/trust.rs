@@ -6,11 +6,12 @@
 //! moves Z3 admits are enumerated with blocking clauses and compared, as sets
 //! of move keys, with the interpreter's legal moves.
 
+mod support;
+
 use rulebook_checker::encode::{key_of, Encoder, Key, State, Step};
-use rulebook_interpreter::{epd, load::load, Position, Variant};
+use rulebook_interpreter::{epd, Position, Variant};
+use support::{root, variant, Rng};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use z3::ast::{Ast, Bool, Int};
 use z3::{Params, SatResult, Solver};
 
@@ -18,29 +19,6 @@ use z3::{Params, SatResult, Solver};
 const FULL: usize = 200;
 /// Positions compared per variant by the quick tests of `cargo test`.
 const QUICK: usize = 12;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn variant(name: &str) -> Variant {
-    let path = root().join("rules").join(format!("{name}.rules"));
-    match load(&path) {
-        Ok((game, _)) => Variant::new(Arc::new(game)),
-        Err((diags, _)) => panic!("{name} does not load: {diags:?}"),
-    }
-}
 
 /// The suite positions of `name`, and positions along random games from them and the setup.
 fn sample(v: &Variant, name: &str, seed: u64, count: usize) -> Vec<Position> {
