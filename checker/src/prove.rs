@@ -93,6 +93,13 @@ impl<'a> Prover<'a> {
         vec![self.enc.well_formed(&self.state), self.enc.ep_consistent(&self.state, side)]
     }
 
+    /// The background facts, then `lemmas` (proved position properties) holding in the state.
+    fn assumptions(&self, side: Color, lemmas: &[Property]) -> Vec<Bool> {
+        let mut facts = self.background(side);
+        facts.extend(lemmas.iter().map(|l| self.holds(&self.state, l)));
+        facts
+    }
+
     /// Asks about `facts`; unless that is already unsatisfiable, asks again
     /// with the fact every reachable state with `side` to move satisfies by
     /// the rules themselves: the side that just moved is not in check. (The
@@ -325,10 +332,7 @@ impl<'a> Prover<'a> {
     /// facts and `lemmas` (proved position properties) breaks it.
     pub fn move_property(&mut self, p: &Property, lemmas: &[Property]) -> Induction {
         for side in 0..2u8 {
-            let mut facts = self.background(side);
-            for l in lemmas {
-                facts.push(self.holds(&self.state, l));
-            }
+            let mut facts = self.assumptions(side, lemmas);
             facts.push(self.steps[side as usize].legal.clone());
             facts.push(self.move_breaks(&self.steps[side as usize], p));
             match self.ask_escalating(side, &facts) {
@@ -345,10 +349,7 @@ impl<'a> Prover<'a> {
     /// left attacked) and `condition` holds? One query, no preference for
     /// small positions: for rules that never fire.
     pub fn exists(&mut self, side: Color, lemmas: &[Property], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
-        let mut facts = self.background(side);
-        for l in lemmas {
-            facts.push(self.holds(&self.state, l));
-        }
+        let mut facts = self.assumptions(side, lemmas);
         let step = &self.steps[side as usize];
         facts.push(step.available.clone());
         facts.push(condition(&self.enc, &self.state, step));
@@ -359,10 +360,7 @@ impl<'a> Prover<'a> {
     /// legal move of `side` for which `condition` holds. Witnesses are kept
     /// small: first with few pieces on the board, then with any number.
     pub fn witness(&mut self, side: Color, lemmas: &[Property], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
-        let mut facts = self.background(side);
-        for l in lemmas {
-            facts.push(self.holds(&self.state, l));
-        }
+        let mut facts = self.assumptions(side, lemmas);
         let step = &self.steps[side as usize];
         facts.push(step.legal.clone());
         facts.push(condition(&self.enc, &self.state, step));
