@@ -41,7 +41,7 @@ pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
             n as u64 <= u64::from(*count)
         }),
         Property::NeverInHand { kind } => (0..2).all(|c| pos.hand[c][*kind as usize] == 0),
-        Property::KeepsColour { .. } => true,
+        Property::KeepsColour { .. } | Property::HiddenArrivals { .. } => true,
     }
 }
 

@@ -175,7 +175,7 @@ impl<'a> Prover<'a> {
                 Some(h) => Bool::and(&[h[0].eq(Int::from_i64(0)), h[1].eq(Int::from_i64(0))]),
                 None => Bool::from_bool(true),
             },
-            Property::KeepsColour { .. } => Bool::from_bool(true),
+            Property::KeepsColour { .. } | Property::HiddenArrivals { .. } => Bool::from_bool(true),
         }
     }
 

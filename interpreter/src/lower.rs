@@ -208,6 +208,8 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         setup: setup.node.node.clone(),
         rulings,
         claims,
+        hidden: None,
+        letter_sets: Vec::new(),
     };
     // The setup must be a legal position of this very game.
     let mut game = game;

@@ -37,6 +37,67 @@ pub struct Game {
     pub rulings: Vec<Ruling>,
     /// The claims stated in the file(s), ancestors' first (`rulebook check` proves or refutes them).
     pub claims: Vec<Claim>,
+    /// Hidden identities (`hidden { … }`), if the variant has face-down pieces.
+    pub hidden: Option<HiddenRules>,
+    /// Other letter sets for move notation (`letters de { … }`), besides the FEN letters.
+    pub letter_sets: Vec<LetterSet>,
+}
+
+/// Hidden identities: pieces that start face down (`hidden { … }`).
+///
+/// In the setup every piece of one of `kinds` stands face down. A face-down
+/// piece moves as the kind the board shows on its square (its *disguise*:
+/// the setup's piece there). When it moves it is revealed on arrival: its
+/// identity is drawn from its owner's *pool* (the identities of that
+/// player's face-down pieces not yet drawn), each kind with probability
+/// count/total, a chance event. A captured face-down piece is drawn from its
+/// owner's pool the same way; `seen_by` says who learns what it was.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HiddenRules {
+    /// The kinds that stand face down in the setup (never royal).
+    pub kinds: Vec<KindId>,
+    /// Who sees a captured face-down piece's identity.
+    pub seen_by: SeenBy,
+    /// Where the block was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
+}
+
+/// Who learns the identity of a captured face-down piece (`captured seen by …`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeenBy {
+    /// The capturing player only (`capturer`).
+    Capturer,
+    /// Both players (`both`).
+    Both,
+    /// Nobody (`nobody`): it leaves the game unseen.
+    Nobody,
+}
+
+/// A second set of piece letters for move notation (`letters de { Queen D … }`).
+/// Kinds it does not name keep their FEN letter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LetterSet {
+    /// Its name (`de`), as given to `--letters` and in a record's `Letters` tag.
+    pub name: String,
+    /// The letter (upper case) of each kind it names.
+    pub letters: Vec<(KindId, char)>,
+    /// Where it was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
+}
+
+impl LetterSet {
+    /// The letter of `kind` in this set (its FEN letter when the set does not name it).
+    pub fn letter(&self, game: &Game, kind: KindId) -> char {
+        self.letters
+            .iter()
+            .find(|&&(k, _)| k == kind)
+            .map(|&(_, c)| c)
+            .unwrap_or(game.kinds[kind as usize].letter)
+    }
 }
 
 /// One player's name and orientation.
@@ -203,6 +264,8 @@ pub struct EndRules {
     pub fifty_move: Option<u32>,
     /// The kind whose moves reset the count.
     pub fifty_move_piece: Option<KindId>,
+    /// `… or reveal`: revealing a face-down piece also resets the count.
+    pub fifty_move_reveal: bool,
     /// Occurrences of one position that draw.
     pub repetition: Option<u32>,
     /// `priority A over B`: when both conditions hold at once, A decides.
@@ -349,12 +412,21 @@ pub enum Property {
         /// The piece kind.
         kind: KindId,
     },
+    /// `hidden moves onto ZONE only by K L …`: every move of a face-down
+    /// piece that ends in its owner's `zone` is made by a piece moving as one
+    /// of `kinds` (its disguise).
+    HiddenArrivals {
+        /// The zone, per player.
+        zone: [Vec<Cell>; 2],
+        /// The disguises that may arrive there.
+        kinds: Vec<KindId>,
+    },
 }
 
 impl Property {
     /// Is this a property of moves (rather than of positions)?
     pub fn is_move_property(&self) -> bool {
-        matches!(self, Property::KeepsColour { .. })
+        matches!(self, Property::KeepsColour { .. } | Property::HiddenArrivals { .. })
     }
 }
 
@@ -396,6 +468,11 @@ impl Game {
     pub fn kind_by_letter(&self, letter: char) -> Option<KindId> {
         let up = letter.to_ascii_uppercase();
         self.kinds.iter().position(|k| k.letter == up).map(|i| i as KindId)
+    }
+
+    /// The letter set called `name` (`letters NAME { … }`).
+    pub fn letter_set(&self, name: &str) -> Option<&LetterSet> {
+        self.letter_sets.iter().find(|s| s.name == name)
     }
 
     /// Kinds written without a letter in SAN (pawn-like: those that promote).

@@ -62,15 +62,34 @@ pub struct Move {
     pub promotion: KindId,
     /// Castling side index.
     pub side: u8,
+    /// A face-down piece moves (or castles as the partner): the identity it
+    /// is revealed as on arrival, a chance outcome. [`NO_KIND`] otherwise.
+    pub reveal: KindId,
+    /// A face-down piece is captured: the identity drawn for it from its
+    /// owner's pool, a chance outcome. [`NO_KIND`] otherwise.
+    pub unveil: KindId,
 }
 
 /// Marks a move without promotion.
 pub const NO_PROMOTION: KindId = KindId::MAX;
+/// Marks a move without a reveal or unveiled capture.
+pub const NO_KIND: KindId = KindId::MAX;
 
 impl Move {
     /// A plain move of `piece` from `from` to `to`.
     pub fn normal(piece: KindId, from: Cell, to: Cell) -> Move {
-        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0 }
+        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND }
+    }
+
+    /// The player's decision in `self`, without its chance outcome: moves
+    /// with equal decisions are the branches of one chance node.
+    pub fn decision(&self) -> Move {
+        Move { reveal: NO_KIND, unveil: NO_KIND, ..*self }
+    }
+
+    /// Does this move have a chance outcome (a reveal or an unveiled capture)?
+    pub fn is_chance(&self) -> bool {
+        self.reveal != NO_KIND || self.unveil != NO_KIND
     }
 
     /// Is this a promotion?
@@ -106,6 +125,12 @@ pub struct Position {
     pub royal_count: [u8; 2],
     /// The royal piece's cell per player (valid when `royal_count` is 1).
     pub royal: [Cell; 2],
+    /// Cells whose piece stands face down (it moves as the kind on the board,
+    /// its disguise, and is revealed when it moves).
+    pub hidden: [u64; WORDS],
+    /// Per player, per kind: the identities of that player's face-down pieces
+    /// not yet drawn. Their total equals the player's face-down pieces on the board.
+    pub pool: [[u8; 64]; 2],
 }
 
 impl std::fmt::Debug for Position {
@@ -130,7 +155,37 @@ impl Position {
             hand: [[0; 64]; 2],
             royal_count: [0; 2],
             royal: [NO_CELL; 2],
+            hidden: [0; WORDS],
+            pool: [[0; 64]; 2],
         }
+    }
+
+    /// Is the piece on `cell` face down?
+    #[inline]
+    pub fn is_hidden(&self, cell: Cell) -> bool {
+        self.hidden[cell as usize / 64] >> (cell % 64) & 1 != 0
+    }
+
+    /// Turns the piece on `cell` face down (`true`) or face up.
+    #[inline]
+    pub fn set_hidden(&mut self, cell: Cell, hidden: bool) {
+        let bit = 1u64 << (cell % 64);
+        if hidden {
+            self.hidden[cell as usize / 64] |= bit;
+        } else {
+            self.hidden[cell as usize / 64] &= !bit;
+        }
+    }
+
+    /// Does any piece stand face down?
+    #[inline]
+    pub fn any_hidden(&self) -> bool {
+        self.hidden.iter().any(|&w| w != 0)
+    }
+
+    /// The number of identities in `color`'s pool.
+    pub fn pool_size(&self, color: Color) -> u32 {
+        self.pool[color as usize].iter().map(|&n| n as u32).sum()
     }
 
     /// Makes `self` equal to `src`, copying only the cells and bitset words the
@@ -152,6 +207,8 @@ impl Position {
         self.hand = src.hand;
         self.royal_count = src.royal_count;
         self.royal = src.royal;
+        self.hidden = src.hidden;
+        self.pool = src.pool;
     }
 
     /// Puts a piece code on an empty cell.
