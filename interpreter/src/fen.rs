@@ -1,10 +1,14 @@
 //! Positions as text: FEN, X-FEN and Shredder-FEN castling rights, pockets of
-//! pieces in hand (`[QRp]`, promoted pieces marked `~`), and the extension for boards
-//! of more than two dimensions (levels separated by `|`, last level first).
+//! pieces in hand (`[QRp]`, promoted pieces marked `~`), face-down pieces
+//! (a `?` after the letter, which is the piece's disguise) with the pools of
+//! identities not yet drawn (`{QRRBBNNPPPPPPPPqrrbbnnpppppppp}` after the
+//! board; without it, the pools are the face-down pieces' disguises), and the
+//! extension for boards of more than two dimensions (levels separated by `|`,
+//! last level first).
 //!
 //! Errors are [`Diagnostic`]s whose spans point into the FEN text.
 
-use crate::geometry::Cell;
+use crate::geometry::{Cell, MAX_CELLS};
 use crate::model::{CastlingSide, Color, Game};
 use crate::movegen;
 use crate::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED};
@@ -56,6 +60,18 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
         return Err(err(src, 0, text.len(), "empty FEN", "expected a board here")
             .with_help("a FEN looks like `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`"));
     };
+    // The pools of face-down identities: `{…}` at the very end of the board field.
+    let (board_field, pool) = match board_field.find('{') {
+        Some(open) => {
+            let inner = board_field[open + 1..].strip_suffix('}');
+            if inner.is_none_or(|i| i.contains(['{', '}'])) {
+                return Err(err(src, board_at + open, board_at + board_field.len(), "bad pool of face-down identities", "expected `{` letters `}` at the end of the board")
+                    .with_help("write the identities not yet drawn in braces after the board (and pocket), e.g. `{QRRBBNNPPPPPPPPqrrbbnnpppppppp}`"));
+            }
+            (&board_field[..open], Some((board_at + open + 1, &board_field[open + 1..board_field.len() - 1])))
+        }
+        None => (board_field, None),
+    };
     // Pockets.
     let (placement, pocket) = match board_field.find('[') {
         Some(open) => {
@@ -91,6 +107,8 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             *slot = slot.saturating_add(1);
         }
     }
+
+    read_pools(game, &mut pos, pool, src, board_at, board_field.len())?;
 
     // Side to move.
     pos.side = match fields.get(1) {
@@ -241,6 +259,18 @@ fn parse_slice(
                 j += 1;
             }
             pos.put(cell, c, t);
+            if bytes.get(j + 1) == Some(&b'?') {
+                if game.hidden.is_none() {
+                    return Err(err(src, at + j + 1, at + j + 2, "this variant has no face-down pieces", "`?` marks a face-down piece")
+                        .with_help("remove the `?`; only variants with a `hidden` block have face-down pieces"));
+                }
+                if game.kinds[kind as usize].royal {
+                    return Err(err(src, at + j, at + j + 2, "a royal piece cannot stand face down", "face-down royal piece")
+                        .with_help("royal pieces stand open: remove the `?`"));
+                }
+                pos.set_hidden(cell, true);
+                j += 1;
+            }
             x += 1;
             j += 1;
         }
@@ -341,6 +371,66 @@ fn set_castling_right(game: &Game, pos: &mut Position, ch: char, src: &FenSource
     Ok(())
 }
 
+/// Fills the pools from the `{…}` field, or, without one, with the
+/// disguises of the face-down pieces (nothing drawn yet). Each player's pool
+/// must hold exactly as many identities as that player has face-down pieces.
+fn read_pools(game: &Game, pos: &mut Position, pool: Option<(usize, &str)>, src: &FenSource, at: usize, len: usize) -> Result<(), Diagnostic> {
+    let mut hidden_count = [0u32; 2];
+    for cell in 0..MAX_CELLS as Cell {
+        if pos.is_hidden(cell) {
+            let code = pos.board[cell as usize];
+            hidden_count[color_of(code) as usize] += 1;
+            if pool.is_none() {
+                pos.pool[color_of(code) as usize][kind_of(code) as usize] += 1;
+            }
+        }
+    }
+    let Some((pool_at, text)) = pool else { return Ok(()) };
+    if game.hidden.is_none() && !text.is_empty() {
+        return Err(err(src, pool_at, pool_at + text.len(), "this variant has no face-down pieces", "pool given here")
+            .with_help("remove the braced pool"));
+    }
+    for (j, ch) in text.char_indices() {
+        let Some(kind) = game.kind_by_letter(ch) else {
+            return Err(unknown_letter(game, src, pool_at + j, ch));
+        };
+        if game.kinds[kind as usize].royal {
+            return Err(err(src, pool_at + j, pool_at + j + 1, "a royal piece cannot be a face-down identity", "royal piece in a pool")
+                .with_help("royal pieces stand open; remove it from the pool"));
+        }
+        let color: Color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+        let slot = &mut pos.pool[color as usize][kind as usize];
+        *slot = slot.saturating_add(1);
+    }
+    for color in 0..2u8 {
+        if pos.pool_size(color) != hidden_count[color as usize] {
+            let who = &game.players[color as usize].name;
+            return Err(err(src, at, at + len,
+                format!("{who} has {} face-down pieces but {} identities in the pool", hidden_count[color as usize], pos.pool_size(color)),
+                "in this board")
+                .with_help("each face-down piece has one identity not yet drawn: the pool holds as many as there are face-down pieces"));
+        }
+    }
+    Ok(())
+}
+
+/// Turns face down every face-up piece of the kinds `hidden { pieces … }`
+/// lists (the setup's face-down pieces), adding each one's disguise to its
+/// owner's pool.
+pub fn hide_setup(game: &Game, t: &Tables, pos: &mut Position) {
+    let Some(hidden) = &game.hidden else { return };
+    for color in 0..2u8 {
+        let cells: Vec<Cell> = pos.cells_of(color, t.nwords).collect();
+        for cell in cells {
+            let kind = kind_of(pos.board[cell as usize]);
+            if !pos.is_hidden(cell) && hidden.kinds.contains(&kind) && !game.kinds[kind as usize].royal {
+                pos.set_hidden(cell, true);
+                pos.pool[color as usize][kind as usize] += 1;
+            }
+        }
+    }
+}
+
 fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize, len: usize) -> Result<(), Diagnostic> {
     let has_royal = game.kinds.iter().any(|k| k.royal);
     for color in 0..2u8 {
@@ -386,6 +476,17 @@ pub fn write(game: &Game, pos: &Position) -> String {
             }
         }
         out.push(']');
+    }
+    if pos.any_hidden() {
+        out.push('{');
+        for color in 0..2 {
+            for (k, kind) in game.kinds.iter().enumerate() {
+                for _ in 0..pos.pool[color][k] {
+                    out.push(if color == 0 { kind.letter } else { kind.letter.to_ascii_lowercase() });
+                }
+            }
+        }
+        out.push('}');
     }
     out.push_str(if pos.side == 0 { " w " } else { " b " });
     let mut rights = String::new();
@@ -459,6 +560,9 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
                         out.push(if color_of(c) == 0 { letter } else { letter.to_ascii_lowercase() });
                         if c & PROMOTED != 0 && game.hand.is_some() {
                             out.push('~');
+                        }
+                        if pos.is_hidden(cell) {
+                            out.push('?');
                         }
                     }
                 }

@@ -269,6 +269,7 @@ impl Position {
         self.ep_victim = NO_CELL;
         // Captures and moves of the fifty-move piece reset the count; drops do not.
         let mut resets = m.kind != MoveKind::Drop && game.end.fifty_move_piece == Some(m.piece);
+        let mut revealed = false;
         match m.kind {
             MoveKind::Drop => {
                 self.hand[us as usize][m.piece as usize] -= 1;
@@ -276,7 +277,16 @@ impl Position {
             }
             MoveKind::Castle => {
                 let king = self.take(m.from, t);
-                let rook = self.take(m.aux as Cell, t);
+                let mut rook = self.take(m.aux as Cell, t);
+                if self.is_hidden(m.aux as Cell) {
+                    // A face-down partner is revealed on arrival.
+                    self.set_hidden(m.aux as Cell, false);
+                    if m.reveal != NO_KIND {
+                        self.pool[us as usize][m.reveal as usize] -= 1;
+                        rook = code(m.reveal, us);
+                        revealed = true;
+                    }
+                }
                 if let Some(rule) = &game.castling {
                     let side = &rule.sides[m.side as usize];
                     self.put(side.king_to[us as usize], king, t);
@@ -289,13 +299,30 @@ impl Position {
                 } else {
                     m.to
                 };
-                let victim = self.take(victim_cell, t);
+                let mut victim = self.take(victim_cell, t);
+                if victim != 0 && self.is_hidden(victim_cell) {
+                    // A captured face-down piece: its identity is drawn from its owner's pool.
+                    self.set_hidden(victim_cell, false);
+                    if m.unveil != NO_KIND {
+                        self.pool[(us ^ 1) as usize][m.unveil as usize] -= 1;
+                        victim = code(m.unveil, us ^ 1);
+                    }
+                }
                 if victim != 0 {
                     resets = true;
                     self.capture_to_hand(victim, game);
                     self.lose_right_at(victim_cell);
                 }
                 let mut mover = self.take(m.from, t);
+                if self.is_hidden(m.from) {
+                    // A face-down piece is revealed on arrival.
+                    self.set_hidden(m.from, false);
+                    if m.reveal != NO_KIND {
+                        self.pool[us as usize][m.reveal as usize] -= 1;
+                        mover = code(m.reveal, us);
+                        revealed = true;
+                    }
+                }
                 if m.is_promotion() {
                     mover = code(m.promotion, us) | PROMOTED;
                 }
@@ -321,6 +348,9 @@ impl Position {
                 self.castling[us as usize] = [NO_CELL; 2];
             }
             self.lose_right_at(m.from);
+        }
+        if revealed && game.end.fifty_move_reveal {
+            resets = true;
         }
         self.halfmove = if resets { 0 } else { self.halfmove + 1 };
         if us == 1 {
@@ -372,6 +402,16 @@ impl Position {
         for hand in &self.hand {
             for &n in hand {
                 extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);
+            }
+        }
+        if self.any_hidden() {
+            for &w in &self.hidden[..t.nwords] {
+                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
+            }
+            for pool in &self.pool {
+                for &n in pool {
+                    extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);
+                }
             }
         }
         h ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15)

@@ -4,7 +4,8 @@
 use crate::fen::{self, FenSource};
 use crate::model::{EndCondition, Game, Outcome};
 use crate::movegen;
-use crate::position::{Move, Position};
+use crate::position::{Move, Position, NO_KIND};
+use num_rational::Ratio;
 use crate::tables::Tables;
 use rulebook_grammar::Diagnostic;
 use std::sync::Arc;
@@ -42,7 +43,34 @@ impl Variant {
 
     /// The setup position. (Lowering has already checked that it parses.)
     pub fn start(&self) -> Result<Position, Diagnostic> {
-        self.parse_fen(&self.game.setup, "<setup>")
+        let mut pos = self.parse_fen(&self.game.setup, "<setup>")?;
+        fen::hide_setup(&self.game, &self.tables, &mut pos);
+        Ok(pos)
+    }
+
+    /// The probability of `m`'s chance outcome once its decision is made:
+    /// for a reveal, the revealed identity's count in the mover's pool over
+    /// the pool's size; for a captured face-down piece, the same in its
+    /// owner's pool; the product when both happen (the pools are the two
+    /// players', drawn independently); 1 for a move without chance.
+    pub fn probability(&self, pos: &Position, m: &Move) -> Ratio<u64> {
+        let draw = |color: usize, kind: u8| {
+            let total = pos.pool_size(color as u8) as u64;
+            if total == 0 {
+                Ratio::from_integer(0)
+            } else {
+                Ratio::new(pos.pool[color][kind as usize] as u64, total)
+            }
+        };
+        let us = pos.side as usize;
+        let mut p = Ratio::from_integer(1);
+        if m.reveal != NO_KIND {
+            p *= draw(us, m.reveal);
+        }
+        if m.unveil != NO_KIND {
+            p *= draw(us ^ 1, m.unveil);
+        }
+        p
     }
 
     /// Parses a FEN; `name` labels diagnostics (e.g. `<--fen>`).

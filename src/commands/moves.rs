@@ -15,6 +15,9 @@ struct MoveJson {
     coordinate: String,
     /// SAN with check marks.
     san: String,
+    /// For a chance outcome: its exact probability once the move is chosen (`n/d`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<String>,
 }
 
 /// The `--json` output.
@@ -55,6 +58,7 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
         .map(|m| MoveJson {
             coordinate: notation::coordinate(v, m),
             san: notation::san(v, &pos, m, &legal),
+            probability: m.is_chance().then(|| v.probability(&pos, m).to_string()),
         })
         .collect();
     moves.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
@@ -87,11 +91,21 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
         .max()
         .unwrap_or(0);
     let mut out = String::new();
+    let san_width = moves.iter().map(|m| m.san.chars().count()).max().unwrap_or(0);
     for m in &moves {
-        out.push_str(&format!("{:<width$}  {}\n", m.coordinate, m.san));
+        match &m.probability {
+            // A chance outcome: its probability in a third column.
+            Some(p) => out.push_str(&format!("{:<width$}  {:<san_width$}  {p}\n", m.coordinate, m.san)),
+            None => out.push_str(&format!("{:<width$}  {}\n", m.coordinate, m.san)),
+        }
     }
+    let decisions = legal.iter().map(|m| m.decision()).collect::<std::collections::HashSet<_>>().len();
     match outcome {
         None if moves.len() == 1 => out.push_str("1 legal move\n"),
+        None if decisions != moves.len() => out.push_str(&format!(
+            "{} legal moves: {decisions} choices, counted with each chance outcome\n",
+            moves.len()
+        )),
         None => out.push_str(&format!("{} legal moves\n", moves.len())),
         Some(o) => {
             let result = match o {

@@ -124,6 +124,10 @@ struct DivideEntry {
     san: String,
     /// Leaves below it.
     nodes: u64,
+    /// For a chance outcome (a reveal, a captured face-down piece): its exact
+    /// probability once the move is chosen, as `n/d`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<String>,
 }
 
 /// The `--json` output of a single count.
@@ -183,6 +187,7 @@ fn run_one(
                     coordinate: notation::coordinate(v, m),
                     san: notation::san(v, &pos, m, &legal),
                     nodes: *n,
+                    probability: m.is_chance().then(|| v.probability(&pos, m).to_string()),
                 })
                 .collect();
             entries.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
@@ -214,11 +219,25 @@ fn run_one(
             .map(|e| e.san.chars().count())
             .max()
             .unwrap_or(0);
+        // With chance outcomes, each row is one outcome and a column gives its probability.
+        let pw = entries
+            .iter()
+            .filter_map(|e| e.probability.as_ref().map(|p| p.chars().count()))
+            .max();
         for e in &entries {
-            out.push_str(&format!(
-                "{:<cw$}  {:<sw$}  {}\n",
-                e.coordinate, e.san, e.nodes
-            ));
+            match pw {
+                Some(pw) => out.push_str(&format!(
+                    "{:<cw$}  {:<sw$}  {:>pw$}  {}\n",
+                    e.coordinate,
+                    e.san,
+                    e.probability.as_deref().unwrap_or("1"),
+                    e.nodes
+                )),
+                None => out.push_str(&format!(
+                    "{:<cw$}  {:<sw$}  {}\n",
+                    e.coordinate, e.san, e.nodes
+                )),
+            }
         }
     }
     out.push_str(&format!("{nodes}\n"));

@@ -13,6 +13,9 @@ pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut 
     if !in_check(game, t, pos) {
         castling_moves_with(game, t, pos, out, false);
     }
+    if pos.any_hidden() {
+        super::chance::split_outcomes(game, t, pos, out, first);
+    }
 }
 
 /// Does `m` leave the mover's royal pieces unattacked? (Tried on a copy.)
@@ -76,8 +79,21 @@ pub(super) fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
     }
 }
 
-/// Appends the legal moves of the side to move.
+/// Appends the legal moves of the side to move, each chance outcome (the
+/// identity a face-down piece is revealed as, or a captured one turns out to
+/// be) its own move.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
+    legal_decisions(game, t, pos, out);
+    if pos.any_hidden() {
+        super::chance::split_outcomes(game, t, pos, out, first);
+    }
+}
+
+/// Appends the legal moves of the side to move as decisions: a move of a
+/// face-down piece once, without its outcome. (Legality does not depend on
+/// the outcome: an identity changes no square's occupancy, and no identity is royal.)
+fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
     let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
@@ -129,7 +145,7 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || pos.royal_count[us as usize] != 1 {
+    if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

@@ -6,9 +6,12 @@
 //! found once per position, so only royal moves, pinned pieces, en passant and
 //! some moves out of check are tried on a copy. Everything else is tried on a
 //! copy, and `legal_moves_reference` does exactly that for every move: it is
-//! the definition the fast paths are tested against.
+//! the definition the fast paths are tested against. Moves of face-down
+//! pieces and captures of them are split into their chance outcomes last
+//! (`chance`).
 
 mod attack;
+mod chance;
 mod legal;
 
 pub use attack::{attacked, in_check, royal_attacked};
@@ -72,7 +75,9 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
     let piece = kind_of(pos.board[from as usize]);
     let kc = piece as usize * 2 + us as usize;
     let e = Emitter {
-        zone: if t.promotes[kc] { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
+        // A face-down piece promotes (or not) as what it is revealed to be:
+        // its disguise's promotion does not apply (see `chance`).
+        zone: if t.promotes[kc] && !pos.is_hidden(from) { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
         targets: &t.promo_targets,
     };
     for ray in t.rays_of(piece, us, from) {

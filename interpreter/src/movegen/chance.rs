@@ -1,0 +1,60 @@
+//! Chance outcomes: a move of a face-down piece (or castling with a
+//! face-down partner) reveals what it is, and a captured face-down piece is
+//! drawn from its owner's pool. Each identity with a non-zero count in the
+//! pool is its own move, so the move list is the list of the chance tree's
+//! branches; a revealed identity that promotes where it lands expands into
+//! its promotion choices (promotion is part of the same move).
+
+use crate::geometry::Cell;
+use crate::model::Game;
+use crate::position::{Move, MoveKind, Position, NO_KIND};
+use crate::tables::Tables;
+
+/// Replaces the moves `out[first..]` by their chance outcomes, in order.
+pub(super) fn split_outcomes(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
+    let decisions: Vec<Move> = out.drain(first..).collect();
+    let us = pos.side as usize;
+    let kinds = game.kinds.len();
+    let drawable = |color: usize| -> Vec<u8> { (0..kinds as u8).filter(|&k| pos.pool[color][k as usize] > 0).collect() };
+    let mine = drawable(us);
+    let theirs = drawable(us ^ 1);
+    let none = [NO_KIND];
+    for m in decisions {
+        let revealed: Option<Cell> = match m.kind {
+            MoveKind::Castle => Some(m.aux as Cell),
+            MoveKind::Drop => None,
+            _ => Some(m.from),
+        }
+        .filter(|&c| pos.is_hidden(c));
+        let victim: Option<Cell> = match m.kind {
+            MoveKind::EnPassant => Some(m.aux as Cell),
+            MoveKind::Normal | MoveKind::EnPassantSetter => Some(m.to),
+            MoveKind::Castle | MoveKind::Drop => None,
+        }
+        .filter(|&c| pos.board[c as usize] != 0 && pos.is_hidden(c));
+        if revealed.is_none() && victim.is_none() {
+            out.push(m);
+            continue;
+        }
+        let reveals: &[u8] = if revealed.is_some() { &mine } else { &none };
+        let unveils: &[u8] = if victim.is_some() { &theirs } else { &none };
+        for &reveal in reveals {
+            for &unveil in unveils {
+                let outcome = Move { reveal, unveil, ..m };
+                let kc = reveal as usize * 2 + us;
+                let rule = if reveal != NO_KIND && m.kind != MoveKind::Castle && t.promotes[kc] {
+                    t.promo_zone[kc * t.ncells + m.to as usize]
+                } else {
+                    0
+                };
+                if rule == 0 {
+                    out.push(outcome);
+                } else {
+                    for &target in &t.promo_targets[rule as usize - 1] {
+                        out.push(Move { promotion: target, ..outcome });
+                    }
+                }
+            }
+        }
+    }
+}
