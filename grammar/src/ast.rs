@@ -78,6 +78,10 @@ pub enum Item {
     Without(Spanned<Without>),
     /// `claim NAME: …`: a property the rules imply (`rulebook check` proves or refutes it).
     Claim(Claim),
+    /// `hidden { … }`: pieces that stand face down in the setup.
+    Hidden(Hidden),
+    /// `letters NAME { … }`: another set of piece letters for move notation.
+    Letters(LetterSetDef),
 }
 
 /// `board { files …  ranks …  levels …  holes … }`.
@@ -335,12 +339,14 @@ pub enum EndRule {
     Checkmate(Spanned<Outcome>),
     /// `stalemate: draw`: the side to move, not in check and without a legal move.
     Stalemate(Spanned<Outcome>),
-    /// `draw after 50 moves without capture or Pawn move` (moves by each side).
+    /// `draw after 50 moves without capture or Pawn move [or reveal]` (moves by each side).
     FiftyMove {
         /// Number of full moves.
         moves: Spanned<u32>,
         /// The piece whose moves reset the count.
         piece: Ident,
+        /// `or reveal` (its span), if written: revealing a face-down piece also resets the count.
+        reveal: Option<Span>,
     },
     /// `draw on repetition 3`: the position occurred this many times.
     Repetition(Spanned<u32>),
@@ -463,6 +469,15 @@ pub enum ClaimBody {
         /// The piece.
         piece: Ident,
     },
+    /// `hidden moves onto rank 4 only by Pawn Knight`: every move of a
+    /// face-down piece into the zone (relative to its owner) is made by a
+    /// piece moving as one of the pieces named (its disguise).
+    HiddenArrivals {
+        /// The zone.
+        zone: Zone,
+        /// The disguises that may arrive there, in the order written.
+        pieces: Vec<Ident>,
+    },
 }
 
 /// What a `without` statement removes from the inherited rules.
@@ -478,4 +493,57 @@ pub enum Without {
     Promotion,
     /// `without hand`.
     Hand,
+    /// `without hidden`.
+    Hidden,
+}
+
+/// `hidden { pieces Queen Rook Bishop Knight Pawn  captured seen by capturer }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hidden {
+    /// The statements in order.
+    pub rules: Vec<Spanned<HiddenRule>>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// A statement of a `hidden` block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HiddenRule {
+    /// `pieces Queen Rook …`: the kinds that stand face down in the setup.
+    Pieces(Vec<Ident>),
+    /// `captured seen by capturer`: who learns a captured face-down piece's identity.
+    CapturedSeenBy(Spanned<SeenBy>),
+}
+
+/// Who learns the identity of a captured face-down piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeenBy {
+    /// `capturer`: the capturing player.
+    Capturer,
+    /// `both`: both players.
+    Both,
+    /// `nobody`: neither player.
+    Nobody,
+}
+
+/// `letters de { King K  Queen D }`: a named set of piece letters for notation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LetterSetDef {
+    /// The set's name (`de`).
+    pub name: Ident,
+    /// The pieces and their letters, in the order written.
+    pub letters: Vec<LetterPair>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// `Queen D`: one piece's letter in a letter set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LetterPair {
+    /// The piece.
+    pub piece: Ident,
+    /// Its letter in this set (one ASCII letter).
+    pub letter: Ident,
+    /// The pair as written.
+    pub span: Span,
 }

@@ -34,6 +34,8 @@ const TOP_LEVEL: &[&str] = &[
     "ruling",
     "without",
     "claim",
+    "hidden",
+    "letters",
 ];
 
 /// Every reserved word of the language.
@@ -105,6 +107,18 @@ const KEYWORDS: &[&str] = &[
     "priority",
     "over",
     "move-limit",
+    "hidden",
+    "pieces",
+    "captured",
+    "seen",
+    "by",
+    "capturer",
+    "both",
+    "nobody",
+    "letters",
+    "reveal",
+    "only",
+    "onto",
 ];
 
 /// Builds the diagnostic for a failed pest parse of `source`.
@@ -491,7 +505,12 @@ impl<'s> Context<'s> {
                     let word = source.get(start..i).unwrap_or("");
                     let after_without =
                         ctx.item == Some("without") && ctx.prev_word == Some("without");
-                    if depth == 0 && TOP_LEVEL.contains(&word) && !after_without {
+                    // `claim NAME: hidden moves onto …` is a claim body, not a `hidden` block.
+                    let claim_body = word == "hidden"
+                        && ctx
+                            .prev_token
+                            .is_some_and(|t| source.get(t.start..t.end) == Some(":"));
+                    if depth == 0 && TOP_LEVEL.contains(&word) && !after_without && !claim_body {
                         ctx.item = Some(word);
                     }
                     ctx.prev_word = Some(word);
@@ -530,6 +549,8 @@ fn body_name(kw: &str) -> &'static str {
         "end" => "end block",
         "hand" => "hand block",
         "ruling" => "ruling body",
+        "hidden" => "hidden block",
+        "letters" => "letter set",
         _ => "block",
     }
 }
@@ -542,7 +563,7 @@ impl Place<'_> {
             Place::Header(kw @ ("variant" | "extends" | "setup" | "without")) => {
                 format!("after `{kw}`")
             }
-            Place::Header(kw @ ("piece" | "castling" | "ruling")) => format!("in {kw} header"),
+            Place::Header(kw @ ("piece" | "castling" | "ruling" | "letters")) => format!("in {kw} header"),
             Place::Header("claim") => "in claim".to_string(),
             Place::Header(kw) => format!("after `{kw}`"),
         }
@@ -550,7 +571,7 @@ impl Place<'_> {
 
     fn help(self) -> &'static str {
         match self {
-            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `ruling`, `claim` or `without`",
+            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `ruling`, `claim` or `without`",
             Place::Body("board") => "a board block holds lines such as `files a..h`, `ranks 1..8`, `levels A..E`, `axis NAME LABELS` and `holes e4 d5`",
             Place::Body("players") => "each player is written `white: forward +rank`, more directions after commas: `white: forward +rank, up +level`",
             Place::Body("piece") => "a piece body holds `royal` and movement parts such as `move ride W` or `capture F forward takes en-passant`",
@@ -558,12 +579,15 @@ impl Place<'_> {
             Place::Body("castling") => "a castling side is written `short: king to g1, rook to f1`",
             Place::Body("end") => "end rules are `checkmate: lose`, `stalemate: draw`, `draw after 50 moves without capture or Pawn move`, `draw on repetition 3` and `priority checkmate over move-limit, repetition`",
             Place::Body("hand") => "hand rules are `capture to hand`, `demote promoted to Pawn` and `drop PIECE on empty` (or `on ZONE`, `not on ZONE`; `any` for every piece)",
+            Place::Body("hidden") => "a hidden block holds `pieces` and the kinds that stand face down, and optionally who sees a captured one: `hidden { pieces Queen Rook Bishop Knight Pawn  captured seen by capturer }` (or `both`, `nobody`)",
+            Place::Body("letters") | Place::Header("letters") => "a letter set is written `letters NAME { PIECE LETTER … }`, e.g. `letters de { King K  Queen D  Rook T }`",
+            Place::Header("hidden") => "face-down pieces are written `hidden { pieces Queen Rook Bishop Knight Pawn }`",
             Place::Body("ruling") | Place::Header("ruling") => "a ruling is written `ruling \"name\" { source \"…\" quote \"…\" reading \"…\" }`; `source` may be left out",
             Place::Header("variant") => "`variant` takes the variant's name in double quotes: `variant \"Chess\"`",
             Place::Header("extends") => "`extends` takes the path of the rules file to inherit, in double quotes: `extends \"chess.rules\"`",
             Place::Header("setup") => "`setup` takes the start position as a FEN string in double quotes: `setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"`",
-            Place::Header("without") => "write `without piece NAME`, `without claim NAME`, `without castling`, `without promotion` or `without hand`",
-            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE` or `at most N PIECE`",
+            Place::Header("without") => "write `without piece NAME`, `without claim NAME`, `without castling`, `without promotion`, `without hand` or `without hidden`",
+            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE` or `hidden moves onto ZONE only by PIECE …`",
             Place::Header("piece") => "a piece is written `piece NAME LETTER { … }`, e.g. `piece King K { royal move W move F }`",
             Place::Header("castling") => "castling is written `castling King with Rook { short: king to g1, rook to f1 }`",
             Place::Header("board") => "a board is written `board { files a..h ranks 1..8 }`",
@@ -623,15 +647,24 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         stalemate_rule => &["`stalemate: OUTCOME`"],
         outcome => &["`win`", "`lose`", "`draw`"],
         fifty_rule => &["`draw after N moves without capture or PIECE move`"],
+        fifty_reveal => &["`or reveal`"],
         repetition_rule => &["`draw on repetition N`"],
         priority_rule => &["`priority CONDITION over CONDITION`"],
         end_condition => &["an end condition (`checkmate`, `stalemate`, `move-limit`, `repetition`)"],
         claim_item => &["`claim NAME: …`"],
-        claim_body => &["a claim (`PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`)"],
+        claim_body => &["a claim (`PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`)"],
         claim_keeps_colour => &["`PIECE moves keep colour`"],
         claim_never_adjacent => &["`no PIECE next to enemy PIECE`"],
         claim_never_on => &["`no PIECE on ZONE`"],
         claim_at_most => &["`at most N PIECE`"],
+        claim_hidden => &["`hidden moves onto ZONE only by PIECE …`"],
+        hidden_block => &["a hidden block"],
+        hidden_rule => &["`pieces PIECE …`", "`captured seen by …`"],
+        hidden_pieces => &["`pieces PIECE …`"],
+        hidden_seen => &["`captured seen by …`"],
+        seen_by => &["`capturer`", "`both`", "`nobody`"],
+        letters_block => &["a letter set"],
+        letter_pair => &["a piece and its letter, such as `Queen D`"],
         without_claim => &["`claim NAME`"],
         hand_block => &["a hand block"],
         hand_rule => &["a hand rule (`capture to hand`, `demote promoted to …`, `drop …`)"],
@@ -645,7 +678,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         ruling_block => &["a ruling"],
         ruling_field => &["`source`", "`quote`", "`reading`"],
         without_item => &["`without …`"],
-        without_what => &["`piece NAME`", "`claim NAME`", "`castling`", "`promotion`", "`hand`"],
+        without_what => &["`piece NAME`", "`claim NAME`", "`castling`", "`promotion`", "`hand`", "`hidden`"],
         without_piece => &["`piece NAME`"],
         string | dquote => &["a string in double quotes"],
         string_inner => &["string text"],
@@ -732,6 +765,18 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_priority => &["`priority`"],
         kw_over => &["`over`"],
         kw_move_limit => &["`move-limit`"],
+        kw_hidden => &["`hidden`"],
+        kw_pieces => &["`pieces`"],
+        kw_captured => &["`captured`"],
+        kw_seen => &["`seen`"],
+        kw_by => &["`by`"],
+        kw_capturer => &["`capturer`"],
+        kw_both => &["`both`"],
+        kw_nobody => &["`nobody`"],
+        kw_letters => &["`letters`"],
+        kw_reveal => &["`reveal`"],
+        kw_only => &["`only`"],
+        kw_onto => &["`onto`"],
         // Silent rules: never reported by pest, listed to keep the match exhaustive.
         WHITESPACE | COMMENT | sep => &["a space"],
         ident_char | boundary => &["a letter or digit"],
@@ -791,6 +836,12 @@ fn is_argument(rule: Rule) -> bool {
             | kw_over
             | end_condition
             | claim_body
+            | seen_by
+            | kw_seen
+            | kw_by
+            | kw_reveal
+            | kw_onto
+            | kw_only
     )
 }
 
@@ -831,8 +882,8 @@ fn specific_help(rules: &[Rule], prev: Option<&str>, place: Place<'_>) -> Option
         "a piece is written `piece NAME LETTER { … }`: after the name comes the one letter that stands for it in FEN, e.g. `piece King K`"
     } else if has(zone_atom) || has(coord_atom) || (has(label) && place != Place::Body("board")) {
         "a zone is a coordinate such as `rank 2`, `file a` or `level E`, or `square e4`; combine them with `and` and `or`"
-    } else if has(claim_body) || has(kw_keep) || has(kw_colour) || has(kw_next) || has(kw_enemy) || has(kw_most) {
-        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE` or `at most N PIECE`"
+    } else if has(claim_body) || has(kw_keep) || has(kw_colour) || has(kw_next) || has(kw_enemy) || has(kw_most) || has(kw_onto) || has(kw_only) {
+        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE` or `hidden moves onto ZONE only by PIECE …`"
     } else if has(end_condition) || has(kw_over) {
         "a priority line names end conditions (`checkmate`, `stalemate`, `move-limit`, `repetition`): `priority checkmate over move-limit, repetition`"
     } else if has(number) {
@@ -844,6 +895,8 @@ fn specific_help(rules: &[Rule], prev: Option<&str>, place: Place<'_>) -> Option
         }
     } else if has(sign) {
         "a direction is declared as a word, a sign and an axis: `forward +rank`"
+    } else if has(seen_by) || has(kw_seen) {
+        "a captured face-down piece is `captured seen by capturer`, `captured seen by both` or `captured seen by nobody`"
     } else if has(outcome) {
         "the result is for the side to move: `win`, `lose` or `draw`"
     } else if has(drop_where) {
@@ -870,11 +923,13 @@ fn keywords_of(rule: Rule) -> &'static [&'static str] {
         modifier => &["max", "exactly", "from", "sets", "takes", "mirror"],
         end_rule => &["checkmate", "stalemate", "draw", "priority"],
         end_condition => &["checkmate", "stalemate", "move-limit", "repetition"],
-        claim_body => &["no", "at"],
+        claim_body => &["no", "at", "hidden"],
+        hidden_rule => &["pieces", "captured"],
+        seen_by => &["capturer", "both", "nobody"],
         outcome => &["win", "lose", "draw"],
         hand_rule => &["capture", "demote", "drop"],
         ruling_field => &["source", "quote", "reading"],
-        without_what => &["piece", "claim", "castling", "promotion", "hand"],
+        without_what => &["piece", "claim", "castling", "promotion", "hand", "hidden"],
         drop_where => &["on", "not"],
         _ => {
             // Keywords are described as "`word`" or "`word …`".

@@ -54,7 +54,7 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
 /// The words that begin a top-level item.
 const ITEM_KEYWORDS: &[&str] = &[
     "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
-    "hand", "ruling", "without", "claim",
+    "hand", "ruling", "without", "claim", "hidden", "letters",
 ];
 
 /// Most syntax errors reported for one file.
@@ -190,6 +190,8 @@ impl Builder<'_> {
             Rule::ruling_block => Item::Ruling(self.ruling(inner)?),
             Rule::without_item => Item::Without(self.without(inner)?),
             Rule::claim_item => Item::Claim(self.claim(inner)?),
+            Rule::hidden_block => Item::Hidden(self.hidden(inner)?),
+            Rule::letters_block => Item::Letters(self.letters(inner)?),
             _ => return Err(self.internal(span, "unknown item")),
         })
     }
@@ -623,16 +625,19 @@ impl Builder<'_> {
                 Rule::fifty_rule => {
                     let mut moves = None;
                     let mut piece = None;
+                    let mut reveal = None;
                     for c in inner.into_inner() {
                         match c.as_rule() {
                             Rule::number => moves = Some(self.number(&c)?),
                             Rule::name => piece = Some(ident(&c)),
+                            Rule::fifty_reveal => reveal = Some(span_of(&c)),
                             _ => {}
                         }
                     }
                     EndRule::FiftyMove {
                         moves: self.need(moves, rule_span, "missing move count")?,
                         piece: self.need(piece, rule_span, "missing piece")?,
+                        reveal,
                     }
                 }
                 Rule::repetition_rule => {
@@ -821,6 +826,7 @@ impl Builder<'_> {
             Rule::kw_castling => Without::Castling,
             Rule::kw_promotion => Without::Promotion,
             Rule::kw_hand => Without::Hand,
+            Rule::kw_hidden => Without::Hidden,
             _ => return Err(self.internal(span, "unknown without target")),
         };
         Ok(Spanned::new(without, span))
@@ -877,9 +883,88 @@ impl Builder<'_> {
                 count: self.need(count, span, "claim without a count")?,
                 piece: piece()?,
             },
+            Rule::claim_hidden => {
+                let pieces: Vec<Ident> = names.collect();
+                if pieces.is_empty() {
+                    return Err(self.internal(span, "claim without a piece"));
+                }
+                ClaimBody::HiddenArrivals {
+                    zone: self.need(zone, span, "claim without a zone")?,
+                    pieces,
+                }
+            }
             _ => return Err(self.internal(span, "unknown claim")),
         };
         Ok(Spanned::new(body, span))
+    }
+
+    // ------------------------------------------------------------ hidden, letters
+
+    fn hidden(&self, pair: Pair<'_, Rule>) -> Res<Hidden> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair.into_inner().filter(|p| p.as_rule() == Rule::hidden_rule) {
+            let rule_span = span_of(&rule);
+            let inner = self.need(first_inner(rule), rule_span, "empty hidden rule")?;
+            let hidden_rule = match inner.as_rule() {
+                Rule::hidden_pieces => HiddenRule::Pieces(
+                    inner
+                        .into_inner()
+                        .filter(|c| c.as_rule() == Rule::name)
+                        .map(|c| ident(&c))
+                        .collect(),
+                ),
+                Rule::hidden_seen => {
+                    let who = inner.into_inner().find(|c| c.as_rule() == Rule::seen_by);
+                    let who = self.need(who, rule_span, "missing who sees")?;
+                    let who_span = span_of(&who);
+                    let seen_by = match first_inner(who).map(|p| p.as_rule()) {
+                        Some(Rule::kw_capturer) => SeenBy::Capturer,
+                        Some(Rule::kw_both) => SeenBy::Both,
+                        Some(Rule::kw_nobody) => SeenBy::Nobody,
+                        _ => return Err(self.internal(who_span, "unknown `seen by`")),
+                    };
+                    HiddenRule::CapturedSeenBy(Spanned::new(seen_by, who_span))
+                }
+                _ => return Err(self.internal(rule_span, "unknown hidden rule")),
+            };
+            rules.push(Spanned::new(hidden_rule, rule_span));
+        }
+        Ok(Hidden { rules, span })
+    }
+
+    fn letters(&self, pair: Pair<'_, Rule>) -> Res<LetterSetDef> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut letters = Vec::new();
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name => name = Some(ident(&c)),
+                Rule::letter_pair => {
+                    let pair_span = span_of(&c);
+                    let mut piece = None;
+                    let mut letter = None;
+                    for p in c.into_inner() {
+                        match p.as_rule() {
+                            Rule::name => piece = Some(ident(&p)),
+                            Rule::piece_letter => letter = Some(ident(&p)),
+                            _ => {}
+                        }
+                    }
+                    letters.push(LetterPair {
+                        piece: self.need(piece, pair_span, "letter without a piece")?,
+                        letter: self.need(letter, pair_span, "piece without a letter")?,
+                        span: pair_span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(LetterSetDef {
+            name: self.need(name, span, "letter set without a name")?,
+            letters,
+            span,
+        })
     }
 }
 

@@ -48,6 +48,23 @@ struct Draft<'a> {
     claims: Vec<From<'a, ast::Claim>>,
     /// Pieces removed by `without piece`: (name, the file that removes it).
     removed: Vec<(&'a str, &'a str)>,
+    /// The `hidden` block, if any.
+    hidden: Option<Dropping<'a, ast::Hidden>>,
+    /// The letter sets, in the order first defined.
+    letter_sets: Vec<Dropping<'a, ast::LetterSetDef>>,
+}
+
+/// An item that lists pieces, with the pieces a later `without piece`
+/// removed (they are left out of the list instead of being errors).
+struct Dropping<'a, T> {
+    item: From<'a, T>,
+    dropped: Vec<&'a str>,
+}
+
+impl<'a, T> Dropping<'a, T> {
+    fn new(item: From<'a, T>) -> Self {
+        Dropping { item, dropped: Vec::new() }
+    }
 }
 
 /// Lowers a chain of files, the root ancestor first and the variant itself last.
@@ -57,6 +74,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     for src in chain {
         let file = src.name;
         let mut defined_here: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut sets_here: BTreeMap<&str, Span> = BTreeMap::new();
         let mut singletons: BTreeMap<&'static str, Span> = BTreeMap::new();
         for item in &src.tree.items {
             if let Some((what, span)) = singleton(item) {
@@ -93,6 +111,18 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::Hand(h) => draft.hand = Some(From { file, node: h }),
                 ast::Item::Ruling(r) => draft.rulings.push(From { file, node: r }),
                 ast::Item::Claim(c) => add_claim(&mut draft.claims, From { file, node: c }, &mut diags),
+                ast::Item::Hidden(h) => draft.hidden = Some(Dropping::new(From { file, node: h })),
+                ast::Item::Letters(l) => {
+                    if let Some(d) = letter_set_name_error(file, l, &mut sets_here) {
+                        diags.push(d);
+                        continue;
+                    }
+                    let set = Dropping::new(From { file, node: l });
+                    match draft.letter_sets.iter_mut().find(|s| s.item.node.name.node == l.name.node) {
+                        Some(slot) => *slot = set,
+                        None => draft.letter_sets.push(set),
+                    }
+                }
                 ast::Item::Without(w) => match &w.node {
                     ast::Without::Piece(name) => {
                         let before = draft.pieces.len();
@@ -104,12 +134,19 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                             );
                         } else {
                             draft.removed.push((&name.node, file));
+                            if let Some(h) = &mut draft.hidden {
+                                h.dropped.push(&name.node);
+                            }
+                            for set in &mut draft.letter_sets {
+                                set.dropped.push(&name.node);
+                            }
                         }
                     }
                     ast::Without::Claim(name) => remove_claim(&mut draft.claims, From { file, node: name }, &mut diags),
                     ast::Without::Castling => draft.castling = None,
                     ast::Without::Promotion => draft.promotion = None,
                     ast::Without::Hand => draft.hand = None,
+                    ast::Without::Hidden => draft.hidden = None,
                 },
             }
         }
@@ -173,7 +210,9 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         Some(e) => lower_end(&mut cx, e),
         None => EndRules { checkmate: Some(Outcome::Lose), stalemate: Some(Outcome::Draw), ..EndRules::default() },
     };
-    let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed)).collect();
+    let hidden = draft.hidden.as_ref().map(|h| lower_hidden(&mut cx, h, &kinds));
+    let letter_sets = draft.letter_sets.iter().map(|s| lower_letter_set(&mut cx, s, &kinds)).collect();
+    let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed, hidden.is_some())).collect();
     let rulings = draft
         .rulings
         .iter()
@@ -208,8 +247,8 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         setup: setup.node.node.clone(),
         rulings,
         claims,
-        hidden: None,
-        letter_sets: Vec::new(),
+        hidden,
+        letter_sets,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;
@@ -234,6 +273,7 @@ fn singleton(item: &ast::Item) -> Option<(&'static str, Span)> {
         ast::Item::Setup(s) => ("setup", s.span),
         ast::Item::End(e) => ("end", e.span),
         ast::Item::Hand(h) => ("hand", h.span),
+        ast::Item::Hidden(h) => ("hidden", h.span),
         _ => return None,
     })
 }
@@ -896,9 +936,10 @@ fn lower_end(cx: &mut Cx, e: From<ast::End>) -> EndRules {
                 end.stalemate = Some(outcome(&o.node));
                 EndCondition::Stalemate
             }
-            ast::EndRule::FiftyMove { moves, piece } => {
+            ast::EndRule::FiftyMove { moves, piece, reveal } => {
                 end.fifty_move = Some(moves.node);
                 end.fifty_move_piece = cx.kind(e.file, piece);
+                end.fifty_move_reveal = reveal.is_some();
                 EndCondition::MoveLimit
             }
             ast::EndRule::Repetition(n) => {
@@ -1068,8 +1109,9 @@ fn remove_claim(claims: &mut Vec<From<ast::Claim>>, name: From<ast::Ident>, diag
 }
 
 /// A claim of the chain in the model. Unknown pieces, and pieces a `without
-/// piece` removed, are `E0105`; zones resolve like promotion zones.
-fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)]) -> Option<Claim> {
+/// piece` removed, are `E0105`; zones resolve like promotion zones. A claim
+/// about face-down pieces in a game without them (`has_hidden` false) is `E0133`.
+fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)], has_hidden: bool) -> Option<Claim> {
     let property = match &c.node.body.node {
         ast::ClaimBody::KeepsColour { piece } => Property::KeepsColour { kind: claim_kind(cx, c, piece, removed)? },
         ast::ClaimBody::NeverAdjacent { piece, other } => {
@@ -1084,6 +1126,29 @@ fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)]) -> Op
         }
         ast::ClaimBody::AtMost { count, piece } => {
             Property::AtMost { kind: claim_kind(cx, c, piece, removed)?, count: count.node }
+        }
+        ast::ClaimBody::HiddenArrivals { zone, pieces } => {
+            if !has_hidden {
+                let claim = &c.node.name.node;
+                cx.diags.push(
+                    Diagnostic::error("E0133", c.file, c.node.body.span, format!("claim `{claim}` is about face-down pieces, but the variant has none"), "no `hidden` block in the variant")
+                        .with_help(format!("a claim about face-down pieces needs a `hidden {{ pieces … }}` block; if `without hidden` removed it, remove the claim too with `without claim {claim}`")),
+                );
+            }
+            let zone = cx.zone(c.file, zone);
+            let mut kinds = Vec::new();
+            let mut ok = true;
+            for piece in pieces {
+                match claim_kind(cx, c, piece, removed) {
+                    Some(k) if !kinds.contains(&k) => kinds.push(k),
+                    Some(_) => {}
+                    None => ok = false,
+                }
+            }
+            if !has_hidden || !ok {
+                return None;
+            }
+            Property::HiddenArrivals { zone: zone?, kinds }
         }
     };
     Some(Claim { name: c.node.name.node.clone(), property, file: c.file.to_string(), span: c.node.span })
@@ -1104,6 +1169,148 @@ fn claim_kind(cx: &mut Cx, c: From<ast::Claim>, piece: &ast::Ident, removed: &[(
         }
         _ => cx.kind(c.file, piece),
     }
+}
+
+/// Whether `name`, listed by `item`, was removed by a later `without piece`
+/// and not defined again: then it is left out of the list.
+fn is_dropped<T>(cx: &Cx, item: &Dropping<T>, name: &str) -> bool {
+    item.dropped.contains(&name) && !cx.pieces.iter().any(|p| p.node.name.node == name)
+}
+
+/// The `hidden` block: its kinds must exist (`E0105`), not be royal
+/// (`E0130`) and be listed once, and the block needs a `pieces` line and at
+/// most one `captured seen by` line (`E0129`). Kinds a later `without piece`
+/// removed are left out.
+fn lower_hidden(cx: &mut Cx, h: &Dropping<ast::Hidden>, kinds: &[PieceKind]) -> HiddenRules {
+    let file = h.item.file;
+    let block = h.item.node;
+    let mut listed: Vec<(KindId, Span)> = Vec::new();
+    let mut pieces_line = false;
+    let mut seen_by: Option<(ast::SeenBy, Span)> = None;
+    for rule in &block.rules {
+        match &rule.node {
+            ast::HiddenRule::Pieces(names) => {
+                pieces_line = true;
+                for name in names {
+                    if is_dropped(cx, h, &name.node) {
+                        continue;
+                    }
+                    let Some(k) = cx.kind(file, name) else { continue };
+                    if let Some(&(_, first)) = listed.iter().find(|(q, _)| *q == k) {
+                        cx.diags.push(
+                            Diagnostic::error("E0129", file, name.span, format!("`{}` is listed twice", name.node), "listed again here")
+                                .with_note(first, "first listed here")
+                                .with_help("list each kind that stands face down once"),
+                        );
+                        continue;
+                    }
+                    if kinds.get(k as usize).is_some_and(|kind| kind.royal) {
+                        cx.diags.push(
+                            Diagnostic::error("E0130", file, name.span, format!("`{}` is royal and cannot stand face down", name.node), "a royal piece")
+                                .with_help("royal pieces must stand open: the game tracks them"),
+                        );
+                        continue;
+                    }
+                    listed.push((k, name.span));
+                }
+            }
+            ast::HiddenRule::CapturedSeenBy(who) => match seen_by {
+                Some((_, first)) => cx.diags.push(
+                    Diagnostic::error("E0129", file, rule.span, "`captured seen by` is given twice", "given again here")
+                        .with_note(first, "first given here")
+                        .with_help("say once who sees a captured face-down piece: `capturer`, `both` or `nobody`"),
+                ),
+                None => seen_by = Some((who.node, rule.span)),
+            },
+        }
+    }
+    if !pieces_line {
+        // The block starts with its keyword.
+        let keyword = Span::new(block.span.start, (block.span.start + "hidden".len()).min(block.span.end));
+        cx.diags.push(
+            Diagnostic::error("E0129", file, keyword, "this `hidden` block has no `pieces` line", "no `pieces` line in this block")
+                .with_help("list the kinds that stand face down in the setup: `hidden { pieces Queen Rook Bishop Knight Pawn }`"),
+        );
+    }
+    let seen_by = match seen_by.map(|s| s.0) {
+        None | Some(ast::SeenBy::Capturer) => SeenBy::Capturer,
+        Some(ast::SeenBy::Both) => SeenBy::Both,
+        Some(ast::SeenBy::Nobody) => SeenBy::Nobody,
+    };
+    HiddenRules { kinds: listed.into_iter().map(|(k, _)| k).collect(), seen_by, span: block.span, file: file.to_string() }
+}
+
+/// The name of a letter set, checked as the file is read: `en` is reserved
+/// and a name may be used once per file (`E0132`). Records it in `here`.
+fn letter_set_name_error<'a>(file: &str, set: &'a ast::LetterSetDef, here: &mut BTreeMap<&'a str, Span>) -> Option<Diagnostic> {
+    let name = &set.name;
+    if name.node == "en" {
+        return Some(
+            Diagnostic::error("E0132", file, name.span, "the letter set `en` is reserved", "reserved name")
+                .with_help("`en` is the set of FEN letters, given by the `piece` definitions; give this set another name, e.g. the code of its language (`de`, `fr`)"),
+        );
+    }
+    let prev = here.insert(&name.node, name.span)?;
+    Some(
+        Diagnostic::error("E0132", file, name.span, format!("letter set `{}` is defined twice in this file", name.node), "defined again here")
+            .with_note(prev, "first defined here")
+            .with_help("give each set its own name; a variant that `extends` another replaces an inherited set by defining one of the same name"),
+    )
+}
+
+/// A letter set: kinds must exist (`E0105`); each kind gets one letter,
+/// stored upper case, and no two kinds share one, counting the FEN letters
+/// of the kinds the set does not name (`E0131`). Kinds a later `without
+/// piece` removed are left out.
+fn lower_letter_set(cx: &mut Cx, s: &Dropping<ast::LetterSetDef>, kinds: &[PieceKind]) -> LetterSet {
+    let file = s.item.file;
+    let set = s.item.node;
+    let name = &set.name.node;
+    let mut letters: Vec<(KindId, char)> = Vec::new();
+    let mut pairs: Vec<&ast::LetterPair> = Vec::new();
+    for pair in &set.letters {
+        if is_dropped(cx, s, &pair.piece.node) {
+            continue;
+        }
+        let kind = cx.kind(file, &pair.piece);
+        let letter = lower_letter(cx, file, &pair.letter);
+        let Some(kind) = kind else { continue };
+        if letter == '?' {
+            continue;
+        }
+        if let Some(i) = letters.iter().position(|&(k, _)| k == kind) {
+            cx.diags.push(
+                Diagnostic::error("E0131", file, pair.piece.span, format!("`{}` is given two letters in set `{name}`", pair.piece.node), "given again here")
+                    .with_note(pairs[i].span, "first given here")
+                    .with_help("a letter set gives each piece one letter"),
+            );
+            continue;
+        }
+        if let Some(i) = letters.iter().position(|&(_, c)| c == letter) {
+            cx.diags.push(
+                Diagnostic::error("E0131", file, pair.letter.span, format!("letter `{letter}` is used by `{}` too in set `{name}`", pairs[i].piece.node), "used twice")
+                    .with_note(pairs[i].letter.span, format!("`{}` has it here", pairs[i].piece.node))
+                    .with_help("every piece needs its own letter in a set, or notation cannot tell the pieces apart"),
+            );
+            continue;
+        }
+        letters.push((kind, letter));
+        pairs.push(pair);
+    }
+    // Kinds the set does not name keep their FEN letter in it.
+    for (&(kind, letter), pair) in letters.iter().zip(&pairs) {
+        let keeps = kinds
+            .iter()
+            .enumerate()
+            .find(|&(j, other)| j != kind as usize && other.letter == letter && !letters.iter().any(|&(k, _)| k as usize == j));
+        if let Some((_, other)) = keeps {
+            cx.diags.push(
+                Diagnostic::error("E0131", file, pair.letter.span, format!("letter `{letter}` is `{}`'s, which set `{name}` does not rename", other.name), format!("`{}` keeps `{letter}` in this set", other.name))
+                    .with_help(format!("give `{}` a letter in this set too, or choose another letter for `{}`", other.name, pair.piece.node)),
+            );
+        }
+    }
+    LetterSet { name: name.clone(), letters, span: set.span, file: file.to_string() }
 }
 
 #[cfg(test)]

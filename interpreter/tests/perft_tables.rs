@@ -2,7 +2,8 @@
 //! to the deepest depth that stays under a node budget (so `cargo test` stays
 //! fast). The published counts are asserted in perft_suites.rs; these tables
 //! record every variant's counts, including those no one has published, so
-//! that any change to them is seen and reviewed.
+//! that any change to them is seen and reviewed. With face-down pieces the
+//! counts are leaves of the chance tree: each reveal outcome is its own branch.
 
 use rulebook_interpreter::{load::load, perft::perft, Variant};
 use std::fmt::Write;
@@ -30,7 +31,12 @@ fn perft_tables_of_every_rules_file() {
             let (game, _) = load(&path).unwrap_or_else(|(d, _)| panic!("{}: {d:?}", path.display()));
             let v = Variant::new(Arc::new(game));
             let pos = v.start().expect("setup parses");
-            let mut table = format!("{}\nsetup {}\n\ndepth nodes\n", v.game.name, v.game.setup);
+            let mut table = format!("{}\nsetup {}\n", v.game.name, v.game.setup);
+            if pos.any_hidden() {
+                // Face-down pieces: the start as the interpreter reads it, with pools.
+                let _ = writeln!(table, "start {}", v.fen(&pos));
+            }
+            table.push_str("\ndepth nodes\n");
             let mut last = 1;
             let mut depth = 1;
             while last < BUDGET && depth <= 6 {

@@ -120,6 +120,8 @@ fn chess_has_every_item_in_order() {
             Item::Ruling(_) => "ruling",
             Item::Without(_) => "without",
             Item::Claim(_) => "claim",
+            Item::Hidden(_) => "hidden",
+            Item::Letters(_) => "letters",
         })
         .collect();
     assert_eq!(
@@ -424,10 +426,11 @@ fn end_rules() {
         matches!(rules[0], EndRule::Checkmate(o) if o.node == Outcome::Lose && text(&src, o.span) == "lose")
     );
     assert!(matches!(rules[1], EndRule::Stalemate(o) if o.node == Outcome::Draw));
-    let EndRule::FiftyMove { moves, piece } = rules[2] else {
+    let EndRule::FiftyMove { moves, piece, reveal } = rules[2] else {
         panic!()
     };
     assert_eq!((moves.node, piece.node.as_str()), (50, "Pawn"));
+    assert_eq!(*reveal, None);
     assert_eq!(text(&src, moves.span), "50");
     assert_eq!(
         text(&src, end.rules[2].span),
@@ -611,6 +614,154 @@ fn claim_errors_say_what_a_claim_is() {
     // Each broken claim line is its own item for error recovery.
     let all = crate::parse_all("bad.rules", "claim a: no King near enemy King\nclaim b: at most King\nclaim c: at most 1 King\n");
     assert_eq!(all.map_err(|d| d.len()), Err(2));
+}
+
+#[test]
+fn fifty_move_rule_with_reveal() {
+    let src = "end { draw after 50 moves without capture or Pawn move or reveal  draw on repetition 3 }";
+    let file = ok(src);
+    let Item::End(end) = &file.items[0] else { panic!() };
+    assert_eq!(end.rules.len(), 2);
+    let EndRule::FiftyMove { moves, piece, reveal } = &end.rules[0].node else {
+        panic!("{:?}", end.rules[0])
+    };
+    assert_eq!((moves.node, piece.node.as_str()), (50, "Pawn"));
+    assert_eq!(reveal.map(|r| text(src, r)), Some("or reveal"));
+    assert_eq!(
+        text(src, end.rules[0].span),
+        "draw after 50 moves without capture or Pawn move or reveal"
+    );
+    let d = err("end { draw after 50 moves without capture or Pawn move or capture }");
+    assert_eq!(d.label, "expected `reveal` after `or`");
+}
+
+#[test]
+fn hidden_blocks() {
+    let src = "hidden {\n  pieces Queen Rook Bishop Knight Pawn   # face down\n  captured seen by both\n}";
+    let file = ok(src);
+    let Item::Hidden(h) = &file.items[0] else { panic!("{:?}", file.items[0]) };
+    assert_eq!(text(src, h.span), src);
+    assert_eq!(h.rules.len(), 2);
+    let HiddenRule::Pieces(names) = &h.rules[0].node else { panic!("{:?}", h.rules[0]) };
+    let names: Vec<&str> = names.iter().map(|n| n.node.as_str()).collect();
+    assert_eq!(names, ["Queen", "Rook", "Bishop", "Knight", "Pawn"]);
+    assert_eq!(text(src, h.rules[0].span), "pieces Queen Rook Bishop Knight Pawn");
+    let HiddenRule::CapturedSeenBy(who) = &h.rules[1].node else { panic!("{:?}", h.rules[1]) };
+    assert_eq!(who.node, SeenBy::Both);
+    assert_eq!(text(src, who.span), "both");
+    assert_eq!(text(src, h.rules[1].span), "captured seen by both");
+
+    // Commas and separators; the seen-by line may come first; every answer.
+    for (word, want) in [("capturer", SeenBy::Capturer), ("both", SeenBy::Both), ("nobody", SeenBy::Nobody)] {
+        let src = format!("hidden {{ captured seen by {word}; pieces Queen, Rook Knight, }}");
+        let file = ok(&src);
+        let Item::Hidden(h) = &file.items[0] else { panic!() };
+        assert!(matches!(&h.rules[0].node, HiddenRule::CapturedSeenBy(w) if w.node == want));
+        assert!(matches!(&h.rules[1].node, HiddenRule::Pieces(n) if n.len() == 3));
+    }
+    // An empty block parses (lowering requires the `pieces` line).
+    let file = ok("hidden { }");
+    assert!(matches!(&file.items[0], Item::Hidden(h) if h.rules.is_empty()));
+
+    let d = err("hidden { pieces }");
+    assert_eq!(d.label, "expected a name after `pieces`");
+    let d = err("hidden { captured seen by everybody }");
+    assert!(d.label.contains("`capturer`") && d.label.contains("`nobody`"), "{}", d.label);
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("captured seen by both")), "{:?}", d.help);
+    let d = err("hidden { captured by both }");
+    assert_eq!(d.label, "expected `seen` after `captured`");
+    let d = err("hidden { peices Queen }");
+    assert_eq!(d.message, "unexpected `peices` in hidden block");
+    assert_eq!(d.help.as_deref(), Some("did you mean `pieces`?"));
+    let d = err("hidden { Queen }");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("pieces Queen Rook")), "{:?}", d.help);
+    let d = err("hidden { pieces Queen\n");
+    assert!(d.message.contains("the hidden block is not closed"), "{}", d.message);
+}
+
+#[test]
+fn letter_sets() {
+    let src = "letters de { King K  Queen D, Rook T; Bishop l Knight S Pawn B }";
+    let file = ok(src);
+    let Item::Letters(set) = &file.items[0] else { panic!("{:?}", file.items[0]) };
+    assert_eq!(set.name.node, "de");
+    assert_eq!(text(src, set.name.span), "de");
+    assert_eq!(text(src, set.span), src);
+    let pairs: Vec<(&str, &str)> = set.letters.iter().map(|p| (p.piece.node.as_str(), p.letter.node.as_str())).collect();
+    assert_eq!(pairs, [("King", "K"), ("Queen", "D"), ("Rook", "T"), ("Bishop", "l"), ("Knight", "S"), ("Pawn", "B")]);
+    assert_eq!(text(src, set.letters[1].span), "Queen D");
+    assert_eq!(text(src, set.letters[3].letter.span), "l");
+    assert!(matches!(&ok("letters x { }").items[0], Item::Letters(s) if s.letters.is_empty()));
+
+    let d = err("letters de { Queen Da }");
+    assert_eq!(d.message, "unexpected `Da` in letter set");
+    assert!(d.label.contains("the piece's letter"), "{}", d.label);
+    let d = err("letters { Queen D }");
+    assert_eq!(d.label, "expected a name after `letters`");
+    let d = err("letters de Queen D");
+    assert_eq!(d.message, "unexpected `Queen` in letters header");
+    // Keywords cannot name a set.
+    assert!(parse("t", "letters no { Queen D }").is_err());
+}
+
+#[test]
+fn hidden_arrival_claims() {
+    let src = "claim pawns_arrive: hidden moves onto rank 3 or rank 4 only by Pawn, Knight\n\
+               claim b: hidden moves onto square e4 only by Queen";
+    let file = ok(src);
+    let got = claims(&file);
+    assert_eq!(got.len(), 2);
+    let ClaimBody::HiddenArrivals { zone, pieces } = &got[0].body.node else {
+        panic!("{:?}", got[0].body)
+    };
+    assert_eq!(zone_words(zone), zw(&[&[("rank", "3")], &[("rank", "4")]]));
+    assert_eq!(text(src, zone.span), "rank 3 or rank 4");
+    let names: Vec<&str> = pieces.iter().map(|p| p.node.as_str()).collect();
+    assert_eq!(names, ["Pawn", "Knight"]);
+    assert_eq!(text(src, got[0].body.span), "hidden moves onto rank 3 or rank 4 only by Pawn, Knight");
+    assert!(matches!(&got[1].body.node, ClaimBody::HiddenArrivals { pieces, .. } if pieces.len() == 1));
+
+    let d = err("claim x: hidden moves to rank 4 only by Pawn");
+    assert_eq!(d.message, "unexpected `to` in claim");
+    assert_eq!(d.label, "expected `onto` after `moves`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("hidden moves onto ZONE only by PIECE")), "{:?}", d.help);
+    let d = err("claim x: hidden moves onto rank 4 by Pawn");
+    assert!(d.label.contains("`only`"), "{}", d.label);
+    let d = err("claim x: hidden moves onto rank 4 only by");
+    assert_eq!(d.label, "expected a name after `by`");
+    // A claim about hidden pieces followed by a hidden block: two items.
+    let file = ok("claim x: hidden moves onto rank 4 only by Pawn\nhidden { pieces Pawn }");
+    assert!(matches!(&file.items[1], Item::Hidden(_)));
+    // An error in the claim after `hidden` is still reported as in the claim.
+    let d = err("claim x: hidden moves onto rank 4 only Pawn");
+    assert_eq!(d.message, "unexpected `Pawn` in claim");
+}
+
+#[test]
+fn without_hidden() {
+    let src = "without hidden; without piece Queen";
+    let file = ok(src);
+    assert!(matches!(&file.items[0], Item::Without(w) if w.node == Without::Hidden && text(src, w.span) == "without hidden"));
+    let d = err("without hiden");
+    assert_eq!(d.help.as_deref(), Some("did you mean `hidden`?"));
+}
+
+#[test]
+fn new_keywords_are_reserved() {
+    for kw in ["hidden", "pieces", "captured", "seen", "by", "capturer", "both", "nobody", "letters", "reveal", "only", "onto"] {
+        assert!(parse("t", &format!("piece {kw} K {{ move W }}")).is_err(), "{kw} accepted as a piece name");
+        assert!(parse("t", &format!("piece {kw}x K {{ move W }}")).is_ok(), "{kw}x rejected");
+    }
+    // Longer words are not cut at a keyword prefix.
+    assert!(parse("t", "piece Queen Q { move W } claim c: at most 1 Queen").is_ok());
+}
+
+#[test]
+fn recovery_restarts_at_hidden_and_letters() {
+    let src = "piece King K { royal jump }\nhidden { pieces Queen }\nletters de { Queen }\nletters fr { Queen D }\n";
+    let all = crate::parse_all("bad.rules", src).expect_err("two errors");
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert_eq!(all[1].message, "unexpected `}` in letter set");
 }
 
 #[test]
