@@ -1,6 +1,6 @@
 //! The command line: clap types. Their doc comments are the help text.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
@@ -12,7 +12,8 @@ pub use rulebook_interpreter::epd::MAX_DEPTH;
 const EXIT_STATUS: &str = "\
 Exit status:
   0  success
-  1  a check failed: a perft suite count did not match, or `check` found errors
+  1  a check failed: a perft suite count did not match, `check` found errors,
+     or `replay` found the record invalid (an illegal move, a wrong result)
   2  usage error, unreadable file, or input that cannot be used (rules, FEN, EPD)";
 
 /// rulebook: run chess variants written in the rules language.
@@ -61,6 +62,35 @@ pub enum Command {
     /// side. Exits with status 1 if errors were found or a claim is refuted,
     /// 2 if the file cannot be read or the arguments are wrong.
     Check(CheckArgs),
+    /// Play a game: against a random opponent, hot-seat, or a scripted line.
+    ///
+    /// On a terminal (or with moves piped to standard input), prints the
+    /// board from the side to move's point of view before each of your
+    /// moves and reads one line: a move in the variant's notation, `moves`
+    /// (the legal moves), `board`, `help`, `quit` or `resign`. The side you
+    /// do not play (--as) makes random legal moves. Chance outcomes (a
+    /// face-down piece's identity) are drawn with the seeded random number
+    /// generator; without --seed a seed is taken from the clock and printed,
+    /// so the game can be played again. The game stops when it ends by rule,
+    /// on `quit` or `resign`, or when the input ends.
+    ///
+    /// With --moves, plays that line instead (a move that leaves its chance
+    /// outcome open is drawn with the seed), prints each move as recorded and
+    /// the final board, and stops; a bad move ends it with status 2.
+    /// --record writes the game as a record (see `replay`) when it stops.
+    Play(PlayArgs),
+    /// Replay a game record and check it.
+    ///
+    /// Reads a record written by `play --record` (PGN-like: tags such as
+    /// [Rules "…"] and [Seed "…"], then the moves), finds the rules file from
+    /// its Rules tag (next to the record, then in the current directory)
+    /// unless --rules is given, warns when the rules' hash differs from the
+    /// RulesHash tag, and replays every move: each must be legal and name
+    /// its chance outcome. When the game ended by rule, the Result tag must
+    /// say how. Prints the moves and the final board. Exits with status 1 if
+    /// the record is invalid (an illegal or incomplete move, a wrong result),
+    /// 2 if it cannot be read or used.
+    Replay(ReplayArgs),
 }
 
 /// Arguments of `rulebook perft`.
@@ -142,6 +172,67 @@ pub struct CheckArgs {
     /// Only the syntax and meaning checks (no verifier).
     #[arg(long)]
     pub quick: bool,
+}
+
+/// Which side a human plays, or whose view is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    /// The first player.
+    White,
+    /// The second player.
+    Black,
+    /// Both players (hot-seat); for a view, the arbiter's (everything).
+    Both,
+}
+
+/// Arguments of `rulebook play`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  rulebook play rules/chess.rules --as white --seed 7
+  rulebook play rules/chess.rules --moves 'e4 e5 Nf3' --record game.pgn")]
+pub struct PlayArgs {
+    /// The variant's rules file, e.g. rules/chess.rules.
+    pub rules: PathBuf,
+    /// Seed of the random number generator (chance outcomes, the random
+    /// opponent) [default: from the clock, printed].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// The side you play (`both`: hot-seat, each side sees its own view). With
+    /// --moves: whose view the moves and the final board are shown in
+    /// [default: white; with --moves, the arbiter's view].
+    #[arg(long = "as", value_enum, value_name = "SIDE")]
+    pub side: Option<Side>,
+    /// Play this line instead of reading moves (separated by spaces; move
+    /// numbers like `1.` are skipped), e.g. --moves "e4 e5 Nf3".
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+    /// Write the game to FILE as a record when it stops (replaced at once,
+    /// never left half-written).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Write and read moves in this letter set of the variant (e.g. `de`)
+    /// [default: the FEN letters for writing; any set for reading].
+    #[arg(long, value_name = "NAME")]
+    pub letters: Option<String>,
+    /// Start from this position instead of the variant's setup (FEN; quote it).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+}
+
+/// Arguments of `rulebook replay`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example:
+  rulebook replay game.pgn --as black")]
+pub struct ReplayArgs {
+    /// The record, e.g. game.pgn.
+    pub record: PathBuf,
+    /// The rules file [default: the record's Rules tag, next to the record or
+    /// in the current directory].
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<PathBuf>,
+    /// Whose view the final board shows [default: the arbiter's, `both`].
+    #[arg(long = "as", value_enum, value_name = "SIDE")]
+    pub side: Option<Side>,
 }
 
 impl Cli {

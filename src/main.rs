@@ -1,5 +1,6 @@
 //! `rulebook`: the command-line interface of the rules language. It checks a
-//! variant's rules file and executes it: legal moves, perft, perft suites.
+//! variant's rules file and executes it: legal moves, perft, perft suites,
+//! games played and replayed from records.
 //!
 //! Rules files go through an incremental salsa database ([`db`]); every
 //! problem with user input is a diagnostic rendered by ariadne ([`report`]).
@@ -29,6 +30,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(args, cx),
         Command::Moves(args) => commands::moves::run(args, cx),
         Command::Check(args) => commands::check::run(args, cx),
+        Command::Play(args) => commands::play::run(args, cx),
+        Command::Replay(args) => commands::replay::run(args, cx),
     };
     match result {
         Ok(code) => ExitCode::from(code),

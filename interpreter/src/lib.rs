@@ -18,8 +18,11 @@ pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod record;
+pub mod session;
 pub mod tables;
 pub mod variant;
+pub mod view;
 
 pub use model::Game;
 pub use position::{Move, Position};

@@ -4,6 +4,8 @@
 pub mod check;
 pub mod moves;
 pub mod perft;
+pub mod play;
+pub mod replay;
 
 use crate::db::{compile, Database, Db, SourceFile};
 use crate::report::{self, ExtraSources, Failure, EXIT_USAGE};

@@ -1,0 +1,471 @@
+//! A game in progress: the variant, the position it started from, the moves
+//! played and the positions they led to, and a seeded random number generator
+//! that decides chance outcomes left open and the moves of a random player.
+//!
+//! Runs are reproducible across platforms: the generator is ChaCha8 seeded
+//! with [`ChaCha8Rng::seed_from_u64`], and every draw is an integer below a
+//! bound taken from its 64-bit output by rejection ([`Session::below`]), so
+//! one seed gives one game whatever the machine.
+//!
+//! The session also says what each player knows ([`Session::knowledge`]):
+//! which identities of face-down pieces a viewer can still expect, and which
+//! captured face-down pieces the viewer saw.
+
+use crate::model::{Color, KindId, LetterSet, Outcome, SeenBy};
+use crate::notation;
+use crate::position::{Move, Position, NO_KIND};
+use crate::record::{GameResult, RecordedMove};
+use crate::variant::{Status, Variant};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rulebook_grammar::Diagnostic;
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The variant being played.
+    pub variant: Variant,
+    /// The letter set moves are written in (`None`: the FEN letters).
+    pub letters: Option<LetterSet>,
+    /// The seed of the random number generator.
+    pub seed: u64,
+    rng: ChaCha8Rng,
+    /// The start position, then the position after each move.
+    positions: Vec<Position>,
+    /// The moves played, each with its chance outcome.
+    moves: Vec<Move>,
+}
+
+/// What one viewer knows about one player's face-down pieces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HiddenKnowledge {
+    /// The player's face-down pieces on the board.
+    pub on_board: u32,
+    /// The identities those pieces may have, as a multiset (kind ids in
+    /// ascending order, repeated): the player's undrawn identities plus the
+    /// identities of the player's captured face-down pieces the viewer did not
+    /// see. It has `on_board + captured_unseen` entries.
+    pub undrawn: Vec<KindId>,
+    /// The identities of the player's captured face-down pieces the viewer
+    /// saw, in the order they were captured.
+    pub captured_seen: Vec<KindId>,
+    /// How many of the player's face-down pieces were captured out of the viewer's sight.
+    pub captured_unseen: u32,
+}
+
+/// What one viewer knows about the face-down pieces of both players.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// Per player (by colour).
+    pub players: [HiddenKnowledge; 2],
+}
+
+/// Why a move could not be played in a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The move is not among the legal moves of the position.
+    Illegal,
+    /// The game has already ended by rule.
+    GameOver(Status),
+}
+
+impl Session {
+    /// A new game of `variant` from `start`, with the random number generator
+    /// seeded with `seed`; moves are written in the letter set `letters`.
+    pub fn new(variant: Variant, start: Position, seed: u64, letters: Option<LetterSet>) -> Session {
+        Session {
+            variant,
+            letters,
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            positions: vec![start],
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        // `positions` always holds at least the start.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// The positions before the current one, oldest first (for repetition).
+    pub fn earlier(&self) -> &[Position] {
+        &self.positions[..self.positions.len() - 1]
+    }
+
+    /// Every position of the game: the start, then one after each move.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The moves played, with their chance outcomes.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// How the game stands now.
+    pub fn status(&self) -> Status {
+        self.variant.status_in_game(self.position(), self.earlier())
+    }
+
+    /// The result when the game has ended by rule (mate, stalemate, a draw
+    /// rule), `None` while it goes on.
+    pub fn result_by_rule(&self) -> Option<GameResult> {
+        result_of(self.status(), self.position().side)
+    }
+
+    /// The legal moves now, each chance outcome its own move.
+    pub fn legal(&self) -> Vec<Move> {
+        self.variant.legal_moves(self.position())
+    }
+
+    /// The distinct decisions among the legal moves ([`Move::decision`]), in
+    /// the order the moves are generated.
+    pub fn decisions(&self) -> Vec<Move> {
+        let mut out: Vec<Move> = Vec::new();
+        for m in self.legal() {
+            let d = m.decision();
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// The legal moves `text` may mean (one decision; several moves when the
+    /// text leaves the chance outcome open), read in the session's letter set.
+    /// `name` and `offset` say where the text came from, for the diagnostic.
+    pub fn candidates(&self, text: &str, name: &str, offset: usize) -> Result<Vec<Move>, Diagnostic> {
+        notation::parse_candidates(&self.variant, self.position(), text, self.letters.as_ref(), name, offset)
+    }
+
+    /// A uniform integer below `bound` (0 when `bound` is 0), by rejection
+    /// from the generator's 64-bit outputs: the same on every platform.
+    pub fn below(&mut self, bound: u64) -> u64 {
+        if bound <= 1 {
+            return 0;
+        }
+        // 2^64 mod bound: outputs from 2^64 - that value on would favour the low results.
+        let excess = (u64::MAX % bound + 1) % bound;
+        loop {
+            let x = self.rng.next_u64();
+            if x <= u64::MAX - excess {
+                return x % bound;
+            }
+        }
+    }
+
+    /// One of `candidates` (branches of one chance node in the current
+    /// position), drawn with the probability of its outcome
+    /// ([`Variant::probability`]): an integer below the sum of the
+    /// probabilities over their common denominator picks it, so the draw is
+    /// exact. A single candidate is returned without drawing. `None` when
+    /// there is no candidate, every one is impossible, or the weights do not
+    /// fit in 64 bits.
+    pub fn resolve(&mut self, candidates: &[Move]) -> Option<Move> {
+        match candidates {
+            [] => return None,
+            [only] => return Some(*only),
+            _ => {}
+        }
+        let pos = self.position();
+        let ratios: Vec<_> = candidates.iter().map(|m| self.variant.probability(pos, m)).collect();
+        let mut denominator: u64 = 1;
+        for r in &ratios {
+            denominator = lcm(denominator, *r.denom())?;
+        }
+        let mut weights = Vec::with_capacity(ratios.len());
+        let mut total: u64 = 0;
+        for r in &ratios {
+            let w = r.numer().checked_mul(denominator / r.denom())?;
+            total = total.checked_add(w)?;
+            weights.push(w);
+        }
+        if total == 0 {
+            return None;
+        }
+        let mut x = self.below(total);
+        for (m, w) in candidates.iter().zip(weights) {
+            if x < w {
+                return Some(*m);
+            }
+            x -= w;
+        }
+        None
+    }
+
+    /// A random legal move for the side to move: a decision drawn uniformly
+    /// among the distinct decisions, then its chance outcome drawn by
+    /// [`Session::resolve`]. `None` when there is no legal move.
+    pub fn random_move(&mut self) -> Option<Move> {
+        let legal = self.legal();
+        let decisions = self.decisions();
+        if decisions.is_empty() {
+            return None;
+        }
+        let pick = decisions[self.below(decisions.len() as u64) as usize];
+        let branches: Vec<Move> = legal.into_iter().filter(|m| m.decision() == pick).collect();
+        self.resolve(&branches)
+    }
+
+    /// Plays `m`, which must be a legal move (with its chance outcome) of the
+    /// current position, in a game that has not ended by rule.
+    pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+        let status = self.status();
+        if status != Status::Ongoing {
+            return Err(PlayError::GameOver(status));
+        }
+        if !self.legal().contains(&m) {
+            return Err(PlayError::Illegal);
+        }
+        let next = self.variant.play(self.position(), &m);
+        self.moves.push(m);
+        self.positions.push(next);
+        Ok(())
+    }
+
+    /// Move `ply` (0-based) as a record writes it: SAN in the session's
+    /// letter set, fully specified (the revealed identity, a captured
+    /// face-down piece's identity in brackets), with its check mark.
+    pub fn san(&self, ply: usize) -> String {
+        let (Some(pos), Some(m)) = (self.positions.get(ply), self.moves.get(ply)) else {
+            return String::new();
+        };
+        let legal = self.variant.legal_moves(pos);
+        notation::san_in(&self.variant, pos, m, &legal, self.letters.as_ref())
+    }
+
+    /// Did `viewer` (`None`: the arbiter, who sees everything) see the
+    /// identity of the face-down piece captured by move `ply`? (`true` when
+    /// the move captured none.)
+    pub fn saw_capture(&self, ply: usize, viewer: Option<Color>) -> bool {
+        let (Some(pos), Some(m)) = (self.positions.get(ply), self.moves.get(ply)) else {
+            return true;
+        };
+        m.unveil == NO_KIND || sees(self.seen_by(), pos.side, viewer)
+    }
+
+    /// Move `ply` as `viewer` knows it: [`Session::san`], with a captured
+    /// face-down piece's identity shown as `[?]` when the viewer did not see it.
+    pub fn san_for(&self, ply: usize, viewer: Option<Color>) -> String {
+        let san = self.san(ply);
+        if self.saw_capture(ply, viewer) {
+            return san;
+        }
+        match (san.rfind('['), san.rfind(']')) {
+            (Some(open), Some(close)) if open < close => format!("{}[?]{}", &san[..open], &san[close + 1..]),
+            _ => san,
+        }
+    }
+
+    /// Every move with its number and the side that made it, as [`Session::san`] writes it.
+    pub fn recorded(&self) -> Vec<RecordedMove> {
+        (0..self.moves.len())
+            .map(|ply| RecordedMove {
+                number: self.positions[ply].fullmove,
+                side: self.positions[ply].side,
+                text: self.san(ply),
+            })
+            .collect()
+    }
+
+    /// Who sees captured face-down pieces (everybody when the game has none).
+    fn seen_by(&self) -> SeenBy {
+        self.variant.game.hidden.as_ref().map_or(SeenBy::Both, |h| h.seen_by)
+    }
+
+    /// What `viewer` (`None`: the arbiter) knows now about each player's
+    /// face-down pieces.
+    pub fn knowledge(&self, viewer: Option<Color>) -> Knowledge {
+        let pos = self.position();
+        let nwords = self.variant.tables.nwords;
+        let mut out = Knowledge::default();
+        let mut unseen_kinds: [Vec<KindId>; 2] = [Vec::new(), Vec::new()];
+        for (ply, m) in self.moves.iter().enumerate() {
+            if m.unveil == NO_KIND {
+                continue;
+            }
+            let mover = self.positions[ply].side;
+            let owner = (mover ^ 1) as usize;
+            if sees(self.seen_by(), mover, viewer) {
+                out.players[owner].captured_seen.push(m.unveil);
+            } else {
+                out.players[owner].captured_unseen += 1;
+                unseen_kinds[owner].push(m.unveil);
+            }
+        }
+        for color in 0..2u8 {
+            let k = &mut out.players[color as usize];
+            k.on_board = pos.cells_of(color, nwords).filter(|&c| pos.is_hidden(c)).count() as u32;
+            let mut counts = pos.pool[color as usize];
+            for &kind in &unseen_kinds[color as usize] {
+                counts[kind as usize] = counts[kind as usize].saturating_add(1);
+            }
+            for (kind, &n) in counts.iter().enumerate() {
+                k.undrawn.extend(std::iter::repeat_n(kind as KindId, n as usize));
+            }
+        }
+        out
+    }
+}
+
+/// Does `viewer` see the identity of a face-down piece captured by `capturer`?
+fn sees(seen_by: SeenBy, capturer: Color, viewer: Option<Color>) -> bool {
+    match viewer {
+        None => true,
+        Some(v) => match seen_by {
+            SeenBy::Both => true,
+            SeenBy::Capturer => v == capturer,
+            SeenBy::Nobody => false,
+        },
+    }
+}
+
+/// The result a status means with `side` to move (`None` while the game goes on).
+pub fn result_of(status: Status, side: Color) -> Option<GameResult> {
+    let outcome = match status {
+        Status::Ongoing => return None,
+        Status::Checkmate(o) | Status::Stalemate(o) => o,
+        Status::FiftyMoves | Status::Repetition => Outcome::Draw,
+    };
+    Some(match outcome {
+        Outcome::Draw => GameResult::Draw,
+        Outcome::Win => GameResult::win_for(side),
+        Outcome::Lose => GameResult::win_for(side ^ 1),
+    })
+}
+
+/// The least common multiple, `None` on overflow.
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    if a == 0 || b == 0 {
+        return Some(0);
+    }
+    let mut x = a;
+    let mut y = b;
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    (a / x).checked_mul(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    /// A session of the rules file `rules/NAME` (`None` when it is not there yet).
+    fn session(name: &str, seed: u64) -> Option<Session> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules").join(name);
+        if !path.is_file() {
+            return None;
+        }
+        let (game, _) = crate::load::load(&path).ok()?;
+        let variant = Variant::new(Arc::new(game));
+        let start = variant.start().ok()?;
+        Some(Session::new(variant, start, seed, None))
+    }
+
+    #[test]
+    fn draws_below_a_bound_are_in_range_and_reproducible() {
+        let Some(mut a) = session("chess.rules", 9) else { return };
+        let Some(mut b) = session("chess.rules", 9) else { return };
+        for bound in [1u64, 2, 3, 15, 1 << 40, u64::MAX] {
+            for _ in 0..50 {
+                let x = a.below(bound);
+                assert!(x < bound);
+                assert_eq!(x, b.below(bound));
+            }
+        }
+        assert_eq!(a.below(0), 0);
+    }
+
+    #[test]
+    fn a_game_of_random_moves_is_the_same_for_the_same_seed() {
+        let play = |seed: u64| {
+            let mut s = session("chess.rules", seed)?;
+            for _ in 0..40 {
+                let Some(m) = s.random_move() else { break };
+                s.play(m).ok()?;
+            }
+            Some(s.recorded())
+        };
+        assert_eq!(play(3), play(3));
+        assert_ne!(play(3), play(4));
+    }
+
+    #[test]
+    fn open_outcomes_are_drawn_in_proportion() {
+        let Some(mut s) = session("nebelschach.rules", 1) else { return };
+        let candidates = s.candidates("h4", "<test>", 0).expect("h4 is legal");
+        assert_eq!(candidates.len(), 5, "queen, rook, bishop, knight or pawn");
+        let mut counts = std::collections::HashMap::new();
+        let n = 15_000;
+        for _ in 0..n {
+            let m = s.resolve(&candidates).expect("a candidate");
+            *counts.entry(m.reveal).or_insert(0u32) += 1;
+        }
+        let game = &s.variant.game;
+        let pawn = game.kind_by_name("Pawn").expect("pawn");
+        let queen = game.kind_by_name("Queen").expect("queen");
+        // 8 of 15 pawns and 1 of 15 queens: 8000 and 1000 expected.
+        let pawns = counts.get(&pawn).copied().unwrap_or(0);
+        let queens = counts.get(&queen).copied().unwrap_or(0);
+        assert!((7600..8400).contains(&pawns), "{counts:?}");
+        assert!((850..1150).contains(&queens), "{counts:?}");
+    }
+
+    #[test]
+    fn what_each_side_knows_of_a_captured_face_down_piece() {
+        let Some(mut s) = session("nebelschach.rules", 1) else { return };
+        s.letters = s.variant.game.letter_set("de").cloned();
+        for text in ["Sc3S", "a6B", "Sd5", "a5", "Sxc7[T]"] {
+            let c = s.candidates(text, "<test>", 0).expect("legal");
+            assert_eq!(c.len(), 1, "{text} names its outcome");
+            s.play(c[0]).expect("plays");
+        }
+        let rook = s.variant.game.kind_by_name("Rook").expect("rook");
+        let white = s.knowledge(Some(0));
+        assert_eq!(white.players[1].captured_seen, [rook]);
+        assert_eq!(white.players[1].captured_unseen, 0);
+        assert_eq!(white.players[1].undrawn.len() as u32, white.players[1].on_board);
+        let black = s.knowledge(Some(1));
+        assert!(black.players[1].captured_seen.is_empty());
+        assert_eq!(black.players[1].captured_unseen, 1);
+        assert_eq!(black.players[1].undrawn.len() as u32, black.players[1].on_board + 1);
+        assert_eq!(s.knowledge(None), white);
+        assert_eq!(s.san_for(4, Some(1)), "Sxc7[?]+");
+        assert_eq!(s.san_for(4, Some(0)), "Sxc7[T]+");
+    }
+
+    #[test]
+    fn least_common_multiples() {
+        assert_eq!(lcm(4, 6), Some(12));
+        assert_eq!(lcm(1, 15), Some(15));
+        assert_eq!(lcm(u64::MAX, u64::MAX - 1), None);
+    }
+
+    #[test]
+    fn who_sees_a_capture() {
+        assert!(sees(SeenBy::Nobody, 0, None));
+        assert!(sees(SeenBy::Both, 0, Some(1)));
+        assert!(sees(SeenBy::Capturer, 1, Some(1)));
+        assert!(!sees(SeenBy::Capturer, 1, Some(0)));
+        assert!(!sees(SeenBy::Nobody, 1, Some(1)));
+    }
+
+    #[test]
+    fn results_of_statuses() {
+        assert_eq!(result_of(Status::Ongoing, 0), None);
+        assert_eq!(result_of(Status::Checkmate(Outcome::Lose), 1), Some(GameResult::WhiteWins));
+        assert_eq!(result_of(Status::Checkmate(Outcome::Lose), 0), Some(GameResult::BlackWins));
+        assert_eq!(result_of(Status::Stalemate(Outcome::Win), 0), Some(GameResult::WhiteWins));
+        assert_eq!(result_of(Status::Repetition, 0), Some(GameResult::Draw));
+    }
+}
