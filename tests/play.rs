@@ -88,9 +88,6 @@ fn record_dir(record: &str) -> tempfile::TempDir {
     dir
 }
 
-fn nebelschach_exists() -> bool {
-    root().join("rules/nebelschach.rules").is_file()
-}
 
 // ---------------------------------------------------------------- play
 
@@ -417,9 +414,6 @@ fn help_is_available() {
 
 #[test]
 fn a_nebelschach_line_in_german_letters_replays() {
-    if !nebelschach_exists() {
-        return;
-    }
     let dir = tempfile::tempdir().expect("temp dir");
     let record = dir.path().join("fog.pgn");
     let record_arg = record.display().to_string();
@@ -438,9 +432,6 @@ fn a_nebelschach_line_in_german_letters_replays() {
 
 #[test]
 fn nebelschach_views_hide_what_the_viewer_did_not_see() {
-    if !nebelschach_exists() {
-        return;
-    }
     // White's knight (revealed as a knight) takes the face-down c7 pawn
     // (drawn as a rook, seen by White only); Black's queen takes it back.
     let line = "Sc3S a6B Sd5 a5 Sxc7[T] Dxc7B";
@@ -459,9 +450,6 @@ fn nebelschach_views_hide_what_the_viewer_did_not_see() {
 
 #[test]
 fn nebelschach_outcomes_left_open_are_drawn_and_recorded() {
-    if !nebelschach_exists() {
-        return;
-    }
     let dir = tempfile::tempdir().expect("temp dir");
     let play = |file: &str| {
         let path = dir.path().join(file);
@@ -479,9 +467,6 @@ fn nebelschach_outcomes_left_open_are_drawn_and_recorded() {
 
 #[test]
 fn a_nebelschach_record_must_name_every_outcome() {
-    if !nebelschach_exists() {
-        return;
-    }
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("fog.pgn"), "[Variant \"Nebelschach\"]\n[Letters \"de\"]\n\n1. h4D e6 *\n").expect("write");
     let rules = root().join("rules/nebelschach.rules").display().to_string();

@@ -207,8 +207,12 @@ impl Position {
         self.hand = src.hand;
         self.royal_count = src.royal_count;
         self.royal = src.royal;
-        self.hidden = src.hidden;
-        self.pool = src.pool;
+        // Pools are empty without face-down pieces: skip the copy then.
+        let n = t.nwords;
+        if src.hidden[..n].iter().chain(&self.hidden[..n]).any(|&w| w != 0) {
+            self.pool = src.pool;
+        }
+        self.hidden[..n].copy_from_slice(&src.hidden[..n]);
     }
 
     /// Puts a piece code on an empty cell.
