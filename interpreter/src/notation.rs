@@ -279,29 +279,45 @@ fn matching(v: &Variant, pos: &Position, legal: &[Move], text: &str, set: Option
 
 /// Every way of writing `m` (without the captured identity): SAN with and
 /// without the reveal letter and with or without `=`, and coordinate notation.
+///
+/// Without the reveal letter a text names the whole chance node, so its
+/// promotion suffix is conditional: `Rxa8=Q` means "promote to a queen if a
+/// piece that promotes is revealed" and matches every outcome; `Rxa8` takes
+/// the first target. A promotion letter without `=` is read as one only after
+/// a reveal letter (`Txa8BD`): `Rxa8R` is the reveal of a rook, never a pawn
+/// promoted to one.
 fn forms(v: &Variant, pos: &Position, m: &Move, legal: &[Move], set: Option<&LetterSet>, loose: bool) -> Vec<String> {
     let decision = san_decision(v, pos, m, legal, set, loose);
-    let mut promos: Vec<String> = Vec::new();
-    if m.is_promotion() {
-        let p = letter_of(v, m.promotion, set);
-        promos.push(format!("={p}"));
-        promos.push(p.to_string());
-        // A revealed identity that must promote takes the first target when none is written.
-        if m.reveal != NO_KIND && first_target(v, m) == Some(m.promotion) {
-            promos.push(String::new());
+    let mut out = Vec::new();
+    if m.reveal == NO_KIND {
+        out.push(decision.clone());
+        if m.is_promotion() {
+            let p = letter_of(v, m.promotion, set);
+            out = vec![format!("{decision}={p}"), format!("{decision}{p}")];
         }
     } else {
-        promos.push(String::new());
-    }
-    let mut reveals = vec![String::new()];
-    if m.reveal != NO_KIND {
-        reveals.push(letter_of(v, m.reveal, set).to_string());
-    }
-    let mut out = Vec::new();
-    for r in &reveals {
-        for p in &promos {
-            // Without the reveal letter, a promotion needs its letter, written or implied.
+        let r = letter_of(v, m.reveal, set);
+        if m.is_promotion() {
+            let p = letter_of(v, m.promotion, set);
+            out.push(format!("{decision}{r}={p}"));
             out.push(format!("{decision}{r}{p}"));
+            out.push(format!("{decision}={p}"));
+            if first_target(v, m) == Some(m.promotion) {
+                out.push(format!("{decision}{r}"));
+                out.push(decision.clone());
+            }
+        } else {
+            out.push(format!("{decision}{r}"));
+            out.push(decision.clone());
+            // A conditional promotion suffix written without the reveal letter.
+            for rule in v.game.promotions.iter().filter(|rule| rule.zone[pos.side as usize].contains(&m.to)) {
+                for &target in &rule.targets {
+                    let p = format!("{decision}={}", letter_of(v, target, set));
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
         }
     }
     if !loose && set.is_none() {

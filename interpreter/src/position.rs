@@ -83,8 +83,11 @@ impl Move {
 
     /// The player's decision in `self`, without its chance outcome: moves
     /// with equal decisions are the branches of one chance node.
+    /// A revealed identity's promotion is chosen after the draw, so it is
+    /// not part of the decision either.
     pub fn decision(&self) -> Move {
-        Move { reveal: NO_KIND, unveil: NO_KIND, ..*self }
+        let promotion = if self.reveal != NO_KIND { NO_PROMOTION } else { self.promotion };
+        Move { reveal: NO_KIND, unveil: NO_KIND, promotion, ..*self }
     }
 
     /// Does this move have a chance outcome (a reveal or an unveiled capture)?

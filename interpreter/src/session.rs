@@ -164,18 +164,26 @@ impl Session {
     /// One of `candidates` (branches of one chance node in the current
     /// position), drawn with the probability of its outcome
     /// ([`Variant::probability`]): an integer below the sum of the
-    /// probabilities over their common denominator picks it, so the draw is
-    /// exact. A single candidate is returned without drawing. `None` when
-    /// there is no candidate, every one is impossible, or the weights do not
-    /// fit in 64 bits.
+    /// probabilities over their common denominator picks the outcome (the
+    /// revealed and the captured identity), so the draw is exact. Candidates
+    /// that share an outcome differ only in a promotion chosen after it; each
+    /// outcome is weighted once and its first candidate returned. A single
+    /// outcome is returned without drawing. `None` when there is no
+    /// candidate, every one is impossible, or the weights do not fit in 64 bits.
     pub fn resolve(&mut self, candidates: &[Move]) -> Option<Move> {
-        match candidates {
+        let mut outcomes: Vec<Move> = Vec::new();
+        for m in candidates {
+            if !outcomes.iter().any(|o| same_outcome(o, m)) {
+                outcomes.push(*m);
+            }
+        }
+        match outcomes.as_slice() {
             [] => return None,
             [only] => return Some(*only),
             _ => {}
         }
         let pos = self.position();
-        let ratios: Vec<_> = candidates.iter().map(|m| self.variant.probability(pos, m)).collect();
+        let ratios: Vec<_> = outcomes.iter().map(|m| self.variant.probability(pos, m)).collect();
         let mut denominator: u64 = 1;
         for r in &ratios {
             denominator = lcm(denominator, *r.denom())?;
@@ -191,7 +199,7 @@ impl Session {
             return None;
         }
         let mut x = self.below(total);
-        for (m, w) in candidates.iter().zip(weights) {
+        for (m, w) in outcomes.iter().zip(weights) {
             if x < w {
                 return Some(*m);
             }
@@ -202,7 +210,8 @@ impl Session {
 
     /// A random legal move for the side to move: a decision drawn uniformly
     /// among the distinct decisions, then its chance outcome drawn by
-    /// [`Session::resolve`]. `None` when there is no legal move.
+    /// [`Session::resolve`], then (when the outcome must promote) a
+    /// promotion target drawn uniformly. `None` when there is no legal move.
     pub fn random_move(&mut self) -> Option<Move> {
         let legal = self.legal();
         let decisions = self.decisions();
@@ -211,7 +220,9 @@ impl Session {
         }
         let pick = decisions[self.below(decisions.len() as u64) as usize];
         let branches: Vec<Move> = legal.into_iter().filter(|m| m.decision() == pick).collect();
-        self.resolve(&branches)
+        let drawn = self.resolve(&branches)?;
+        let choices: Vec<Move> = branches.into_iter().filter(|m| same_outcome(m, &drawn)).collect();
+        choices.get(self.below(choices.len() as u64) as usize).copied()
     }
 
     /// Plays `m`, which must be a legal move (with its chance outcome) of the
@@ -352,6 +363,11 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
         (x, y) = (y, x % y);
     }
     (a / x).checked_mul(b)
+}
+
+/// Do `a` and `b` have the same chance outcome (revealed and captured identity)?
+fn same_outcome(a: &Move, b: &Move) -> bool {
+    a.reveal == b.reveal && a.unveil == b.unveil
 }
 
 #[cfg(test)]
