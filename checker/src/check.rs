@@ -5,11 +5,10 @@
 //! claims by induction, consistency (rules that never fire), ambiguities
 //! with witnesses, and the well-formedness facts.
 
-use crate::concrete::position_holds;
 use crate::diagram::diagram;
 use crate::explore::{explore, Exploration, Limits};
 use crate::encode::{Encoder, State};
-use crate::prove::{Answer, Induction, Prover, Witness};
+use crate::prove::{Answer, Induction, Lemma, Prover, Witness};
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::geometry::Cell;
@@ -205,16 +204,18 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
 /// Built-in position facts that should hold in every reachable position and
 /// help the other questions: no royal piece is ever in hand (it is never
 /// captured); no piece of a promoting kind stands in its own promotion zone
-/// (it promotes on arrival, and the FEN reader refuses one there). They are
-/// induction candidates like the claims, so one that a variant breaks (a drop
-/// into the zone, say) is simply not used.
-fn builtin_lemmas(v: &Variant) -> Vec<Property> {
+/// (it promotes on arrival, and the FEN reader refuses one there); with
+/// hidden identities, every face-down piece stands where it stood in the
+/// setup, as the piece it was there (it is revealed when it moves). They
+/// are induction candidates like the claims, so one that a variant breaks
+/// (a drop into the zone, say) is simply not used.
+fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
     let game = &v.game;
     let mut out = Vec::new();
     if game.hand.is_some() {
         for (k, kind) in game.kinds.iter().enumerate() {
             if kind.royal {
-                out.push(Property::NeverInHand { kind: k as KindId });
+                out.push(Property::NeverInHand { kind: k as KindId }.into());
             }
         }
     }
@@ -230,12 +231,17 @@ fn builtin_lemmas(v: &Variant) -> Vec<Property> {
             }
         }
         if zone.iter().any(|z| !z.is_empty()) {
-            out.push(Property::NeverOn { kind: k as KindId, zone });
+            out.push(Property::NeverOn { kind: k as KindId, zone }.into());
         }
     }
     // Induction proves the step only: each must hold in the setup too.
     match v.start() {
-        Ok(start) => out.retain(|p| position_holds(v, &start, p)),
+        Ok(start) => {
+            if game.hidden.is_some() {
+                out.push(Lemma::face_down_at(v, &start));
+            }
+            out.retain(|l| l.holds_in(v, &start));
+        }
         Err(_) => out.clear(),
     }
     out
@@ -247,15 +253,15 @@ fn claims_verdicts(
     found: &Exploration,
     prover: &mut Prover,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<ClaimResult>, Vec<Property>) {
+) -> (Vec<ClaimResult>, Vec<Lemma>) {
     // Position claims not refuted by the exploration are the induction candidates.
     let candidates: Vec<usize> = (0..claims.len())
         .filter(|&i| !claims[i].property.is_move_property() && found.violations.get(i).is_none_or(|x| x.is_none()))
         .collect();
-    let mut properties: Vec<Property> = candidates.iter().map(|&i| claims[i].property.clone()).collect();
+    let mut properties: Vec<Lemma> = candidates.iter().map(|&i| claims[i].property.clone().into()).collect();
     properties.extend(builtin_lemmas(v));
     let verdicts = prover.induction(&properties);
-    let lemmas: Vec<Property> =
+    let lemmas: Vec<Lemma> =
         properties.iter().zip(&verdicts).filter(|(_, v)| matches!(v, Induction::Proved)).map(|(p, _)| p.clone()).collect();
 
     let mut results = Vec::new();
@@ -449,7 +455,7 @@ fn witness_details(v: &Variant, d: Diagnostic, w: &Witness, meaning: Option<Stri
 }
 
 /// Parts, pieces, promotion rules and castling sides that no position allows.
-fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Property], diagnostics: &mut Vec<Diagnostic>) {
+fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &mut Vec<Diagnostic>) {
     let game = v.game.clone();
     for (k, kind) in game.kinds.iter().enumerate() {
         let mut alive_parts = 0;
@@ -553,7 +559,7 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Property], diagnostics
 }
 
 /// Rules that can both apply to one situation with different results.
-fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Property], found: &Exploration, diagnostics: &mut Vec<Diagnostic>) {
+fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], found: &Exploration, diagnostics: &mut Vec<Diagnostic>) {
     let game = v.game.clone();
     // Two promotion rules for one kind whose zones overlap: the later decides silently.
     let names = |ts: &[u8]| ts.iter().map(|&t| game.kinds[t as usize].name.clone()).collect::<Vec<_>>().join(", ");

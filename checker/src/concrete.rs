@@ -54,7 +54,15 @@ pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
 ///   `m.from` to its castling destination and the partner from `m.aux` to its
 ///   own; each one of `kind` is checked. A promoting piece is the kind it was
 ///   before the move (`m.piece`).
+/// * `HiddenArrivals { zone, kinds }`: a face-down piece that moves ends
+///   outside its owner's `zone`, or its disguise (the kind on the board, as
+///   it moves) is one of `kinds`. Castling with a face-down partner moves
+///   that partner (shown as the castling partner kind) to its castling
+///   destination. What the piece is revealed as does not matter.
 pub fn move_holds(v: &Variant, pos: &Position, m: &Move, p: &Property) -> bool {
+    if let Property::HiddenArrivals { zone, kinds } = p {
+        return hidden_arrival_holds(v, pos, m, zone, kinds);
+    }
     let Property::KeepsColour { kind } = p else {
         return true;
     };
@@ -76,6 +84,27 @@ pub fn move_holds(v: &Variant, pos: &Position, m: &Move, p: &Property) -> bool {
         }
         _ => m.piece != *kind || same_colour(geo, m.from, m.to),
     }
+}
+
+/// `HiddenArrivals` for one move (see [`move_holds`]).
+fn hidden_arrival_holds(v: &Variant, pos: &Position, m: &Move, zone: &[Vec<Cell>; 2], kinds: &[KindId]) -> bool {
+    let us = pos.side as usize;
+    let (cell, to) = match m.kind {
+        MoveKind::Drop => return true,
+        MoveKind::Castle => {
+            let partner = m.aux as Cell;
+            let Some(side) = v.game.castling.as_ref().and_then(|r| r.sides.get(m.side as usize)) else {
+                return true;
+            };
+            (partner, side.rook_to[us])
+        }
+        _ => (m.from, m.to),
+    };
+    if !pos.is_hidden(cell) || !zone[us].contains(&to) {
+        return true;
+    }
+    let disguise = pos.board.get(cell as usize).copied().unwrap_or(0);
+    disguise != 0 && kinds.contains(&kind_of(disguise))
 }
 
 /// Is `c` a piece of `kind` owned by `color`?

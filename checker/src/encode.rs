@@ -13,6 +13,17 @@
 //! en-passant target), a drop, or a castling (partner and rights in place,
 //! the cells between empty, not in check, crossing no attacked cell), after
 //! which no royal piece of the mover is attacked.
+//!
+//! Hidden identities (`hidden { … }`): a Boolean per cell says whether its
+//! piece stands face down. A face-down piece moves as its board code (its
+//! disguise) without the disguise's promotion; the piece landing is the
+//! step's `reveal` term, any kind a face-down piece may turn out to be
+//! ([`Encoder::reveal_kinds`]), promoted when that kind promotes there. The
+//! pools of identities not yet drawn are not encoded: every such kind may be
+//! revealed at every move, an over-approximation of the legal outcomes
+//! (sound for proofs: it only adds successors), and a state read back as a
+//! position gets the pools the FEN reader gives a board without `{…}` (each
+//! player's face-down disguises), which is always a valid pool.
 
 use crate::templates::{Template, Templates, MAX_EP};
 use rulebook_interpreter::geometry::Cell;
@@ -58,6 +69,9 @@ pub struct State {
     pub ep_victim: Int,
     /// Per kind and player: pieces in hand.
     pub hand: Vec<[Int; 2]>,
+    /// Per cell index: the piece stands face down (only for variants with
+    /// hidden identities). Cells off the board hold the constant `false`.
+    pub hidden: Option<Vec<Bool>>,
 }
 
 /// One legal move of the side to move from a state, and the state after it.
@@ -71,13 +85,22 @@ pub struct Step {
     pub available: Bool,
     /// The state after the move.
     pub next: State,
-    /// The kind that moves (the king for castling; -1 for a drop).
+    /// The kind that moves (the king for castling; -1 for a drop): the
+    /// kind on the board, which for a face-down piece is its disguise.
     pub mover: Int,
     /// The cells where moving pieces start and end: (from, to) pairs, the
     /// second pair for castling's partner (else both -1).
     pub travels: [(Int, Int); 2],
     /// The kind of the second travelling piece (castling's partner, or -1).
     pub mover2: Int,
+    /// The kind a face-down piece that moves (the mover, or castling's
+    /// partner) is revealed as; -1 when the moving pieces stand face up.
+    /// Constant -1 in variants without hidden identities.
+    pub reveal: Int,
+    /// The kind a captured face-down piece is drawn as, -1 when the victim
+    /// stands face up. Only decided where it matters (captures go to hand);
+    /// else the constant -1.
+    pub unveil: Int,
 }
 
 /// The encoder of one variant.
@@ -93,6 +116,10 @@ pub struct Encoder<'a> {
     attackers: [Vec<Vec<usize>>; 2],
     /// Per player: every piece move (template, promotion, landing mode).
     piece_moves: [Vec<PieceMove>; 2],
+    /// The kinds a face-down piece may show (empty without hidden identities).
+    disguises: Vec<KindId>,
+    /// The kinds a face-down piece may turn out to be (empty without hidden identities).
+    reveals: Vec<KindId>,
 }
 
 /// How a template lands.
@@ -152,7 +179,35 @@ impl<'a> Encoder<'a> {
                 }
             }
         }
-        Encoder { variant, game, templates, cells, attackers, piece_moves }
+        let (disguises, reveals) = hidden_kinds(variant);
+        Encoder { variant, game, templates, cells, attackers, piece_moves, disguises, reveals }
+    }
+
+    /// The kinds a face-down piece may turn out to be: those the `hidden`
+    /// block lists and those in the setup's pools (empty without hidden
+    /// identities). Pools only shrink, so no other kind is ever revealed.
+    pub fn reveal_kinds(&self) -> &[KindId] {
+        &self.reveals
+    }
+
+    /// The kinds a face-down piece may show as its disguise: those the
+    /// `hidden` block lists and those of the setup's face-down pieces.
+    /// Nothing turns face down after the setup, so no other kind ever does.
+    pub fn disguise_kinds(&self) -> &[KindId] {
+        &self.disguises
+    }
+
+    /// Is the piece on the symbolic `cell` face down? (`false` without hidden identities.)
+    pub fn hidden_at(&self, s: &State, cell: &Int) -> Bool {
+        match &s.hidden {
+            Some(h) => Bool::or(&self.cells.iter().map(|&c| Bool::and(&[cell.eq(int(c as i64)), h[c as usize].clone()])).collect::<Vec<_>>()),
+            None => Bool::from_bool(false),
+        }
+    }
+
+    /// Is the piece on `cell` face down? (`false` without hidden identities.)
+    pub fn hidden_on(&self, s: &State, cell: Cell) -> Bool {
+        s.hidden.as_ref().map_or(Bool::from_bool(false), |h| h[cell as usize].clone())
     }
 
     /// Fresh symbolic state named `name`.
@@ -172,7 +227,12 @@ impl<'a> Encoder<'a> {
         let hand = (0..self.game.kinds.len())
             .map(|k| [0, 1].map(|p| Int::new_const(format!("{name}.hand{k}_{p}"))))
             .collect();
-        State { board, promoted, rights, ep, ep_victim, hand }
+        let hidden = self.game.hidden.is_some().then(|| {
+            (0..on.len())
+                .map(|c| if on[c] { Bool::new_const(format!("{name}.h{c}")) } else { Bool::from_bool(false) })
+                .collect()
+        });
+        State { board, promoted, rights, ep, ep_victim, hand, hidden }
     }
 
     fn demotes(&self) -> bool {
@@ -245,6 +305,15 @@ impl<'a> Encoder<'a> {
             parts.push(x.ge(int(-1)));
             parts.push(x.le(int(n - 1)));
         }
+        // A face-down piece shows one of the disguises (so it is a piece, and never royal).
+        if let Some(h) = &s.hidden {
+            for &c in &self.cells {
+                let v = self.at(s, c);
+                let shows: Vec<Bool> =
+                    self.disguises.iter().flat_map(|&k| [0, 1].map(|p| v.eq(int(code(k, p) as i64)))).collect();
+                parts.push(h[c as usize].implies(Bool::or(&shows)));
+            }
+        }
         Bool::and(&parts)
     }
 
@@ -259,7 +328,13 @@ impl<'a> Encoder<'a> {
         let ep = std::array::from_fn(|i| if i < pos.ep_len as usize { cell(pos.ep_targets[i]) } else { int(-1) });
         let ep_victim = if pos.ep_len == 0 { int(-1) } else { cell(pos.ep_victim) };
         let hand = (0..self.game.kinds.len()).map(|k| [0, 1].map(|p| int(pos.hand[p][k] as i64))).collect();
-        State { board, promoted, rights, ep, ep_victim, hand }
+        let on = &self.game.geometry.on_board;
+        let hidden = self
+            .game
+            .hidden
+            .is_some()
+            .then(|| (0..n).map(|c| Bool::from_bool(on[c] && pos.is_hidden(c as Cell))).collect());
+        State { board, promoted, rights, ep, ep_victim, hand, hidden }
     }
 
     /// Pairs (term of `s`, value in `pos`) for every integer term of a symbolic
@@ -290,13 +365,20 @@ impl<'a> Encoder<'a> {
                 bools.push((a[cell as usize].clone(), b[cell as usize].clone()));
             }
         }
+        if let (Some(a), Some(b)) = (&s.hidden, &c.hidden) {
+            for &cell in &self.cells {
+                bools.push((a[cell as usize].clone(), b[cell as usize].clone()));
+            }
+        }
         (ints, bools)
     }
 
     /// The en-passant victim, when there is one, is a piece of the side that
     /// just moved, of a kind that sets en-passant targets (or one it promotes
-    /// to). True of every state a move produces: only such a move sets the
-    /// victim, to the cell it lands on.
+    /// to; with hidden identities, also any kind a face-down piece that set
+    /// them was revealed as, and its promotions), standing face up. True of
+    /// every state a move produces: only such a move sets the victim, to the
+    /// cell it lands on, where the piece stands face up.
     pub fn ep_consistent(&self, s: &State, side_to_move: Color) -> Bool {
         let game = self.game;
         let mut kinds: Vec<KindId> = Vec::new();
@@ -306,12 +388,25 @@ impl<'a> Encoder<'a> {
                 for rule in game.promotions.iter().filter(|r| r.kind as usize == k) {
                     kinds.extend(rule.targets.iter().copied());
                 }
+                if self.disguises.contains(&(k as KindId)) {
+                    for &r in &self.reveals {
+                        kinds.push(r);
+                        for rule in game.promotions.iter().filter(|rule| rule.kind == r) {
+                            kinds.extend(rule.targets.iter().copied());
+                        }
+                    }
+                }
             }
         }
         let victim = self.at_term(s, &s.ep_victim);
         let mut ok: Vec<Bool> = kinds.iter().map(|&k| victim.eq(int(code(k, side_to_move ^ 1) as i64))).collect();
         ok.push(s.ep_victim.eq(int(-1)));
-        Bool::or(&ok)
+        let Some(h) = &s.hidden else { return Bool::or(&ok) };
+        let mut parts = vec![Bool::or(&ok)];
+        for &c in &self.cells {
+            parts.push(s.ep_victim.eq(int(c as i64)).implies(h[c as usize].not()));
+        }
+        Bool::and(&parts)
     }
 
     /// The state equals the concrete position `pos`.
@@ -339,6 +434,11 @@ impl<'a> Encoder<'a> {
         for (k, h) in s.hand.iter().enumerate() {
             for p in 0..2 {
                 parts.push(h[p].eq(int(pos.hand[p][k] as i64)));
+            }
+        }
+        if let Some(h) = &s.hidden {
+            for &c in &self.cells {
+                parts.push(h[c as usize].eq(Bool::from_bool(pos.is_hidden(c))));
             }
         }
         Bool::and(&parts)
@@ -410,11 +510,47 @@ impl<'a> Encoder<'a> {
         let moving = Int::new_const(format!("{name}.moving"));
         let victim = Int::new_const(format!("{name}.victim"));
         let key_is = |k: Key| Bool::and(&[class.eq(int(k.0)), from.eq(int(k.1)), to.eq(int(k.2)), extra.eq(int(k.3))]);
+        let route_is = |c: i64, f: Cell, t: Cell| Bool::and(&[class.eq(int(c)), from.eq(int(f as i64)), to.eq(int(t as i64))]);
+        // Hidden identities: what a face-down mover is revealed as (and, when
+        // captures go to hand, what a captured face-down piece is drawn as).
+        let hiding = s.hidden.is_some();
+        let reveal = if hiding { Int::new_const(format!("{name}.reveal")) } else { int(-1) };
+        let unveils = hiding && self.game.hand.as_ref().is_some_and(|h| h.capture_to_hand);
+        let unveil = if unveils { Int::new_const(format!("{name}.unveil")) } else { int(-1) };
+        // (Terms for hidden identities are made only for variants that have
+        // them, so that the others' formulas stay exactly as they were.)
+        let face_up = if hiding { reveal.eq(int(-1)) } else { Bool::from_bool(true) };
+        // Per landing cell: a face-down mover is revealed as some kind, and
+        // promotes exactly when that kind promotes there (its disguise's
+        // promotion does not apply).
+        let mut revealed_on: Vec<Option<Bool>> = vec![None; s.board.len()];
+        let mut revealed_on = |to_cell: Cell| -> Bool {
+            revealed_on[to_cell as usize]
+                .get_or_insert_with(|| {
+                    let options: Vec<Bool> = self
+                        .reveals
+                        .iter()
+                        .map(|&r| {
+                            let promotes = match promotion_targets(self.game, r, us, to_cell) {
+                                None => extra.eq(int(-1)),
+                                Some(targets) => Bool::or(&targets.iter().map(|&p| extra.eq(int(p as i64))).collect::<Vec<_>>()),
+                            };
+                            Bool::and(&[reveal.eq(int(r as i64)), promotes])
+                        })
+                        .collect();
+                    Bool::or(&options)
+                })
+                .clone()
+        };
+        let unveil_on = |cell: Cell| -> Bool {
+            let drawn = Bool::or(&self.reveals.iter().map(|&r| unveil.eq(int(r as i64))).collect::<Vec<_>>());
+            self.hidden_on(s, cell).ite(&drawn, &unveil.eq(int(-1)))
+        };
 
         // Which moves are available: one disjunct per piece move, drop and castling side.
         let mut options = Vec::new();
         let ts = &self.templates.by_player[us as usize];
-        for pm in &self.piece_moves[us as usize] {
+        for (n, pm) in self.piece_moves[us as usize].iter().enumerate() {
             let t = &ts[pm.template];
             let occ = self.at(s, t.to);
             let landing = match pm.landing {
@@ -430,38 +566,90 @@ impl<'a> Encoder<'a> {
                 Landing::Capture => occ.clone(),
                 Landing::EnPassant => s.ep_victim.lt(int(0)).ite(&int(0), &self.at_term(s, &s.ep_victim)),
             };
-            options.push(Bool::and(&[
-                key_is((class_no, t.from as i64, t.to as i64, promo)),
-                moving.eq(int(t.kind as i64)),
-                victim.eq(&captured),
-                self.template_ready(s, t, us),
-                landing,
-            ]));
+            let mut common = vec![moving.eq(int(t.kind as i64)), victim.eq(&captured), self.template_ready(s, t, us), landing];
+            if unveils {
+                common.push(match pm.landing {
+                    Landing::Capture => unveil_on(t.to),
+                    _ => unveil.eq(int(-1)),
+                });
+            }
+            if !hiding || !self.disguises.contains(&t.kind) {
+                let mut parts = vec![key_is((class_no, t.from as i64, t.to as i64, promo))];
+                if hiding {
+                    parts.push(face_up.clone());
+                }
+                parts.extend(common);
+                options.push(Bool::and(&parts));
+                continue;
+            }
+            // A kind that may stand face down: face up it moves (and promotes)
+            // as itself, face down it is revealed on arrival.
+            let down = self.hidden_on(s, t.from);
+            match pm.promotion {
+                None => {
+                    let outcome = down.ite(&revealed_on(t.to), &Bool::and(&[face_up.clone(), extra.eq(int(-1))]));
+                    let mut parts = vec![route_is(class_no, t.from, t.to), outcome];
+                    parts.extend(common);
+                    options.push(Bool::and(&parts));
+                }
+                Some(_) => {
+                    let mut parts = vec![key_is((class_no, t.from as i64, t.to as i64, promo)), down.not(), face_up.clone()];
+                    parts.extend(common.iter().cloned());
+                    options.push(Bool::and(&parts));
+                    // The face-down move once per template and landing (with the first promotion choice).
+                    let first = n == 0 || {
+                        let prev = &self.piece_moves[us as usize][n - 1];
+                        prev.template != pm.template || prev.landing != pm.landing
+                    };
+                    if first {
+                        let mut parts = vec![route_is(class_no, t.from, t.to), down.clone(), revealed_on(t.to)];
+                        parts.extend(common);
+                        options.push(Bool::and(&parts));
+                    }
+                }
+            }
         }
         if let Some(hand) = &self.game.hand {
             for (k, zone) in hand.drop_cells.iter().enumerate() {
                 let Some(zone) = zone else { continue };
                 for &c in &zone[us as usize] {
-                    options.push(Bool::and(&[
+                    let mut parts = vec![
                         key_is((2, c as i64, c as i64, k as i64)),
                         moving.eq(int(-1)),
                         victim.eq(int(0)),
                         s.hand[k][us as usize].ge(int(1)),
                         self.at(s, c).eq(int(0)),
-                    ]));
+                    ];
+                    if hiding {
+                        parts.push(face_up.clone());
+                    }
+                    if unveils {
+                        parts.push(unveil.eq(int(-1)));
+                    }
+                    options.push(Bool::and(&parts));
                 }
             }
         }
         if let Some(rule) = &self.game.castling {
             for (i, side) in rule.sides.iter().enumerate() {
-                options.push(Bool::and(&[
+                let mut parts = vec![
                     class.eq(int(3 + i as i64)),
                     extra.eq(int(-1)),
                     to.eq(int(side.king_to[us as usize] as i64)),
                     moving.eq(int(rule.king as i64)),
                     victim.eq(int(0)),
                     self.castling_ok(s, us, i, &from),
-                ]));
+                ];
+                if hiding {
+                    // A face-down partner is revealed on its destination (it never promotes there).
+                    let partner = &s.rights[us as usize][side.slot()];
+                    let any_reveal = Bool::or(&self.reveals.iter().map(|&r| reveal.eq(int(r as i64))).collect::<Vec<_>>());
+                    parts.push(self.hidden_at(s, partner).ite(&any_reveal, &face_up));
+                }
+                if unveils {
+                    parts.push(unveil.eq(int(-1)));
+                }
+                options.push(Bool::and(&parts));
             }
         }
         // Bounds on the move's terms (finite domains, for solvers that bit-blast).
@@ -476,6 +664,12 @@ impl<'a> Encoder<'a> {
         options.push(within(&extra, -1, kinds));
         options.push(within(&moving, -1, kinds));
         options.push(within(&victim, 0, 2 * kinds));
+        if hiding {
+            options.push(within(&reveal, -1, kinds - 1));
+        }
+        if unveils {
+            options.push(within(&unveil, -1, kinds - 1));
+        }
         let available = Bool::and(&options);
 
         // The state after the move, from the key.
@@ -489,8 +683,16 @@ impl<'a> Encoder<'a> {
         let king_code = self.game.castling.as_ref().map_or(0, |r| code(r.king, us) as i64);
         let rook_code = self.game.castling.as_ref().map_or(0, |r| code(r.rook, us) as i64);
         let promo_code = int(1 + us as i64) + extra.clone() * int(2);
-        let new_code = is_drop.ite(&promo_code, &extra.lt(int(0)).ite(&mover_code, &promo_code));
+        // A face-down mover (or partner) lands as what it is revealed to be.
+        let revealed = hiding.then(|| (reveal.ge(int(0)), int(1 + us as i64) + reveal.clone() * int(2)));
+        let unless_revealed = |code: Int| match &revealed {
+            Some((is_revealed, revealed_code)) => is_revealed.ite(revealed_code, &code),
+            None => code,
+        };
+        let landing_code = unless_revealed(mover_code.clone());
+        let new_code = is_drop.ite(&promo_code, &extra.lt(int(0)).ite(&landing_code, &promo_code));
         let new_code = is_castle.ite(&int(king_code), &new_code);
+        let partner_code = unless_revealed(int(rook_code));
         let clear1 = is_castle.ite(&from, &class.eq(int(1)).ite(&s.ep_victim, &none));
         let clear2 = is_castle.ite(&castle_rook, &is_drop.ite(&none, &from));
         let write2 = is_castle.ite(&castle_rook_to, &none);
@@ -502,16 +704,22 @@ impl<'a> Encoder<'a> {
                 let ci = int(c as i64);
                 let cleared = Bool::or(&[clear1.eq(&ci), clear2.eq(&ci)]);
                 let kept = cleared.ite(&int(0), &s.board[c]);
-                let kept = write2.eq(&ci).ite(&int(rook_code), &kept);
+                let kept = write2.eq(&ci).ite(&partner_code, &kept);
                 to.eq(&ci).ite(&new_code, &kept)
             })
             .collect();
         let promoted = s.promoted.as_ref().map(|p| {
             let f = Bool::from_bool(false);
-            let moved = self.promoted_at(s, &from);
+            // A revealed piece was never promoted.
+            let unless_revealed = |flag: Bool| match &revealed {
+                Some((is_revealed, _)) => is_revealed.ite(&f, &flag),
+                None => flag,
+            };
+            let king_flag = self.promoted_at(s, &from);
+            let moved = unless_revealed(king_flag.clone());
             let flag = is_drop.ite(&f, &extra.ge(int(0)).ite(&Bool::from_bool(true), &moved));
-            let flag = is_castle.ite(&moved, &flag);
-            let rook_flag = self.promoted_at(s, &castle_rook);
+            let flag = is_castle.ite(&king_flag, &flag);
+            let rook_flag = unless_revealed(self.promoted_at(s, &castle_rook));
             (0..p.len())
                 .map(|c| {
                     let ci = int(c as i64);
@@ -545,11 +753,13 @@ impl<'a> Encoder<'a> {
         let mut hand = s.hand.clone();
         if let Some(rules) = &self.game.hand {
             let victim_promoted = self.promoted_at(s, &victim_cell);
+            // A captured face-down piece joins the hand as what it is drawn as.
+            let taken = if unveils { unveil.ge(int(0)).ite(&(int(1 + them as i64) + unveil.clone() * int(2)), &victim) } else { victim.clone() };
             for (k, h) in hand.iter_mut().enumerate() {
                 let dropped = Bool::and(&[is_drop.clone(), extra.eq(int(k as i64))]).ite(&int(1), &int(0));
                 let mut gained = int(0);
                 if rules.capture_to_hand {
-                    let plain = Bool::and(&[victim.eq(int(code(k as KindId, them) as i64)), victim_promoted.not()]);
+                    let plain = Bool::and(&[taken.eq(int(code(k as KindId, them) as i64)), victim_promoted.not()]);
                     gained = plain.ite(&int(1), &int(0));
                     if rules.demote_to == Some(k as KindId) {
                         let any = Bool::and(&[victim.ne(int(0)), victim_promoted.clone()]);
@@ -575,7 +785,22 @@ impl<'a> Encoder<'a> {
                 Bool::or(&lost).ite(&none, r)
             })
         });
-        let next = State { board, promoted, rights, ep, ep_victim, hand };
+        // Face-down pieces: every cell a move empties or fills ends face up
+        // (the mover and the castling partner are revealed, a victim leaves);
+        // nothing turns face down.
+        let hidden = s.hidden.as_ref().map(|h| {
+            (0..h.len())
+                .map(|c| {
+                    if !self.game.geometry.on_board[c] {
+                        return Bool::from_bool(false);
+                    }
+                    let ci = int(c as i64);
+                    let touched = Bool::or(&[clear1.eq(&ci), clear2.eq(&ci), write2.eq(&ci), to.eq(&ci)]);
+                    Bool::and(&[h[c].clone(), touched.not()])
+                })
+                .collect()
+        });
+        let next = State { board, promoted, rights, ep, ep_victim, hand, hidden };
         let legal = Bool::and(&[available.clone(), self.in_check(&next, us).not()]);
 
         let mover = moving.clone();
@@ -583,7 +808,7 @@ impl<'a> Encoder<'a> {
         let travels = [(is_drop.ite(&none, &from), to.clone()), (is_castle.ite(&castle_rook, &none), is_castle.ite(&castle_rook_to, &none))];
         let mover2 = is_castle.ite(&int(rook_kind), &none);
         let _ = castle_king_to;
-        Step { key, legal, available, next, mover, travels, mover2 }
+        Step { key, legal, available, next, mover, travels, mover2, reveal, unveil }
     }
 
 
@@ -657,6 +882,15 @@ impl<'a> Encoder<'a> {
                     }
                 }
                 pos.put(c, piece, t);
+                // A face-down piece; the pools are not encoded, so each
+                // player's pool is the multiset of its face-down disguises
+                // (what the FEN reader assumes without `{…}`): always a pool
+                // a position may have.
+                let down = s.hidden.as_ref().is_some_and(|h| model.eval(&h[c as usize], true).and_then(|b| b.as_bool()) == Some(true));
+                if down {
+                    pos.set_hidden(c, true);
+                    pos.pool[color_of(piece) as usize][kind_of(piece) as usize] += 1;
+                }
             }
         }
         for p in 0..2 {
@@ -686,6 +920,11 @@ impl<'a> Encoder<'a> {
             }
         }
         pos
+    }
+
+    /// Reads a step's revealed kind out of a model (-1: nothing revealed).
+    pub fn read_reveal(&self, model: &Model, step: &Step) -> i64 {
+        model.eval(&step.reveal, true).and_then(|v| v.as_i64()).unwrap_or(-1)
     }
 
     /// Reads a step's move key out of a model.
@@ -727,6 +966,33 @@ fn promotion_targets(game: &Game, kind: KindId, color: Color, to: Cell) -> Optio
         .rev()
         .find(|r| r.kind == kind && r.zone[color as usize].contains(&to))
         .map(|r| r.targets.clone())
+}
+
+/// The kinds a face-down piece may show, and the kinds it may turn out to
+/// be (both empty without hidden identities): those the `hidden` block
+/// lists, with the disguises of the setup's face-down pieces and the kinds
+/// in its pools (a setup FEN may name them itself).
+fn hidden_kinds(variant: &Variant) -> (Vec<KindId>, Vec<KindId>) {
+    let game = &variant.game;
+    let Some(hidden) = &game.hidden else { return (Vec::new(), Vec::new()) };
+    let mut disguises = hidden.kinds.clone();
+    let mut reveals = hidden.kinds.clone();
+    if let Ok(start) = variant.start() {
+        for c in game.geometry.board_cells() {
+            if start.is_hidden(c) && start.board[c as usize] != 0 {
+                disguises.push(kind_of(start.board[c as usize]));
+            }
+        }
+        for pool in &start.pool {
+            reveals.extend((0..game.kinds.len()).filter(|&k| pool[k] > 0).map(|k| k as KindId));
+        }
+    }
+    for list in [&mut disguises, &mut reveals] {
+        list.retain(|&k| !game.kinds[k as usize].royal);
+        list.sort_unstable();
+        list.dedup();
+    }
+    (disguises, reveals)
 }
 
 /// Splits a code into (kind, colour) for display.

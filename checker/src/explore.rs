@@ -26,7 +26,7 @@
 use crate::concrete::{move_holds, position_holds};
 use rulebook_interpreter::model::{Claim, Outcome};
 use rulebook_interpreter::notation::{coordinate, is_capture};
-use rulebook_interpreter::position::MoveKind;
+use rulebook_interpreter::position::{MoveKind, NO_KIND};
 use rulebook_interpreter::{Move, Position, Status, Variant};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -102,9 +102,9 @@ pub struct Exploration {
     /// other player won) or `Win` (it won itself).
     pub wins: [Option<Line>; 2],
     /// The same, but the last move neither captures nor moves the
-    /// `end.fifty_move_piece` kind and is not a drop, so it does not reset
-    /// the move-limit count: a witness that a win and the move-limit draw can
-    /// meet.
+    /// `end.fifty_move_piece` kind, is not a drop and (when reveals reset the
+    /// count) reveals nothing, so it does not reset the move-limit count: a
+    /// witness that a win and the move-limit draw can meet.
     pub quiet_wins: [Option<Line>; 2],
     /// A reachable position with no legal move for which the file declares no
     /// outcome (`end.checkmate` or `end.stalemate` is `None` for that case),
@@ -325,9 +325,14 @@ impl Search<'_> {
         self.missing_at(0) || self.missing_at(1)
     }
 
-    /// Does `m` leave the move-limit count running?
+    /// Does `m` leave the move-limit count running? (Not when it reveals a
+    /// face-down piece and reveals reset the count.)
     fn quiet(&self, pos: &Position, m: &Move) -> bool {
-        m.kind != MoveKind::Drop && !is_capture(pos, m) && self.v.game.end.fifty_move_piece != Some(m.piece)
+        let end = &self.v.game.end;
+        m.kind != MoveKind::Drop
+            && !is_capture(pos, m)
+            && end.fifty_move_piece != Some(m.piece)
+            && !(end.fifty_move_reveal && m.reveal != NO_KIND)
     }
 
     /// Visits the position at `ply` (reached by a quiet move if `quiet`) in the

@@ -5,14 +5,64 @@
 //! Every query runs under a per-query timeout and an overall deadline; a
 //! query the solver cannot decide in time is answered `Unknown`, never waited for.
 
+use crate::concrete::position_holds;
 use crate::encode::{Encoder, Key, State, Step};
+use rulebook_interpreter::geometry::Cell;
 use rulebook_interpreter::model::{Color, Property};
 use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::position::{code, Move};
+use rulebook_interpreter::position::{code, Move, PROMOTED};
 use rulebook_interpreter::{Position, Variant};
 use std::time::Instant;
 use z3::ast::{Bool, Int};
 use z3::{Params, SatResult, Solver};
+
+/// A position fact that induction proves and later queries assume: a
+/// claim's position property, or one of the checker's built-in facts that
+/// no rules file can state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lemma {
+    /// A position property.
+    Property(Property),
+    /// Every face-down piece stands on one of `cells`, with the piece code
+    /// given there: the setup's face-down pieces, where they stand in the
+    /// setup. (A face-down piece never moves without being revealed, and
+    /// nothing turns face down, so each stays where it started, as it
+    /// started, until it moves or is captured.)
+    FaceDownAtSetup {
+        /// The setup's face-down cells with their piece codes.
+        cells: Vec<(Cell, u8)>,
+    },
+}
+
+impl From<Property> for Lemma {
+    fn from(p: Property) -> Lemma {
+        Lemma::Property(p)
+    }
+}
+
+impl Lemma {
+    /// The built-in lemma about the face-down pieces of `start` (the setup).
+    pub fn face_down_at(v: &Variant, start: &Position) -> Lemma {
+        let cells = v
+            .game
+            .geometry
+            .board_cells()
+            .filter(|&c| start.is_hidden(c) && start.board[c as usize] != 0)
+            .map(|c| (c, start.board[c as usize] & !PROMOTED))
+            .collect();
+        Lemma::FaceDownAtSetup { cells }
+    }
+
+    /// Does the lemma hold in the concrete position `pos`?
+    pub fn holds_in(&self, v: &Variant, pos: &Position) -> bool {
+        match self {
+            Lemma::Property(p) => position_holds(v, pos, p),
+            Lemma::FaceDownAtSetup { cells } => v.game.geometry.board_cells().all(|c| {
+                !pos.is_hidden(c) || cells.iter().any(|&(at, piece)| at == c && pos.board[c as usize] & !PROMOTED == piece)
+            }),
+        }
+    }
+}
 
 /// A concrete situation Z3 found: a position with its side to move, and a move.
 #[derive(Clone, Debug)]
@@ -93,10 +143,10 @@ impl<'a> Prover<'a> {
         vec![self.enc.well_formed(&self.state), self.enc.ep_consistent(&self.state, side)]
     }
 
-    /// The background facts, then `lemmas` (proved position properties) holding in the state.
-    fn assumptions(&self, side: Color, lemmas: &[Property]) -> Vec<Bool> {
+    /// The background facts, then `lemmas` (proved position facts) holding in the state.
+    fn assumptions(&self, side: Color, lemmas: &[Lemma]) -> Vec<Bool> {
         let mut facts = self.background(side);
-        facts.extend(lemmas.iter().map(|l| self.holds(&self.state, l)));
+        facts.extend(lemmas.iter().map(|l| self.lemma_holds(&self.state, l)));
         facts
     }
 
@@ -179,11 +229,35 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// A lemma as a formula over `s`.
+    pub fn lemma_holds(&self, s: &State, l: &Lemma) -> Bool {
+        match l {
+            Lemma::Property(p) => self.holds(s, p),
+            Lemma::FaceDownAtSetup { cells } => {
+                let Some(hidden) = &s.hidden else { return Bool::from_bool(true) };
+                let parts: Vec<Bool> = self
+                    .enc
+                    .cells()
+                    .iter()
+                    .map(|&c| match cells.iter().find(|&&(at, _)| at == c) {
+                        Some(&(_, piece)) => hidden[c as usize].implies(self.enc.at(s, c).eq(Int::from_i64(piece as i64))),
+                        None => hidden[c as usize].not(),
+                    })
+                    .collect();
+                Bool::and(&parts)
+            }
+        }
+    }
+
     /// A position property fails in `s` (the negation of [`Prover::holds`],
     /// stated with two chosen cells for `at most 1`, which is much smaller).
     /// Top-level facts (bounds of the chosen cells must be top-level for the
     /// finite-domain solver).
-    fn violated(&self, s: &State, p: &Property) -> (Vec<Bool>, Bool) {
+    fn violated(&self, s: &State, l: &Lemma) -> (Vec<Bool>, Bool) {
+        let p = match l {
+            Lemma::Property(p) => p,
+            other => return (Vec::new(), self.lemma_holds(s, other).not()),
+        };
         match p {
             Property::AtMost { kind, count: 1 } => {
                 let enc = &self.enc;
@@ -210,9 +284,23 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// The move of `step` breaks the move property `p`.
-    fn move_breaks(&self, step: &Step, p: &Property) -> Bool {
+    /// The move of `step` (by `side`) breaks the move property `p`.
+    fn move_breaks(&self, step: &Step, side: Color, p: &Property) -> Bool {
         match p {
+            Property::HiddenArrivals { zone, kinds } => {
+                // A face-down piece moves (it is revealed) into the zone, and
+                // its disguise is not one of `kinds`: the mover of a piece
+                // move, or castling's partner.
+                let int = Int::from_i64;
+                let zone = &zone[side as usize];
+                let into = |cell: &Int| Bool::or(&zone.iter().map(|&c| cell.eq(int(c as i64))).collect::<Vec<_>>());
+                let allowed = |kind: &Int| Bool::or(&kinds.iter().map(|&k| kind.eq(int(k as i64))).collect::<Vec<_>>());
+                let revealed = step.reveal.ge(int(0));
+                Bool::or(&[
+                    Bool::and(&[step.key[0].le(int(1)), revealed.clone(), into(&step.travels[0].1), allowed(&step.mover).not()]),
+                    Bool::and(&[step.key[0].ge(int(3)), revealed, into(&step.travels[1].1), allowed(&step.mover2).not()]),
+                ])
+            }
             Property::KeepsColour { kind } => {
                 let k = Int::from_i64(*kind as i64);
                 let changes = |from: &Int, to: &Int| self.enc.colour_term(from).ne(self.enc.colour_term(to));
@@ -265,11 +353,11 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// Houdini: the largest subset of `candidates` (position properties) that
-    /// is inductive together: assuming all of them (and the background facts)
-    /// before any legal move, each holds after it. Returns, per candidate, the
+    /// Houdini: the largest subset of `candidates` (position properties and
+    /// built-in lemmas) that is inductive together: assuming all of them (and
+    /// the background facts) before any legal move, each holds after it. Returns, per candidate, the
     /// verdict (a candidate dropped on the way keeps the reason it was dropped).
-    pub fn induction(&mut self, candidates: &[Property]) -> Vec<Induction> {
+    pub fn induction(&mut self, candidates: &[Lemma]) -> Vec<Induction> {
         let mut verdict: Vec<Option<Induction>> = vec![None; candidates.len()];
         let kinds = self.enc.variant.game.kinds.len() as i64;
         'restart: loop {
@@ -281,7 +369,7 @@ impl<'a> Prover<'a> {
                 let step = self.steps[side as usize].clone();
                 let mut assumed = self.background(side);
                 for &j in &alive {
-                    assumed.push(self.holds(&self.state, &candidates[j]));
+                    assumed.push(self.lemma_holds(&self.state, &candidates[j]));
                 }
                 let broken: Vec<(Vec<Bool>, Bool)> = alive.iter().map(|&i| self.violated(&step.next, &candidates[i])).collect();
                 // One small query per moving kind asks whether any candidate
@@ -329,12 +417,12 @@ impl<'a> Prover<'a> {
     }
 
     /// A move property: no legal move from any state satisfying the background
-    /// facts and `lemmas` (proved position properties) breaks it.
-    pub fn move_property(&mut self, p: &Property, lemmas: &[Property]) -> Induction {
+    /// facts and `lemmas` (proved position facts) breaks it.
+    pub fn move_property(&mut self, p: &Property, lemmas: &[Lemma]) -> Induction {
         for side in 0..2u8 {
             let mut facts = self.assumptions(side, lemmas);
             facts.push(self.steps[side as usize].legal.clone());
-            facts.push(self.move_breaks(&self.steps[side as usize], p));
+            facts.push(self.move_breaks(&self.steps[side as usize], side, p));
             match self.ask_escalating(side, &facts) {
                 Answer::Unsat => {}
                 Answer::Sat(w) => return Induction::NotInductive(w),
@@ -348,7 +436,7 @@ impl<'a> Prover<'a> {
     /// the move of `side` is available (pseudo-legal: the mover's king may be
     /// left attacked) and `condition` holds? One query, no preference for
     /// small positions: for rules that never fire.
-    pub fn exists(&mut self, side: Color, lemmas: &[Property], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
+    pub fn exists(&mut self, side: Color, lemmas: &[Lemma], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
         let mut facts = self.assumptions(side, lemmas);
         let step = &self.steps[side as usize];
         facts.push(step.available.clone());
@@ -359,7 +447,7 @@ impl<'a> Prover<'a> {
     /// A witness: a state satisfying the background facts, `lemmas`, and a
     /// legal move of `side` for which `condition` holds. Witnesses are kept
     /// small: first with few pieces on the board, then with any number.
-    pub fn witness(&mut self, side: Color, lemmas: &[Property], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
+    pub fn witness(&mut self, side: Color, lemmas: &[Lemma], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
         let mut facts = self.assumptions(side, lemmas);
         let step = &self.steps[side as usize];
         facts.push(step.legal.clone());

@@ -193,3 +193,71 @@ fn colours_on_three_dimensions() {
     assert!(king_step(geo, a, c), "one step on every axis");
     assert!(!king_step(geo, a, geo.parse_square("Ca1").unwrap()));
 }
+
+/// `hidden moves onto rank 8 only by Rook Queen` (Nebelschach's claim),
+/// relative ranks: White's rank 8 and Black's rank 1.
+fn far_rank_by_rook_or_queen(v: &Variant) -> Property {
+    Property::HiddenArrivals { zone: [rank(v, 7), rank(v, 0)], kinds: vec![kind(v, "Rook"), kind(v, "Queen")] }
+}
+
+#[test]
+fn hidden_arrivals_by_the_disguise_whatever_the_reveal() {
+    let v = variant("nebelschach");
+    let claim = far_rank_by_rook_or_queen(&v);
+    // A face-down rook takes a face-down rook on a8: allowed, whatever either is drawn as.
+    let p = pos(&v, "r?3k3/8/8/8/8/8/8/R?3K3 w - - 0 1");
+    let to_a8: Vec<Move> = v.legal_moves(&p).into_iter().filter(|m| m.to == sq(&v, "a8")).collect();
+    assert!(!to_a8.is_empty());
+    assert!(to_a8.iter().all(|m| move_holds(&v, &p, m, &claim)));
+    // A face-down bishop (b7, off its setup square) reaching a8 breaks it,
+    // for every identity it is revealed as.
+    let p = pos(&v, "4k3/1B?6/8/8/8/8/8/4K3 w - - 0 1");
+    let b7a8: Vec<Move> = v.legal_moves(&p).into_iter().filter(|m| m.from == sq(&v, "b7") && m.to == sq(&v, "a8")).collect();
+    assert!(!b7a8.is_empty());
+    assert!(b7a8.iter().all(|m| !move_holds(&v, &p, m, &claim)));
+    // The same bishop face up may go there: the claim is about face-down pieces.
+    let p = pos(&v, "4k3/1B6/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(move_holds(&v, &p, &legal(&v, &p, "b7a8"), &claim));
+    // Moves of face-down pieces elsewhere, and Black's far rank is rank 1.
+    let p = pos(&v, "4k3/8/8/8/8/8/1b?6/4K3 b - - 0 1");
+    assert!(v.legal_moves(&p).iter().filter(|m| m.to == sq(&v, "a1")).all(|m| !move_holds(&v, &p, m, &claim)));
+    assert!(v.legal_moves(&p).iter().filter(|m| m.to == sq(&v, "c3")).all(|m| move_holds(&v, &p, m, &claim)));
+}
+
+#[test]
+fn hidden_arrivals_count_castling_partners() {
+    let v = variant("nebelschach");
+    // Castling moves the face-down partner to f1 or d1: with rank 1 as the
+    // zone, a claim naming only the Queen is broken by castling; one naming
+    // the Rook is not. Castling with a face-up rook moves no face-down piece.
+    let zone = [rank(&v, 0), rank(&v, 7)];
+    let queen = Property::HiddenArrivals { zone: zone.clone(), kinds: vec![kind(&v, "Queen")] };
+    let rook = Property::HiddenArrivals { zone, kinds: vec![kind(&v, "Rook")] };
+    let p = pos(&v, "4k3/8/8/8/8/8/P?7/R?3K2R{RP} w KQ - 0 1");
+    let long: Vec<Move> = v.legal_moves(&p).into_iter().filter(|m| m.kind == MoveKind::Castle && m.aux as Cell == sq(&v, "a1")).collect();
+    let short: Vec<Move> = v.legal_moves(&p).into_iter().filter(|m| m.kind == MoveKind::Castle && m.aux as Cell == sq(&v, "h1")).collect();
+    assert!(long.len() > 1, "one castling per revealed identity");
+    assert_eq!(short.len(), 1);
+    assert!(long.iter().all(|m| !move_holds(&v, &p, m, &queen) && move_holds(&v, &p, m, &rook)));
+    assert!(move_holds(&v, &p, &short[0], &queen));
+}
+
+#[test]
+fn face_down_pieces_stay_where_the_setup_put_them() {
+    use rulebook_checker::prove::Lemma;
+    let v = variant("nebelschach");
+    let start = v.start().unwrap();
+    let lemma = Lemma::face_down_at(&v, &start);
+    let Lemma::FaceDownAtSetup { cells } = &lemma else { panic!("{lemma:?}") };
+    assert_eq!(cells.len(), 30, "15 face-down pieces a side");
+    assert!(lemma.holds_in(&v, &start));
+    let mut p = start.clone();
+    for text in ["e2e4/N", "d7d5/P", "g1f3/Q"] {
+        p = v.play(&p, &legal(&v, &p, text));
+        assert!(lemma.holds_in(&v, &p), "after {text}");
+    }
+    // A face-down piece off its setup square, or not its setup piece there.
+    assert!(!lemma.holds_in(&v, &pos(&v, "4k3/1B?6/8/8/8/8/8/4K3 w - - 0 1")));
+    assert!(!lemma.holds_in(&v, &pos(&v, "4k3/8/8/8/8/8/8/N?3K3 w - - 0 1")));
+    assert!(lemma.holds_in(&v, &pos(&v, "4k3/8/8/8/8/8/8/R?3K3 w - - 0 1")));
+}

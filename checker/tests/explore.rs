@@ -372,3 +372,29 @@ fn every_rules_file_explores_without_panic() {
     }
 }
 
+
+#[test]
+fn nebelschach_hidden_arrivals_are_refuted_with_a_line() {
+    // Every reveal is its own move, so lines name identities (`a1a3/R`) and
+    // replay with `rulebook moves --play`. The far rank is out of reach of
+    // face-down bishops, knights and pawns; rank 3 is not out of reach of a
+    // face-down rook or bishop once a pawn has moved: two plies, then the move.
+    let v = variant("nebelschach");
+    let kinds = |names: &[&str]| names.iter().map(|n| kind(&v, n)).collect::<Vec<_>>();
+    let claims = [
+        claim("far-rank", Property::HiddenArrivals { zone: [rank(&v, 7), rank(&v, 0)], kinds: kinds(&["Rook", "Queen"]) }),
+        claim("third-rank", Property::HiddenArrivals { zone: [rank(&v, 2), rank(&v, 5)], kinds: kinds(&["Knight", "Pawn"]) }),
+    ];
+    let e = timed("nebelschach to 2 plies", || explore(&v, &claims, &limits(2, 2)));
+    assert_eq!(e.stopped, None);
+    assert_eq!(e.depth_done, 2);
+    assert!(e.violations[0].is_none());
+    let third = e.violations[1].as_ref().expect("a face-down rook or bishop reaches rank 3");
+    assert_eq!(third.line.moves.len(), 2);
+    let before = replay(&v, &third.line).pop().unwrap();
+    let m = third.mv.expect("a move claim's counterexample is a move");
+    assert!(before.is_hidden(m.from), "{:?} moves a face-down piece", third.mv_text);
+    assert!(rank(&v, 2).contains(&m.to));
+    assert!(!kinds(&["Knight", "Pawn"]).contains(&m.piece), "moves as a rook or bishop");
+    assert!(third.mv_text.as_deref().is_some_and(|t| t.contains('/')), "the revealed identity is written: {:?}", third.mv_text);
+}
