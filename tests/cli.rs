@@ -1,53 +1,14 @@
 //! Integration tests of the `rulebook` binary: output formats, exit statuses,
 //! and the rendered reports (snapshots in `snapshots/cli/`).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-/// The repository root (where `rules/` is).
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod support;
+use support::*;
 
 /// A rules file of the repository, by name.
 fn rules(name: &str) -> String {
     root().join("rules").join(name).display().to_string()
-}
-
-/// Runs the binary in `dir` (default: the repository root).
-fn run_in(dir: Option<&Path>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
-    cmd.args(args)
-        .env("NO_COLOR", "1")
-        .current_dir(dir.unwrap_or(&root()));
-    match cmd.output() {
-        Ok(out) => out,
-        Err(e) => panic!("cannot run rulebook: {e}"),
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    run_in(None, args)
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap_or(-1)
-}
-
-/// Insta settings that keep the snapshots in `snapshots/cli/`.
-fn snapshots() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots/cli");
-    s.set_prepend_module_to_snapshot(false);
-    s
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -377,21 +377,19 @@ mod tests {
     use std::sync::Arc;
 
     /// A session of the rules file `rules/NAME` (`None` when it is not there yet).
-    fn session(name: &str, seed: u64) -> Option<Session> {
+    /// A session of `rules/NAME` from its setup (panics when the file does not load).
+    fn session(name: &str, seed: u64) -> Session {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules").join(name);
-        if !path.is_file() {
-            return None;
-        }
-        let (game, _) = crate::load::load(&path).ok()?;
+        let (game, _) = crate::load::load(&path).unwrap_or_else(|_| panic!("{} does not load", path.display()));
         let variant = Variant::new(Arc::new(game));
-        let start = variant.start().ok()?;
-        Some(Session::new(variant, start, seed, None))
+        let start = variant.start().expect("the setup parses");
+        Session::new(variant, start, seed, None)
     }
 
     #[test]
     fn draws_below_a_bound_are_in_range_and_reproducible() {
-        let Some(mut a) = session("chess.rules", 9) else { return };
-        let Some(mut b) = session("chess.rules", 9) else { return };
+        let mut a = session("chess.rules", 9);
+        let mut b = session("chess.rules", 9);
         for bound in [1u64, 2, 3, 15, 1 << 40, u64::MAX] {
             for _ in 0..50 {
                 let x = a.below(bound);
@@ -405,12 +403,12 @@ mod tests {
     #[test]
     fn a_game_of_random_moves_is_the_same_for_the_same_seed() {
         let play = |seed: u64| {
-            let mut s = session("chess.rules", seed)?;
+            let mut s = session("chess.rules", seed);
             for _ in 0..40 {
                 let Some(m) = s.random_move() else { break };
-                s.play(m).ok()?;
+                s.play(m).expect("a random move is legal");
             }
-            Some(s.recorded())
+            s.recorded()
         };
         assert_eq!(play(3), play(3));
         assert_ne!(play(3), play(4));
@@ -418,7 +416,7 @@ mod tests {
 
     #[test]
     fn open_outcomes_are_drawn_in_proportion() {
-        let Some(mut s) = session("nebelschach.rules", 1) else { return };
+        let mut s = session("nebelschach.rules", 1);
         let candidates = s.candidates("h4", "<test>", 0).expect("h4 is legal");
         assert_eq!(candidates.len(), 5, "queen, rook, bishop, knight or pawn");
         let mut counts = std::collections::HashMap::new();
@@ -439,7 +437,7 @@ mod tests {
 
     #[test]
     fn what_each_side_knows_of_a_captured_face_down_piece() {
-        let Some(mut s) = session("nebelschach.rules", 1) else { return };
+        let mut s = session("nebelschach.rules", 1);
         s.letters = s.variant.game.letter_set("de").cloned();
         for text in ["Sc3S", "a6B", "Sd5", "a5", "Sxc7[T]"] {
             let c = s.candidates(text, "<test>", 0).expect("legal");
