@@ -20,6 +20,7 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod session;
+pub mod spread;
 pub mod tables;
 pub mod variant;
 pub mod view;

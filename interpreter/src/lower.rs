@@ -249,6 +249,9 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         claims,
         hidden,
         letter_sets,
+        dice: Vec::new(),
+        spread: None,
+        tunnel: None,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;

@@ -41,6 +41,92 @@ pub struct Game {
     pub hidden: Option<HiddenRules>,
     /// Other letter sets for move notation (`letters de { … }`), besides the FEN letters.
     pub letter_sets: Vec<LetterSet>,
+    /// The dice chance events roll (`die d6 1..6`), in file order.
+    pub dice: Vec<Die>,
+    /// Spread pieces (`spread { … }`): a piece may stand on two squares at once.
+    pub spread: Option<SpreadRules>,
+    /// Tunnelling through a barrier (`tunnel { … }`).
+    pub tunnel: Option<TunnelRules>,
+}
+
+/// A die (`die d6 1..6`): a chance event with equally likely faces.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Die {
+    /// Its name in the file (`d6`).
+    pub name: String,
+    /// The number of faces, numbered 1..=faces.
+    pub faces: u8,
+}
+
+/// Spread pieces (`spread { … }`).
+///
+/// A conventional piece may *split*: make two of its quiet moves at once, or
+/// one quiet move and stay, and so stand on two squares (a *pair*: a red and
+/// a blue half) with a chosen weight. Pairs belong to *units*; a unit
+/// collapses on one roll of its weight's die, every member to the branch
+/// (red or blue) the roll gives. Both halves stand on the board: they block
+/// rides and fill squares in every world. A capture attempt that collides
+/// with a half, or is made by one, collapses the units involved first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpreadRules {
+    /// `squares at most N`: how many squares one piece may stand on (2).
+    pub squares: u8,
+    /// The weights a split may choose (`weight equal …`), in file order.
+    pub weights: Vec<Weight>,
+    /// `red forward K …`: kinds whose red half must be the one in front.
+    pub red_forward: Vec<KindId>,
+    /// `castling splits`: a royal piece may make a castling move as one of
+    /// the two moves of a split (the partner then joins its unit).
+    pub castling_split: bool,
+    /// Entanglement (`entangle { … }`), if the variant has it.
+    pub entangle: Option<EntangleRules>,
+    /// Where the block was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
+}
+
+/// One weight of a split (`weight unequal red 2/3 blue 1/3 roll d6 { red 1..4  blue 5 6 }`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Weight {
+    /// Its name (`equal`).
+    pub name: String,
+    /// The die rolled when a unit of this weight collapses (index into `Game::dice`).
+    pub die: usize,
+    /// The faces that mean red.
+    pub red_faces: Vec<u8>,
+    /// The faces that mean blue.
+    pub blue_faces: Vec<u8>,
+    /// The separator written between the two cells of a split (`&` when red
+    /// and blue are equally likely, `>` when red is likelier, `<` otherwise).
+    pub separator: char,
+}
+
+/// Entanglement (`entangle { groups "/" "\\" }`): a stay-and-move split that
+/// attacks a half of an enemy pair joins that pair's unit, so they collapse
+/// on one roll; a unit of two or more pieces is a *group* and takes a label.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EntangleRules {
+    /// The group labels; their number is the most groups that may exist at once.
+    pub labels: Vec<String>,
+    /// Where the block was written.
+    pub span: Span,
+}
+
+/// Tunnelling (`tunnel { roll d6 { through 6  bounce 1..5 } }`): a conventional
+/// piece may ride to the empty cell directly behind one enemy conventional
+/// piece on its line; a roll decides whether it passes or bounces back (the
+/// position stays, the turn passes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TunnelRules {
+    /// The die rolled (index into `Game::dice`).
+    pub die: usize,
+    /// The faces on which the piece passes.
+    pub through_faces: Vec<u8>,
+    /// Where the block was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
 }
 
 /// Hidden identities: pieces that start face down (`hidden { … }`).
@@ -411,6 +497,16 @@ pub enum Property {
     KeepsColour {
         /// The piece kind.
         kind: KindId,
+    },
+    /// `spread pieces on at most N squares`: no piece stands on more than `squares` cells.
+    SpreadAtMost {
+        /// The bound.
+        squares: u8,
+    },
+    /// `entangled groups at most N`: no more than `groups` units of two or more pieces exist at once.
+    GroupsAtMost {
+        /// The bound.
+        groups: u8,
     },
     /// `hidden moves onto ZONE only by K L …`: every move of a face-down
     /// piece that ends in its owner's `zone` is made by a piece moving as one

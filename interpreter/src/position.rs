@@ -68,6 +68,13 @@ pub struct Move {
     /// A face-down piece is captured: the identity drawn for it from its
     /// owner's pool, a chance outcome. [`NO_KIND`] otherwise.
     pub unveil: KindId,
+    /// A split or entangle: the second cell the piece stands on ([`NO_CELL`] otherwise).
+    pub second: Cell,
+    /// The spread action (`crate::spread::SPLIT`, `ENTANGLE`, `TUNNEL`, with its
+    /// weight and `RED_SECOND`); 0 for an ordinary move.
+    pub spread: u8,
+    /// The chance outcome of a collision or tunnel (`crate::spread::ATTACKER_RED` …); 0: none.
+    pub outcome: u8,
 }
 
 /// Marks a move without promotion.
@@ -78,7 +85,7 @@ pub const NO_KIND: KindId = KindId::MAX;
 impl Move {
     /// A plain move of `piece` from `from` to `to`.
     pub fn normal(piece: KindId, from: Cell, to: Cell) -> Move {
-        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND }
+        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND, second: NO_CELL, spread: 0, outcome: 0 }
     }
 
     /// The player's decision in `self`, without its chance outcome: moves
@@ -87,12 +94,12 @@ impl Move {
     /// not part of the decision either.
     pub fn decision(&self) -> Move {
         let promotion = if self.reveal != NO_KIND { NO_PROMOTION } else { self.promotion };
-        Move { reveal: NO_KIND, unveil: NO_KIND, promotion, ..*self }
+        Move { reveal: NO_KIND, unveil: NO_KIND, outcome: 0, promotion, ..*self }
     }
 
     /// Does this move have a chance outcome (a reveal or an unveiled capture)?
     pub fn is_chance(&self) -> bool {
-        self.reveal != NO_KIND || self.unveil != NO_KIND
+        self.reveal != NO_KIND || self.unveil != NO_KIND || self.outcome != 0
     }
 
     /// Is this a promotion?
@@ -134,6 +141,8 @@ pub struct Position {
     /// Per player, per kind: the identities of that player's face-down pieces
     /// not yet drawn. Their total equals the player's face-down pieces on the board.
     pub pool: [[u8; 64]; 2],
+    /// Pieces standing on two cells (`spread { … }`); `None` when there are none.
+    pub spread: Option<Box<crate::spread::SpreadState>>,
 }
 
 impl std::fmt::Debug for Position {
@@ -160,6 +169,7 @@ impl Position {
             royal: [NO_CELL; 2],
             hidden: [0; WORDS],
             pool: [[0; 64]; 2],
+            spread: None,
         }
     }
 
@@ -216,6 +226,9 @@ impl Position {
             self.pool = src.pool;
         }
         self.hidden[..n].copy_from_slice(&src.hidden[..n]);
+        if self.spread.is_some() || src.spread.is_some() {
+            self.spread.clone_from(&src.spread);
+        }
     }
 
     /// Puts a piece code on an empty cell.
@@ -418,6 +431,13 @@ impl Position {
             for pool in &self.pool {
                 for &n in pool {
                     extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);
+                }
+            }
+        }
+        if let Some(spread) = &self.spread {
+            for p in &spread.pairs {
+                for v in [p.red as u64, p.blue as u64, p.unit as u64, p.weight as u64, p.label as u64] {
+                    extra = extra.wrapping_mul(0x100000001B3).wrapping_add(v + 11);
                 }
             }
         }
