@@ -283,7 +283,17 @@ impl Position {
     }
 
     /// Plays `m` (which must be pseudo-legal here) and passes the turn.
+    #[inline]
     pub fn make(&mut self, m: &Move, game: &Game, t: &Tables) {
+        if crate::spread::needs_spread_make(self, m) {
+            crate::spread::make(self, m, game, t);
+        } else {
+            self.make_plain(m, game, t);
+        }
+    }
+
+    /// Plays `m` as a move of conventional pieces (no spread state involved).
+    pub(crate) fn make_plain(&mut self, m: &Move, game: &Game, t: &Tables) {
         let us = self.side;
         self.ep_len = 0;
         self.ep_victim = NO_CELL;
@@ -379,7 +389,7 @@ impl Position {
         self.side ^= 1;
     }
 
-    fn lose_right_at(&mut self, cell: Cell) {
+    pub(crate) fn lose_right_at(&mut self, cell: Cell) {
         for rights in &mut self.castling {
             for r in rights.iter_mut() {
                 if *r == cell {

@@ -70,6 +70,9 @@ impl Variant {
         if m.unveil != NO_KIND {
             p *= draw(us ^ 1, m.unveil);
         }
+        if m.outcome != 0 {
+            p *= crate::spread::outcome_probability(&self.game, pos, m);
+        }
         p
     }
 

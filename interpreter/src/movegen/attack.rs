@@ -50,6 +50,9 @@ pub(super) fn attacked_general(game: &Game, t: &Tables, pos: &Position, cell: Ce
 
 /// Is the side to move in check (some royal piece of it attacked)?
 pub fn in_check(game: &Game, t: &Tables, pos: &Position) -> bool {
+    if pos.spread.is_some() {
+        return super::spread_in_check(game, t, pos, pos.side);
+    }
     royal_attacked(game, t, pos, pos.side)
 }
 

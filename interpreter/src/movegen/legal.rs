@@ -7,6 +7,9 @@ use super::*;
 /// castling tried on a copy, with the walking attack test. Slow; the reference
 /// the fast paths of [`legal_moves`] and [`count_legal`] are tested against.
 pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if game.spread.is_some() || game.tunnel.is_some() {
+        return super::spread::legal_moves(game, t, pos, out);
+    }
     let first = out.len();
     pseudo_moves(game, t, pos, out);
     retain_from(out, first, |m| legal_by_trial(game, t, pos, m));
@@ -83,6 +86,9 @@ pub(super) fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
 /// identity a face-down piece is revealed as, or a captured one turns out to
 /// be) its own move.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if game.spread.is_some() || game.tunnel.is_some() {
+        return super::spread::legal_moves(game, t, pos, out);
+    }
     let first = out.len();
     legal_decisions(game, t, pos, out);
     if pos.any_hidden() {
@@ -145,7 +151,7 @@ fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() {
+    if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

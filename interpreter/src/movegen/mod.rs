@@ -13,9 +13,11 @@
 mod attack;
 mod chance;
 mod legal;
+mod spread;
 
 pub use attack::{attacked, in_check, royal_attacked};
 pub use legal::{count_legal, legal_by_trial, legal_moves, legal_moves_reference};
+pub use spread::spread_in_check;
 
 use attack::*;
 use crate::geometry::Cell;

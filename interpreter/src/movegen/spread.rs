@@ -1,0 +1,494 @@
+//! Legal actions in a game with spread pieces or tunnelling (`spread { … }`,
+//! `tunnel { … }`): ordinary moves (of conventional pieces and of halves),
+//! splits, entangles and tunnels, each capture attempt that involves a half
+//! and each tunnel split into its chance outcomes.
+//!
+//! Legality is one rule (docs/LANGUAGE.md): an action is legal when every
+//! outcome with p > 0 leaves the mover not in check, and check is a
+//! possibility: some enemy piece, conventional or a half, attacks a cell of
+//! the royal piece, halves blocking in every world — unless attacker and
+//! royal half are halves of one unit in different branches, which never
+//! stand together.
+
+use super::*;
+use crate::spread::{
+    Branch, SpreadState, ATTACKER_BLUE, ATTACKER_RED, BOUNCE, ENTANGLE, RED_SECOND, SPLIT, THROUGH, TUNNEL,
+    VICTIM_BLUE, VICTIM_RED, WEIGHT_SHIFT,
+};
+
+/// Is `color` in check (a possibility, see the module docs)?
+pub fn spread_in_check(game: &Game, t: &Tables, pos: &Position, color: Color) -> bool {
+    let Some(state) = pos.spread.as_deref() else {
+        return royal_attacked(game, t, pos, color);
+    };
+    let them = color ^ 1;
+    let royal: Vec<Cell> =
+        pos.cells_of(color, t.nwords).filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0).collect();
+    for k in royal {
+        if !attacked(game, t, pos, k, them) {
+            continue;
+        }
+        let Some(mine) = state.pair_at(k).copied() else { return true };
+        let Some(branch) = mine.branch_at(k) else { return true };
+        // Enemy halves of the king's unit in the other branch never stand
+        // with this king half: they block, but do not attack it.
+        let apart: Vec<Cell> = state
+            .unit(mine.unit)
+            .map(|p| p.cell(other(branch)))
+            .filter(|&c| pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == them)
+            .collect();
+        if apart.is_empty() {
+            return true;
+        }
+        let mut world = pos.clone();
+        for c in apart {
+            let piece = world.take(c, t);
+            world.put(c, code(kind_of(piece), color), t);
+        }
+        if attacked(game, t, &world, k, them) {
+            return true;
+        }
+    }
+    false
+}
+
+fn other(b: Branch) -> Branch {
+    match b {
+        Branch::Red => Branch::Blue,
+        Branch::Blue => Branch::Red,
+    }
+}
+
+/// Appends the legal actions of the side to move, one move per chance outcome.
+pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let us = pos.side;
+    let empty = SpreadState::default();
+    let state = pos.spread.as_deref().unwrap_or(&empty);
+    let half = |c: Cell| state.pair_at(c).is_some();
+    let mut pseudo = Vec::new();
+    for from in pos.cells_of(us, t.nwords) {
+        piece_moves_once(pos, t, from, &mut pseudo);
+    }
+    drops(game, t, pos, &mut pseudo);
+    let checked = spread_in_check(game, t, pos, us);
+    let mut castles = Vec::new();
+    if !checked {
+        castling_moves_with(game, t, pos, &mut castles, false);
+        castles.retain(|m| !half(m.from) && !half(m.aux as Cell));
+    }
+    let mut scratch = Vec::new();
+    for m in pseudo.iter().chain(&castles) {
+        with_outcomes(game, t, pos, state, *m, out, &mut scratch);
+    }
+    if let Some(rules) = &game.spread {
+        splits(game, t, pos, state, rules, &pseudo, &castles, out, &mut scratch);
+    }
+    if let Some(rules) = &game.tunnel {
+        let _ = rules;
+        tunnels(game, t, pos, state, out, &mut scratch);
+    }
+}
+
+/// The outcomes of the decision `m`: one per branch combination of the
+/// units a capture attempt collapses; a single outcome (0) otherwise.
+fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> Vec<u8> {
+    if m.spread & crate::spread::ACTION == TUNNEL {
+        return vec![THROUGH, BOUNCE];
+    }
+    if m.spread != 0 || matches!(m.kind, MoveKind::Castle | MoveKind::Drop) {
+        return vec![0];
+    }
+    let vcell = crate::spread::victim_cell(m);
+    if pos.board[vcell as usize] == 0 {
+        return vec![0];
+    }
+    let attacker = state.pair_at(m.from);
+    let victim = state.pair_at(vcell).filter(|v| attacker.is_none_or(|a| a.unit != v.unit));
+    let a_branches: &[u8] = if attacker.is_some() { &[ATTACKER_RED, ATTACKER_BLUE] } else { &[0] };
+    let v_branches: &[u8] = if victim.is_some() { &[VICTIM_RED, VICTIM_BLUE] } else { &[0] };
+    let mut all = Vec::new();
+    for &a in a_branches {
+        for &v in v_branches {
+            all.push(a | v);
+        }
+    }
+    all
+}
+
+/// Pushes every outcome of the decision `m` if every one leaves the mover out of check.
+fn with_outcomes(
+    game: &Game,
+    t: &Tables,
+    pos: &Position,
+    state: &SpreadState,
+    m: Move,
+    out: &mut Vec<Move>,
+    scratch: &mut Vec<Move>,
+) {
+    scratch.clear();
+    for o in outcomes(pos, state, &m) {
+        let mv = Move { outcome: o, ..m };
+        if o != 0 && game_probability_zero(game, pos, &mv) {
+            continue;
+        }
+        let mut next = pos.clone();
+        next.make(&mv, game, t);
+        if spread_in_check(game, t, &next, pos.side) {
+            return;
+        }
+        scratch.push(mv);
+    }
+    out.append(scratch);
+}
+
+/// Is the outcome of `m` impossible (a branch whose weight has no face)?
+fn game_probability_zero(game: &Game, pos: &Position, m: &Move) -> bool {
+    crate::spread::outcome_probability(game, pos, m) == num_rational::Ratio::from_integer(0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn splits(
+    game: &Game,
+    t: &Tables,
+    pos: &Position,
+    state: &SpreadState,
+    rules: &crate::model::SpreadRules,
+    pseudo: &[Move],
+    castles: &[Move],
+    out: &mut Vec<Move>,
+    scratch: &mut Vec<Move>,
+) {
+    let us = pos.side;
+    let geo = &game.geometry;
+    let free_labels = rules.entangle.as_ref().map_or(0, |e| e.labels.len())
+        - (1..=rules.entangle.as_ref().map_or(0, |e| e.labels.len()) as u8)
+            .filter(|l| state.pairs.iter().any(|p| p.label == *l))
+            .count();
+    for from in pos.cells_of(us, t.nwords) {
+        if state.pair_at(from).is_some() {
+            continue; // only a conventional piece splits
+        }
+        let piece = kind_of(pos.board[from as usize]);
+        // Its quiet moves: distinct empty targets, no promotion.
+        let mut parts: Vec<Move> = Vec::new();
+        for m in pseudo.iter().filter(|m| m.from == from) {
+            if matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter)
+                && pos.board[m.to as usize] == 0
+                && !m.is_promotion()
+                && !parts.iter().any(|p| p.to == m.to)
+            {
+                parts.push(*m);
+            }
+        }
+        let rook_to = |m: &Move| -> Cell {
+            game.castling.as_ref().map_or(NO_CELL, |r| r.sides[m.side as usize].rook_to[us as usize])
+        };
+        if rules.castling_split {
+            parts.extend(castles.iter().filter(|m| m.from == from));
+        }
+        let forward = rules.red_forward.contains(&piece);
+        let dist = |c: Cell| -> usize {
+            let (a, b) = (geo.coords(from), geo.coords(c));
+            a.iter().zip(&b).map(|(x, y)| x.abs_diff(*y)).sum()
+        };
+        // Cell sets: two parts, or one part and stay.
+        let mut sets: Vec<(Move, Cell)> = Vec::new();
+        for (i, a) in parts.iter().enumerate() {
+            for b in &parts[i + 1..] {
+                if a.to == b.to {
+                    continue;
+                }
+                let (main, second) = if b.kind != MoveKind::Normal && a.kind == MoveKind::Normal { (*b, *a) } else { (*a, *b) };
+                if second.kind == MoveKind::Castle
+                    || (main.kind == MoveKind::Castle && (second.to == rook_to(&main)))
+                    || (main.kind == MoveKind::EnPassantSetter && second.kind == MoveKind::EnPassantSetter)
+                {
+                    continue;
+                }
+                sets.push((main, second.to));
+            }
+            sets.push((*a, from));
+        }
+        for (main, second) in sets {
+            let base = Move { second, ..main };
+            let stay = second == from;
+            for (w, weight) in rules.weights.iter().enumerate() {
+                let flags = SPLIT | (w as u8) << WEIGHT_SHIFT;
+                let symmetric = weight.red_faces.len() == weight.blue_faces.len();
+                let mut colourings: Vec<u8> = Vec::new();
+                if forward {
+                    // Red is the front cell.
+                    colourings.push(if dist(base.to) >= dist(base.second) { 0 } else { RED_SECOND });
+                } else if symmetric {
+                    colourings.push(0);
+                } else {
+                    colourings.extend([0, RED_SECOND]);
+                }
+                for c in colourings {
+                    with_outcomes(game, t, pos, state, Move { spread: flags | c, ..base }, out, scratch);
+                }
+            }
+            if stay && rules.entangle.is_some() {
+                entangles(game, t, pos, state, base, forward, free_labels, out, scratch);
+            }
+        }
+    }
+}
+
+/// The entangles of the stay-and-move split `base`: one per attacked enemy
+/// unit and pairing (a `red forward` kind's front cell goes with red).
+#[allow(clippy::too_many_arguments)]
+fn entangles(
+    game: &Game,
+    t: &Tables,
+    pos: &Position,
+    state: &SpreadState,
+    base: Move,
+    forward: bool,
+    free_labels: usize,
+    out: &mut Vec<Move>,
+    scratch: &mut Vec<Move>,
+) {
+    // The piece on both of its cells (the mover still to move), to see what it attacks.
+    let mut world = pos.clone();
+    let piece = world.take(base.from, t);
+    world.put(base.from, piece, t);
+    world.put(base.to, piece, t);
+    let mut attacks = Vec::new();
+    for cell in [base.from, base.to] {
+        piece_moves_once(&world, t, cell, &mut attacks);
+    }
+    let mut seen: Vec<u8> = Vec::new();
+    for a in &attacks {
+        if a.kind == MoveKind::EnPassant || world.board[a.to as usize] == 0 {
+            continue;
+        }
+        let Some(target) = state.pair_at(a.to) else { continue };
+        if seen.contains(&target.unit) {
+            continue;
+        }
+        seen.push(target.unit);
+        let members = state.unit(target.unit).count();
+        if members == 1 && target.label == 0 && free_labels == 0 {
+            continue; // no free label for a new group
+        }
+        let flags = ENTANGLE | target.weight << WEIGHT_SHIFT;
+        let aux = (base.aux & 0xFFFF) | (a.to as u32) << 16;
+        // `to` is the moved cell, `second` the origin.
+        let colourings: &[u8] = if forward { &[0] } else { &[0, RED_SECOND] };
+        for &c in colourings {
+            with_outcomes(game, t, pos, state, Move { spread: flags | c, aux, ..base }, out, scratch);
+        }
+    }
+}
+
+/// The tunnels: a conventional piece rides through the one enemy
+/// conventional piece directly before an empty cell within the ride's range.
+fn tunnels(game: &Game, t: &Tables, pos: &Position, state: &SpreadState, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
+    let us = pos.side;
+    for from in pos.cells_of(us, t.nwords) {
+        if state.pair_at(from).is_some() {
+            continue;
+        }
+        let piece = kind_of(pos.board[from as usize]);
+        let kc = piece as usize * 2 + us as usize;
+        let mut found: Vec<Cell> = Vec::new();
+        for ray in t.rays_of(piece, us, from) {
+            let f = ray.flags;
+            if f & (SCATTER | HOP) != 0 || f & QUIET == 0 {
+                continue;
+            }
+            let cells = t.ray_cells(ray);
+            let Some(i) = cells.iter().position(|&c| pos.board[c as usize] != 0) else { continue };
+            let barrier = cells[i];
+            let code_b = pos.board[barrier as usize];
+            if color_of(code_b) == us || state.pair_at(barrier).is_some() {
+                continue;
+            }
+            let Some(&to) = cells.get(i + 1) else { continue };
+            if pos.board[to as usize] != 0 || (f & EXACT != 0 && i + 2 != cells.len()) || found.contains(&to) {
+                continue;
+            }
+            found.push(to);
+            let m = Move { spread: TUNNEL, ..Move::normal(piece, from, to) };
+            let rule = if t.promotes[kc] { t.promo_zone[kc * t.ncells + to as usize] } else { 0 };
+            if rule == 0 {
+                with_outcomes(game, t, pos, state, m, out, scratch);
+            } else {
+                for &target in &t.promo_targets[rule as usize - 1] {
+                    with_outcomes(game, t, pos, state, Move { promotion: target, ..m }, out, scratch);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Engine checks on chess with the spread rules set in code (the rules
+    //! file has its own scenario tests in tests/niels_chess.rs).
+    use crate::model::{Die, EntangleRules, SpreadRules, TunnelRules, Weight};
+    use crate::position::Move;
+    use crate::{Position, Variant};
+    use rulebook_grammar::ast::Span;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    /// Chess with the spread, entangle and tunnel rules of Niel's Chess.
+    pub(crate) fn quantum_chess() -> Variant {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
+        let (mut game, _) = crate::load::load(&path).unwrap_or_else(|_| panic!("chess.rules loads"));
+        let pawn = game.kinds.iter().position(|k| k.name == "Pawn").expect("a Pawn kind") as u8;
+        let span = Span { start: 0, end: 0 };
+        game.dice = vec![Die { name: "d6".into(), faces: 6 }];
+        game.spread = Some(SpreadRules {
+            squares: 2,
+            weights: vec![
+                Weight { name: "equal".into(), die: 0, red_faces: vec![2, 4, 6], blue_faces: vec![1, 3, 5], separator: '&' },
+                Weight { name: "unequal".into(), die: 0, red_faces: vec![1, 2, 3, 4], blue_faces: vec![5, 6], separator: '>' },
+            ],
+            red_forward: vec![pawn],
+            castling_split: true,
+            entangle: Some(EntangleRules { labels: vec!["/".into(), "\\".into()], span }),
+            span,
+            file: String::new(),
+        });
+        game.tunnel = Some(TunnelRules { die: 0, through_faces: vec![6], span, file: String::new() });
+        Variant::new(Arc::new(game))
+    }
+
+    fn decisions(moves: &[Move]) -> usize {
+        let mut d: Vec<Move> = moves.iter().map(|m| m.decision()).collect();
+        d.dedup();
+        d.len()
+    }
+
+    #[test]
+    fn start_has_the_hand_counted_actions() {
+        // spec R5: 20 chess moves + 8 pawns × 3 cell sets × 2 weights + 2 knights × 3 sets × 3.
+        let v = quantum_chess();
+        let start = v.start().expect("setup");
+        let moves = v.legal_moves(&start);
+        assert_eq!(moves.len(), 86);
+        assert_eq!(decisions(&moves), 86);
+        // Black has its 86 actions after each of White's 86, plus entangles
+        // (R9): a White pawn half on rank 4 (4 White actions per file: the
+        // sets {3,4} and {2,4}, two weights each) can be attacked by a Black
+        // stay-and-move split — a pawn's double step beside it (1 pairing,
+        // red forward) or a knight (2 pairings): on a4 1 (b7-b5), b4 2 + Nb8
+        // to a6 or c6 ×2 = 6, c4 2, d4 2 + Nc6 ×2 = 4, e4 2 + Nf6 ×2 = 4,
+        // f4 2, g4 2 + Nf6/Nh6 ×2 = 6, h4 1: 26 per set, 4 × 26 = 104.
+        assert_eq!(crate::perft::perft(&v, &start, 2), 86 * 86 + 104);
+    }
+
+    #[test]
+    fn a_split_puts_one_piece_on_two_cells() {
+        let v = quantum_chess();
+        let start = v.start().expect("setup");
+        let g1 = v.game.geometry.parse_square("g1").expect("g1");
+        let f3 = v.game.geometry.parse_square("f3").expect("f3");
+        let h3 = v.game.geometry.parse_square("h3").expect("h3");
+        let m = v
+            .legal_moves(&start)
+            .into_iter()
+            .find(|m| m.from == g1 && m.spread != 0 && [m.to, m.second] == [f3, h3])
+            .expect("Ng1 splits to f3 and h3");
+        let next: Position = v.play(&start, &m);
+        let state = next.spread.as_deref().expect("a pair");
+        assert_eq!(state.pairs.len(), 1);
+        assert_ne!(next.board[f3 as usize], 0);
+        assert_ne!(next.board[h3 as usize], 0);
+        assert_eq!(next.board[g1 as usize], 0);
+    }
+}
+
+#[cfg(test)]
+mod playouts {
+    //! Random games in chess with the spread rules: the spread state stays
+    //! consistent with the board after every action, every kind of action
+    //! and outcome occurs, and each chance node's probabilities sum to 1.
+    use super::tests::quantum_chess;
+    use crate::position::{Move, Position};
+    use crate::spread::{ACTION, ENTANGLE, SPLIT, TUNNEL};
+    use num_rational::Ratio;
+
+    fn consistent(pos: &Position) -> Result<(), String> {
+        let Some(state) = pos.spread.as_deref() else { return Ok(()) };
+        let mut cells = Vec::new();
+        for p in &state.pairs {
+            if p.red == p.blue {
+                return Err(format!("pair on one cell: {p:?}"));
+            }
+            let (a, b) = (pos.board[p.red as usize], pos.board[p.blue as usize]);
+            if a == 0 || a != b {
+                return Err(format!("pair {p:?} with codes {a} and {b}"));
+            }
+            cells.extend([p.red, p.blue]);
+            let unit: Vec<_> = state.unit(p.unit).collect();
+            if unit.iter().any(|q| q.weight != p.weight || q.label != p.label) {
+                return Err(format!("unit {} mixes weights or labels", p.unit));
+            }
+            if p.label != 0 && state.pairs.iter().any(|q| q.label == p.label && q.unit != p.unit) {
+                return Err(format!("label {} on two units", p.label));
+            }
+        }
+        let n = cells.len();
+        cells.sort_unstable();
+        cells.dedup();
+        if cells.len() != n {
+            return Err("a cell in two pairs".into());
+        }
+        if state.groups() > 2 {
+            return Err("more than two groups".into());
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn random_games_keep_the_state_consistent() {
+        let v = quantum_chess();
+        let start = v.start().expect("setup");
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            (seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+        };
+        let mut seen = [0usize; 6]; // split, entangle, tunnel, collision, half move, mate
+        for _ in 0..60 {
+            let mut pos = start.clone();
+            for _ in 0..60 {
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    if v.in_check(&pos) {
+                        seen[5] += 1;
+                    }
+                    break;
+                }
+                // Each chance node's outcomes sum to 1.
+                let mut decisions: Vec<Move> = moves.iter().map(|m| m.decision()).collect();
+                decisions.dedup();
+                for d in &decisions {
+                    let total: Ratio<u64> =
+                        moves.iter().filter(|m| m.decision() == *d).map(|m| v.probability(&pos, m)).sum();
+                    assert_eq!(total, Ratio::from_integer(1), "outcomes of {d:?} in {}", v.fen(&pos));
+                }
+                let m = moves[next(moves.len())];
+                match m.spread & ACTION {
+                    SPLIT => seen[0] += 1,
+                    ENTANGLE => seen[1] += 1,
+                    TUNNEL => seen[2] += 1,
+                    _ if m.outcome != 0 => seen[3] += 1,
+                    _ if pos.spread.as_deref().is_some_and(|s| s.pair_at(m.from).is_some()) => seen[4] += 1,
+                    _ => {}
+                }
+                pos = v.play(&pos, &m);
+                if let Err(e) = consistent(&pos) {
+                    panic!("{e} after {m:?} in {}", v.fen(&pos));
+                }
+            }
+        }
+        assert!(seen[..5].iter().all(|&n| n > 0), "every kind of action occurs: {seen:?}");
+    }
+}
