@@ -72,20 +72,58 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     drops(game, t, pos, &mut pseudo);
     let checked = spread_in_check(game, t, pos, us);
     let mut castles = Vec::new();
-    if !checked {
-        castling_moves_with(game, t, pos, &mut castles, false);
-        castles.retain(|m| !half(m.from) && !half(m.aux as Cell));
-    }
     let mut scratch = Vec::new();
-    for m in pseudo.iter().chain(&castles) {
-        with_outcomes(game, t, pos, state, *m, out, &mut scratch);
+    if state.pairs.is_empty() && !pos.any_hidden() {
+        // No halves: the ordinary moves are chess's, found by the fast path.
+        let first = out.len();
+        super::legal::legal_decisions(game, t, pos, out);
+        castles.extend(out[first..].iter().filter(|m| m.kind == MoveKind::Castle));
+    } else {
+        if !checked {
+            castling_moves_with(game, t, pos, &mut castles, false);
+            castles.retain(|m| !half(m.from) && !half(m.aux as Cell));
+        }
+        for m in pseudo.iter().chain(&castles) {
+            with_outcomes(game, t, pos, state, *m, false, out, &mut scratch);
+        }
     }
     if let Some(rules) = &game.spread {
-        splits(game, t, pos, state, rules, &pseudo, &castles, out, &mut scratch);
+        let ctx = Ctx { game, t, pos, state, checked };
+        splits(&ctx, rules, &pseudo, &castles, out, &mut scratch);
     }
-    if let Some(rules) = &game.tunnel {
-        let _ = rules;
+    if game.tunnel.is_some() {
         tunnels(game, t, pos, state, out, &mut scratch);
+    }
+}
+
+/// What the split generators share.
+struct Ctx<'a> {
+    game: &'a Game,
+    t: &'a Tables,
+    pos: &'a Position,
+    state: &'a SpreadState,
+    /// Is the side to move in check?
+    checked: bool,
+}
+
+impl Ctx<'_> {
+    /// Is every split of the piece on `from` legal without a trial? A split
+    /// only adds blockers, so it is when the mover is not in check, the
+    /// piece is not royal, and either it stays on `from` or emptying `from`
+    /// exposes no royal piece.
+    fn split_safe(&self, from: Cell, stay: bool, exposed: &mut Option<bool>) -> bool {
+        let (t, pos) = (self.t, self.pos);
+        if self.checked || t.royal_mask >> kind_of(pos.board[from as usize]) & 1 != 0 {
+            return false;
+        }
+        if stay {
+            return true;
+        }
+        !*exposed.get_or_insert_with(|| {
+            let mut world = pos.clone();
+            world.take(from, t);
+            spread_in_check(self.game, t, &world, pos.side)
+        })
     }
 }
 
@@ -122,6 +160,7 @@ fn with_outcomes(
     pos: &Position,
     state: &SpreadState,
     m: Move,
+    known_legal: bool,
     out: &mut Vec<Move>,
     scratch: &mut Vec<Move>,
 ) {
@@ -129,6 +168,10 @@ fn with_outcomes(
     for o in outcomes(pos, state, &m) {
         let mv = Move { outcome: o, ..m };
         if o != 0 && game_probability_zero(game, pos, &mv) {
+            continue;
+        }
+        if known_legal {
+            scratch.push(mv);
             continue;
         }
         let mut next = pos.clone();
@@ -146,18 +189,15 @@ fn game_probability_zero(game: &Game, pos: &Position, m: &Move) -> bool {
     crate::spread::outcome_probability(game, pos, m) == num_rational::Ratio::from_integer(0)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn splits(
-    game: &Game,
-    t: &Tables,
-    pos: &Position,
-    state: &SpreadState,
+    ctx: &Ctx,
     rules: &crate::model::SpreadRules,
     pseudo: &[Move],
     castles: &[Move],
     out: &mut Vec<Move>,
     scratch: &mut Vec<Move>,
 ) {
+    let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
     let us = pos.side;
     let geo = &game.geometry;
     let free_labels = rules.entangle.as_ref().map_or(0, |e| e.labels.len())
@@ -209,9 +249,11 @@ fn splits(
             }
             sets.push((*a, from));
         }
+        let mut exposed = None;
         for (main, second) in sets {
             let base = Move { second, ..main };
             let stay = second == from;
+            let safe = ctx.split_safe(from, stay, &mut exposed);
             for (w, weight) in rules.weights.iter().enumerate() {
                 let flags = SPLIT | (w as u8) << WEIGHT_SHIFT;
                 let symmetric = weight.red_faces.len() == weight.blue_faces.len();
@@ -225,11 +267,11 @@ fn splits(
                     colourings.extend([0, RED_SECOND]);
                 }
                 for c in colourings {
-                    with_outcomes(game, t, pos, state, Move { spread: flags | c, ..base }, out, scratch);
+                    with_outcomes(game, t, pos, state, Move { spread: flags | c, ..base }, safe, out, scratch);
                 }
             }
             if stay && rules.entangle.is_some() {
-                entangles(game, t, pos, state, base, forward, free_labels, out, scratch);
+                entangles(ctx, base, forward, free_labels, safe, out, scratch);
             }
         }
     }
@@ -237,18 +279,16 @@ fn splits(
 
 /// The entangles of the stay-and-move split `base`: one per attacked enemy
 /// unit and pairing (a `red forward` kind's front cell goes with red).
-#[allow(clippy::too_many_arguments)]
 fn entangles(
-    game: &Game,
-    t: &Tables,
-    pos: &Position,
-    state: &SpreadState,
+    ctx: &Ctx,
     base: Move,
     forward: bool,
     free_labels: usize,
+    safe: bool,
     out: &mut Vec<Move>,
     scratch: &mut Vec<Move>,
 ) {
+    let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
     // The piece on both of its cells (the mover still to move), to see what it attacks.
     let mut world = pos.clone();
     let piece = world.take(base.from, t);
@@ -277,7 +317,7 @@ fn entangles(
         // `to` is the moved cell, `second` the origin.
         let colourings: &[u8] = if forward { &[0] } else { &[0, RED_SECOND] };
         for &c in colourings {
-            with_outcomes(game, t, pos, state, Move { spread: flags | c, aux, ..base }, out, scratch);
+            with_outcomes(game, t, pos, state, Move { spread: flags | c, aux, ..base }, safe, out, scratch);
         }
     }
 }
@@ -313,10 +353,10 @@ fn tunnels(game: &Game, t: &Tables, pos: &Position, state: &SpreadState, out: &m
             let m = Move { spread: TUNNEL, ..Move::normal(piece, from, to) };
             let rule = if t.promotes[kc] { t.promo_zone[kc * t.ncells + to as usize] } else { 0 };
             if rule == 0 {
-                with_outcomes(game, t, pos, state, m, out, scratch);
+                with_outcomes(game, t, pos, state, m, false, out, scratch);
             } else {
                 for &target in &t.promo_targets[rule as usize - 1] {
-                    with_outcomes(game, t, pos, state, Move { promotion: target, ..m }, out, scratch);
+                    with_outcomes(game, t, pos, state, Move { promotion: target, ..m }, false, out, scratch);
                 }
             }
         }
