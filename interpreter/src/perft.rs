@@ -51,3 +51,43 @@ pub fn divide(v: &Variant, pos: &Position, depth: u32, mut on_move: impl FnMut(u
         })
         .collect()
 }
+
+/// A perft count split by how the last ply's leaves arise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerftDetail {
+    /// The leaves: every chance outcome its own leaf (what [`perft`] counts).
+    pub nodes: u64,
+    /// The leaves reached by the last ply's decisions: each chance node of
+    /// the last ply counted once, whatever its number of outcomes.
+    pub decisions: u64,
+    /// The leaves that are outcomes of a chance node (a reveal, a collision,
+    /// a tunnel) at the last ply.
+    pub outcomes: u64,
+}
+
+/// Counts the leaves `depth` plies below `pos`, split as in [`PerftDetail`].
+/// Slower than [`perft`] (the last ply's moves are listed, not counted).
+pub fn perft_detail(v: &Variant, pos: &Position, depth: u32) -> PerftDetail {
+    let mut d = PerftDetail::default();
+    if depth == 0 {
+        d.nodes = 1;
+        d.decisions = 1;
+        return d;
+    }
+    let moves = v.legal_moves(pos);
+    if depth == 1 {
+        d.nodes = moves.len() as u64;
+        d.outcomes = moves.iter().filter(|m| m.is_chance()).count() as u64;
+        let mut decisions: Vec<Move> = moves.iter().map(|m| m.decision()).collect();
+        decisions.dedup();
+        d.decisions = decisions.len() as u64;
+        return d;
+    }
+    for m in &moves {
+        let below = perft_detail(v, &v.play(pos, m), depth - 1);
+        d.nodes += below.nodes;
+        d.decisions += below.decisions;
+        d.outcomes += below.outcomes;
+    }
+    d
+}

@@ -4,8 +4,11 @@
 //! record every variant's counts, including those no one has published, so
 //! that any change to them is seen and reviewed. With face-down pieces the
 //! counts are leaves of the chance tree: each reveal outcome is its own branch.
+//! Variants with chance events also show, per depth, the leaves counted by the
+//! last ply's decisions (each chance node once) and the leaves that are chance
+//! outcomes (reveals, collisions, tunnels) of the last ply.
 
-use rulebook_interpreter::{load::load, perft::perft, Variant};
+use rulebook_interpreter::{load::load, perft::{perft, perft_detail}, Variant};
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -36,12 +39,22 @@ fn perft_tables_of_every_rules_file() {
                 // Face-down pieces: the start as the interpreter reads it, with pools.
                 let _ = writeln!(table, "start {}", v.fen(&pos));
             }
-            table.push_str("\ndepth nodes\n");
+            // Variants with chance events: the leaves that are chance outcomes,
+            // and the count with each last-ply chance node counted once.
+            let chance = pos.any_hidden() || v.game.spread.is_some() || v.game.tunnel.is_some();
+            table.push_str(if chance { "\ndepth nodes decisions outcomes\n" } else { "\ndepth nodes\n" });
             let mut last = 1;
             let mut depth = 1;
             while last < BUDGET && depth <= 6 {
-                last = perft(&v, &pos, depth);
-                let _ = writeln!(table, "{depth:>5} {last}");
+                if chance {
+                    let d = perft_detail(&v, &pos, depth);
+                    assert_eq!(d.nodes, perft(&v, &pos, depth), "perft and perft_detail agree");
+                    last = d.nodes;
+                    let _ = writeln!(table, "{depth:>5} {} {} {}", d.nodes, d.decisions, d.outcomes);
+                } else {
+                    last = perft(&v, &pos, depth);
+                    let _ = writeln!(table, "{depth:>5} {last}");
+                }
                 depth += 1;
             }
             let name = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
