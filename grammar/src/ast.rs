@@ -82,6 +82,14 @@ pub enum Item {
     Hidden(Hidden),
     /// `letters NAME { … }`: another set of piece letters for move notation.
     Letters(LetterSetDef),
+    /// `die d6 1..6`: a die that chance events roll.
+    Die(DieDef),
+    /// `spread { … }`: a piece may stand on two squares at once (a split).
+    Spread(Spread),
+    /// `entangle { … }`: a split may join an enemy spread piece's unit.
+    Entangle(Entangle),
+    /// `tunnel { … }`: a piece may pass an enemy piece by chance.
+    Tunnel(Tunnel),
 }
 
 /// `board { files …  ranks …  levels …  holes … }`.
@@ -478,6 +486,18 @@ pub enum ClaimBody {
         /// The disguises that may arrive there, in the order written.
         pieces: Vec<Ident>,
     },
+    /// `spread pieces on at most 2 squares`: no piece ever stands on more
+    /// squares at once.
+    SpreadAtMost {
+        /// The bound.
+        squares: Spanned<u32>,
+    },
+    /// `entangled groups at most 2`: no more entangled groups (units of two
+    /// or more pieces with a label) exist at once.
+    GroupsAtMost {
+        /// The bound.
+        groups: Spanned<u32>,
+    },
 }
 
 /// What a `without` statement removes from the inherited rules.
@@ -495,6 +515,12 @@ pub enum Without {
     Hand,
     /// `without hidden`.
     Hidden,
+    /// `without spread`.
+    Spread,
+    /// `without entangle`.
+    Entangle,
+    /// `without tunnel`.
+    Tunnel,
 }
 
 /// `hidden { pieces Queen Rook Bishop Knight Pawn  captured seen by capturer }`.
@@ -546,4 +572,153 @@ pub struct LetterPair {
     pub letter: Ident,
     /// The pair as written.
     pub span: Span,
+}
+
+/// `die d6 1..6`: a die whose faces, numbered `low` to `high`, are equally likely.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DieDef {
+    /// The die's name (`d6`).
+    pub name: Ident,
+    /// The first face as written (lowering requires 1).
+    pub low: Spanned<u32>,
+    /// The last face as written: the number of faces.
+    pub high: Spanned<u32>,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// `spread { squares at most 2  weight … red forward Pawn  castling splits }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spread {
+    /// The statements in order.
+    pub rules: Vec<Spanned<SpreadRule>>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// A statement of a `spread` block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpreadRule {
+    /// `squares at most 2`: how many squares one piece may stand on.
+    SquaresAtMost(Spanned<u32>),
+    /// `weight equal roll d6 { red 2 4 6  blue 1 3 5 }`: a weight a split may choose.
+    Weight(WeightDef),
+    /// `red forward Pawn`: kinds whose red half must be the one in front.
+    RedForward {
+        /// The word `forward` (a direction word of the players).
+        forward: Span,
+        /// The kinds, in the order written.
+        kinds: Vec<Ident>,
+    },
+    /// `castling splits`: a castling move may be one of the two moves of a split.
+    CastlingSplits,
+}
+
+/// `weight equal roll d6 { red 2 4 6  blue 1 3 5 }`: a named weight, given by
+/// the die faces that mean red and blue when a unit of this weight collapses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WeightDef {
+    /// The weight's name (`equal`).
+    pub name: Ident,
+    /// The roll that decides a collapse.
+    pub roll: Roll,
+}
+
+/// `roll d6 { red 2 4 6  blue 1 3 5 }`: a die and what each of its faces means.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Roll {
+    /// The die rolled.
+    pub die: Ident,
+    /// The outcomes and their faces, in the order written.
+    pub sides: Vec<RollSide>,
+    /// From `roll` to the closing `}`.
+    pub span: Span,
+}
+
+/// `red 2 4 6`: an outcome of a roll and the faces that give it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RollSide {
+    /// The outcome (its keyword's span).
+    pub outcome: Spanned<RollOutcome>,
+    /// The faces in the order written.
+    pub faces: Vec<Faces>,
+    /// The whole statement.
+    pub span: Span,
+}
+
+/// What a face of a roll means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RollOutcome {
+    /// `red`: the unit collapses to its red branch.
+    Red,
+    /// `blue`: the unit collapses to its blue branch.
+    Blue,
+    /// `through`: the tunnelling piece passes.
+    Through,
+    /// `bounce`: the tunnelling piece bounces back.
+    Bounce,
+}
+
+impl RollOutcome {
+    /// The keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            RollOutcome::Red => "red",
+            RollOutcome::Blue => "blue",
+            RollOutcome::Through => "through",
+            RollOutcome::Bounce => "bounce",
+        }
+    }
+}
+
+/// Faces of a die in a roll: one face, or an inclusive range.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Faces {
+    /// `6`.
+    One(Spanned<u32>),
+    /// `1..4`: the faces from the first to the last, both included.
+    Range(Spanned<u32>, Spanned<u32>),
+}
+
+impl Faces {
+    /// Where the entry is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Faces::One(n) => n.span,
+            Faces::Range(a, b) => Span::new(a.span.start, b.span.end),
+        }
+    }
+}
+
+/// `entangle { groups "/" "\\" }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Entangle {
+    /// The statements in order.
+    pub rules: Vec<Spanned<EntangleRule>>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// A statement of an `entangle` block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EntangleRule {
+    /// `groups "/" "\\"`: the labels of entangled groups; their number is the
+    /// most groups that may exist at once.
+    Groups(Vec<Spanned<String>>),
+}
+
+/// `tunnel { roll d6 { through 6  bounce 1..5 } }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tunnel {
+    /// The statements in order.
+    pub rules: Vec<Spanned<TunnelRule>>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// A statement of a `tunnel` block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TunnelRule {
+    /// `roll d6 { through 6  bounce 1..5 }`: the roll that decides a tunnel.
+    Roll(Roll),
 }

@@ -36,6 +36,10 @@ const TOP_LEVEL: &[&str] = &[
     "claim",
     "hidden",
     "letters",
+    "die",
+    "spread",
+    "entangle",
+    "tunnel",
 ];
 
 /// Every reserved word of the language.
@@ -119,6 +123,20 @@ const KEYWORDS: &[&str] = &[
     "reveal",
     "only",
     "onto",
+    "die",
+    "spread",
+    "squares",
+    "weight",
+    "roll",
+    "red",
+    "blue",
+    "splits",
+    "entangle",
+    "entangled",
+    "groups",
+    "tunnel",
+    "through",
+    "bounce",
 ];
 
 /// Builds the diagnostic for a failed pest parse of `source`.
@@ -229,7 +247,7 @@ pub(crate) fn syntax_error(file: &str, source: &str, err: &Error<Rule>) -> Diagn
         }
     }
     let help = help
-        .or_else(|| specific_help(&positives, ctx.prev_word, place))
+        .or_else(|| specific_help(&positives, &ctx, place))
         .or_else(|| found.word.as_deref().filter(|w| !w.is_ascii()).map(|_| {
             "names, labels and keywords are written in ASCII letters, digits and `_`; other text belongs in comments and strings".to_string()
         }))
@@ -429,6 +447,11 @@ struct Context<'s> {
     prev_token: Option<Span>,
     /// The `"` of a string still open at the position.
     open_quote: Option<usize>,
+    /// The `{` of every block open at the position, outermost first (a
+    /// `roll { … }` inside a `spread` or `tunnel` block is the only nesting).
+    braces: Vec<Span>,
+    /// In a claim: the first word after its `:` (which form of claim it is).
+    claim_form: Option<&'s str>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -477,6 +500,7 @@ impl<'s> Context<'s> {
                 }
                 b'{' => {
                     depth += 1;
+                    ctx.braces.push(Span::new(i, i + 1));
                     ctx.open_brace = Some(Span::new(i, i + 1));
                     ctx.prev_token = Some(Span::new(i, i + 1));
                     ctx.prev_word = None;
@@ -484,6 +508,8 @@ impl<'s> Context<'s> {
                 }
                 b'}' => {
                     depth = depth.saturating_sub(1);
+                    ctx.braces.pop();
+                    ctx.open_brace = ctx.braces.last().copied();
                     if depth == 0 {
                         ctx.open_brace = None;
                         ctx.item = None;
@@ -505,13 +531,18 @@ impl<'s> Context<'s> {
                     let word = source.get(start..i).unwrap_or("");
                     let after_without =
                         ctx.item == Some("without") && ctx.prev_word == Some("without");
-                    // `claim NAME: hidden moves onto …` is a claim body, not a `hidden` block.
-                    let claim_body = word == "hidden"
-                        && ctx
-                            .prev_token
-                            .is_some_and(|t| source.get(t.start..t.end) == Some(":"));
+                    // `claim NAME: hidden moves onto …` and `claim NAME: spread
+                    // pieces …` are claim bodies, not blocks.
+                    let after_colon = ctx
+                        .prev_token
+                        .is_some_and(|t| source.get(t.start..t.end) == Some(":"));
+                    if after_colon && ctx.item == Some("claim") {
+                        ctx.claim_form = Some(word);
+                    }
+                    let claim_body = after_colon && matches!(word, "hidden" | "spread");
                     if depth == 0 && TOP_LEVEL.contains(&word) && !after_without && !claim_body {
                         ctx.item = Some(word);
+                        ctx.claim_form = None;
                     }
                     ctx.prev_word = Some(word);
                     ctx.prev_word_span = Some(Span::new(start, i));
@@ -531,6 +562,12 @@ impl<'s> Context<'s> {
     }
 
     fn place(&self) -> Place<'s> {
+        if self.braces.len() >= 2 {
+            return match self.item {
+                Some("tunnel") => Place::Body("tunnel roll"),
+                _ => Place::Body("spread roll"),
+            };
+        }
         match (self.item, self.open_brace) {
             (Some(kw), Some(_)) => Place::Body(kw),
             (Some(kw), None) => Place::Header(kw),
@@ -551,6 +588,10 @@ fn body_name(kw: &str) -> &'static str {
         "ruling" => "ruling body",
         "hidden" => "hidden block",
         "letters" => "letter set",
+        "spread" => "spread block",
+        "entangle" => "entangle block",
+        "tunnel" => "tunnel block",
+        "spread roll" | "tunnel roll" => "roll block",
         _ => "block",
     }
 }
@@ -565,13 +606,14 @@ impl Place<'_> {
             }
             Place::Header(kw @ ("piece" | "castling" | "ruling" | "letters")) => format!("in {kw} header"),
             Place::Header("claim") => "in claim".to_string(),
+            Place::Header("die") => "in die declaration".to_string(),
             Place::Header(kw) => format!("after `{kw}`"),
         }
     }
 
     fn help(self) -> &'static str {
         match self {
-            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `ruling`, `claim` or `without`",
+            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `die`, `spread`, `entangle`, `tunnel`, `ruling`, `claim` or `without`",
             Place::Body("board") => "a board block holds lines such as `files a..h`, `ranks 1..8`, `levels A..E`, `axis NAME LABELS` and `holes e4 d5`",
             Place::Body("players") => "each player is written `white: forward +rank`, more directions after commas: `white: forward +rank, up +level`",
             Place::Body("piece") => "a piece body holds `royal` and movement parts such as `move ride W` or `capture F forward takes en-passant`",
@@ -582,12 +624,19 @@ impl Place<'_> {
             Place::Body("hidden") => "a hidden block holds `pieces` and the kinds that stand face down, and optionally who sees a captured one: `hidden { pieces Queen Rook Bishop Knight Pawn  captured seen by capturer }` (or `both`, `nobody`)",
             Place::Body("letters") | Place::Header("letters") => "a letter set is written `letters NAME { PIECE LETTER … }`, e.g. `letters de { King K  Queen D  Rook T }`",
             Place::Header("hidden") => "face-down pieces are written `hidden { pieces Queen Rook Bishop Knight Pawn }`",
+            Place::Body("spread") => "a spread block holds `squares at most 2`, weights such as `weight equal roll d6 { red 2 4 6  blue 1 3 5 }`, `red forward PIECE …` and `castling splits`",
+            Place::Header("spread") => "spread pieces are written `spread { squares at most 2  weight equal roll d6 { red 2 4 6  blue 1 3 5 } }`",
+            Place::Body("spread roll") => "a weight's roll gives the faces that mean red and those that mean blue: `roll d6 { red 2 4 6  blue 1 3 5 }`; faces are numbers or ranges such as `1..4`",
+            Place::Body("tunnel roll") => "a tunnel's roll gives the faces on which the piece passes and those on which it bounces: `roll d6 { through 6  bounce 1..5 }`; faces are numbers or ranges such as `1..5`",
+            Place::Body("entangle") | Place::Header("entangle") => "entanglement is written `entangle { groups \"/\" \"\\\\\" }`: the labels of the entangled groups, in double quotes",
+            Place::Body("tunnel") | Place::Header("tunnel") => "tunnelling is written `tunnel { roll d6 { through 6  bounce 1..5 } }`",
+            Place::Header("die") => "a die is written `die NAME 1..N`, e.g. `die d6 1..6`: its faces 1 to N are equally likely",
             Place::Body("ruling") | Place::Header("ruling") => "a ruling is written `ruling \"name\" { source \"…\" quote \"…\" reading \"…\" }`; `source` may be left out",
             Place::Header("variant") => "`variant` takes the variant's name in double quotes: `variant \"Chess\"`",
             Place::Header("extends") => "`extends` takes the path of the rules file to inherit, in double quotes: `extends \"chess.rules\"`",
             Place::Header("setup") => "`setup` takes the start position as a FEN string in double quotes: `setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"`",
-            Place::Header("without") => "write `without piece NAME`, `without claim NAME`, `without castling`, `without promotion`, `without hand` or `without hidden`",
-            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE` or `hidden moves onto ZONE only by PIECE …`",
+            Place::Header("without") => "write `without piece NAME`, `without claim NAME`, `without castling`, `without promotion`, `without hand`, `without hidden`, `without spread`, `without entangle` or `without tunnel`",
+            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares` or `entangled groups at most N`",
             Place::Header("piece") => "a piece is written `piece NAME LETTER { … }`, e.g. `piece King K { royal move W move F }`",
             Place::Header("castling") => "castling is written `castling King with Rook { short: king to g1, rook to f1 }`",
             Place::Header("board") => "a board is written `board { files a..h ranks 1..8 }`",
@@ -652,12 +701,33 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         priority_rule => &["`priority CONDITION over CONDITION`"],
         end_condition => &["an end condition (`checkmate`, `stalemate`, `move-limit`, `repetition`)"],
         claim_item => &["`claim NAME: …`"],
-        claim_body => &["a claim (`PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`)"],
+        claim_body => &["a claim (`PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares`, `entangled groups at most N`)"],
         claim_keeps_colour => &["`PIECE moves keep colour`"],
         claim_never_adjacent => &["`no PIECE next to enemy PIECE`"],
         claim_never_on => &["`no PIECE on ZONE`"],
         claim_at_most => &["`at most N PIECE`"],
         claim_hidden => &["`hidden moves onto ZONE only by PIECE …`"],
+        claim_spread => &["`spread pieces on at most N squares`"],
+        claim_groups => &["`entangled groups at most N`"],
+        die_item => &["`die NAME 1..N`"],
+        faces | face_entry => &["a face (a number such as `6`, or a range such as `1..4`)"],
+        face_range => &["a range of faces such as `1..4`"],
+        spread_block => &["a spread block"],
+        spread_rule => &["a spread statement (`squares at most 2`, `weight …`, `red forward …`, `castling splits`)"],
+        spread_squares => &["`squares at most N`"],
+        spread_weight => &["`weight NAME roll DIE { … }`"],
+        colour_roll => &["`roll DIE { red … blue … }`"],
+        colour_faces => &["`red FACES`", "`blue FACES`"],
+        colour => &["`red`", "`blue`"],
+        spread_red => &["`red forward PIECE …`"],
+        word_forward => &["`forward`"],
+        spread_castling => &["`castling splits`"],
+        entangle_block => &["an entangle block"],
+        entangle_rule | entangle_groups => &["`groups \"LABEL\" …`"],
+        tunnel_block => &["a tunnel block"],
+        tunnel_rule | tunnel_roll => &["`roll DIE { through … bounce … }`"],
+        tunnel_faces => &["`through FACES`", "`bounce FACES`"],
+        tunnel_outcome => &["`through`", "`bounce`"],
         hidden_block => &["a hidden block"],
         hidden_rule => &["`pieces PIECE …`", "`captured seen by …`"],
         hidden_pieces => &["`pieces PIECE …`"],
@@ -678,7 +748,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         ruling_block => &["a ruling"],
         ruling_field => &["`source`", "`quote`", "`reading`"],
         without_item => &["`without …`"],
-        without_what => &["`piece NAME`", "`claim NAME`", "`castling`", "`promotion`", "`hand`", "`hidden`"],
+        without_what => &["`piece NAME`", "`claim NAME`", "`castling`", "`promotion`", "`hand`", "`hidden`", "`spread`", "`entangle`", "`tunnel`"],
         without_piece => &["`piece NAME`"],
         string | dquote => &["a string in double quotes"],
         string_inner => &["string text"],
@@ -777,6 +847,20 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_reveal => &["`reveal`"],
         kw_only => &["`only`"],
         kw_onto => &["`onto`"],
+        kw_die => &["`die`"],
+        kw_spread => &["`spread`"],
+        kw_squares => &["`squares`"],
+        kw_weight => &["`weight`"],
+        kw_roll => &["`roll`"],
+        kw_red => &["`red`"],
+        kw_blue => &["`blue`"],
+        kw_splits => &["`splits`"],
+        kw_entangle => &["`entangle`"],
+        kw_entangled => &["`entangled`"],
+        kw_groups => &["`groups`"],
+        kw_tunnel => &["`tunnel`"],
+        kw_through => &["`through`"],
+        kw_bounce => &["`bounce`"],
         // Silent rules: never reported by pest, listed to keep the match exhaustive.
         WHITESPACE | COMMENT | sep => &["a space"],
         ident_char | boundary => &["a letter or digit"],
@@ -842,6 +926,15 @@ fn is_argument(rule: Rule) -> bool {
             | kw_reveal
             | kw_onto
             | kw_only
+            | kw_at
+            | kw_pieces
+            | kw_squares
+            | kw_groups
+            | kw_splits
+            | kw_roll
+            | faces
+            | face_entry
+            | word_forward
     )
 }
 
@@ -850,12 +943,16 @@ fn expected_list(rules: &[Rule]) -> String {
     let mut words: Vec<&str> = Vec::new();
     let has_item = rules.contains(&Rule::item);
     let has_rook = rules.contains(&Rule::kw_rook);
+    let has_face = rules.contains(&Rule::face_entry);
     for rule in rules {
         if has_item && *rule == Rule::EOI {
             continue; // "a top-level item" says it: the end of the file is fine too.
         }
         if has_rook && *rule == Rule::comma {
             continue; // the comma before `rook to` is optional.
+        }
+        if has_face && matches!(*rule, Rule::comma | Rule::dots) {
+            continue; // after a face, "a face" says it: `,` and `..` are optional.
         }
         for word in describe(*rule) {
             if !words.contains(word) {
@@ -871,9 +968,11 @@ fn expected_list(rules: &[Rule]) -> String {
 }
 
 /// A help line for what was expected, when it says more than the block's help.
-fn specific_help(rules: &[Rule], prev: Option<&str>, place: Place<'_>) -> Option<String> {
+fn specific_help(rules: &[Rule], ctx: &Context<'_>, place: Place<'_>) -> Option<String> {
     use Rule::*;
     let has = |r: Rule| rules.contains(&r);
+    let prev = ctx.prev_word;
+    let in_claim = place == Place::Header("claim");
     let text = if has(integer) || has(rparen) {
         "a vector lists integer steps, one per axis (file, rank, level, …), in parentheses: `(1,2)` or `(1,-1,0)`"
     } else if has(atom) || has(betza_letter) || has(vector) {
@@ -882,15 +981,29 @@ fn specific_help(rules: &[Rule], prev: Option<&str>, place: Place<'_>) -> Option
         "a piece is written `piece NAME LETTER { … }`: after the name comes the one letter that stands for it in FEN, e.g. `piece King K`"
     } else if has(zone_atom) || has(coord_atom) || (has(label) && place != Place::Body("board")) {
         "a zone is a coordinate such as `rank 2`, `file a` or `level E`, or `square e4`; combine them with `and` and `or`"
-    } else if has(claim_body) || has(kw_keep) || has(kw_colour) || has(kw_next) || has(kw_enemy) || has(kw_most) || has(kw_onto) || has(kw_only) {
-        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE` or `hidden moves onto ZONE only by PIECE …`"
+    } else if has(claim_body)
+        || (in_claim
+            && [kw_keep, kw_colour, kw_next, kw_enemy, kw_at, kw_most, kw_onto, kw_only, kw_pieces, kw_squares, kw_groups]
+                .iter()
+                .any(|r| has(*r)))
+    {
+        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares` or `entangled groups at most N`"
     } else if has(end_condition) || has(kw_over) {
         "a priority line names end conditions (`checkmate`, `stalemate`, `move-limit`, `repetition`): `priority checkmate over move-limit, repetition`"
+    } else if matches!(place, Place::Body("spread roll" | "tunnel roll")) {
+        // The roll block's own help says what its faces are.
+        return None;
+    } else if has(word_forward) {
+        "`red forward PIECE …` names the kinds whose red half must stand in front, e.g. `red forward Pawn`"
     } else if has(number) {
-        match prev {
-            Some("max") => "`max` takes the most steps a ride may go, e.g. `max 2`",
-            Some("exactly") => "`exactly` takes the number of steps a ride goes, e.g. `exactly 2`",
-            Some("most") => "`at most` takes the largest number of pieces, then the piece: `at most 1 King`",
+        match (prev, place, ctx.claim_form) {
+            (Some("max"), _, _) => "`max` takes the most steps a ride may go, e.g. `max 2`",
+            (Some("exactly"), _, _) => "`exactly` takes the number of steps a ride goes, e.g. `exactly 2`",
+            (Some("most"), Place::Body("spread"), _) => "`squares at most` takes the number of squares one piece may stand on: `squares at most 2`",
+            (Some("most"), _, Some("spread")) => "the claim is written `spread pieces on at most N squares`, e.g. `spread pieces on at most 2 squares`",
+            (Some("most"), _, Some("entangled")) => "the claim is written `entangled groups at most N`, e.g. `entangled groups at most 2`",
+            (Some("most"), _, _) => "`at most` takes the largest number of pieces, then the piece: `at most 1 King`",
+            (_, Place::Header("die"), _) => "a die is written `die NAME 1..N`, e.g. `die d6 1..6`: its faces 1 to N are equally likely",
             _ => "write a whole number, e.g. `3`",
         }
     } else if has(sign) {
@@ -923,13 +1036,18 @@ fn keywords_of(rule: Rule) -> &'static [&'static str] {
         modifier => &["max", "exactly", "from", "sets", "takes", "mirror"],
         end_rule => &["checkmate", "stalemate", "draw", "priority"],
         end_condition => &["checkmate", "stalemate", "move-limit", "repetition"],
-        claim_body => &["no", "at", "hidden"],
+        claim_body => &["no", "at", "hidden", "spread", "entangled"],
+        spread_rule => &["squares", "weight", "red", "castling"],
+        colour_faces | colour => &["red", "blue"],
+        tunnel_faces | tunnel_outcome => &["through", "bounce"],
+        entangle_rule => &["groups"],
+        tunnel_rule => &["roll"],
         hidden_rule => &["pieces", "captured"],
         seen_by => &["capturer", "both", "nobody"],
         outcome => &["win", "lose", "draw"],
         hand_rule => &["capture", "demote", "drop"],
         ruling_field => &["source", "quote", "reading"],
-        without_what => &["piece", "claim", "castling", "promotion", "hand", "hidden"],
+        without_what => &["piece", "claim", "castling", "promotion", "hand", "hidden", "spread", "entangle", "tunnel"],
         drop_where => &["on", "not"],
         _ => {
             // Keywords are described as "`word`" or "`word …`".

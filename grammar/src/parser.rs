@@ -54,7 +54,8 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
 /// The words that begin a top-level item.
 const ITEM_KEYWORDS: &[&str] = &[
     "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
-    "hand", "ruling", "without", "claim", "hidden", "letters",
+    "hand", "ruling", "without", "claim", "hidden", "letters", "die", "spread", "entangle",
+    "tunnel",
 ];
 
 /// Most syntax errors reported for one file.
@@ -192,6 +193,10 @@ impl Builder<'_> {
             Rule::claim_item => Item::Claim(self.claim(inner)?),
             Rule::hidden_block => Item::Hidden(self.hidden(inner)?),
             Rule::letters_block => Item::Letters(self.letters(inner)?),
+            Rule::die_item => Item::Die(self.die(inner)?),
+            Rule::spread_block => Item::Spread(self.spread(inner)?),
+            Rule::entangle_block => Item::Entangle(self.entangle(inner)?),
+            Rule::tunnel_block => Item::Tunnel(self.tunnel(inner)?),
             _ => return Err(self.internal(span, "unknown item")),
         })
     }
@@ -827,6 +832,9 @@ impl Builder<'_> {
             Rule::kw_promotion => Without::Promotion,
             Rule::kw_hand => Without::Hand,
             Rule::kw_hidden => Without::Hidden,
+            Rule::kw_spread => Without::Spread,
+            Rule::kw_entangle => Without::Entangle,
+            Rule::kw_tunnel => Without::Tunnel,
             _ => return Err(self.internal(span, "unknown without target")),
         };
         Ok(Spanned::new(without, span))
@@ -893,6 +901,12 @@ impl Builder<'_> {
                     pieces,
                 }
             }
+            Rule::claim_spread => ClaimBody::SpreadAtMost {
+                squares: self.need(count, span, "claim without a bound")?,
+            },
+            Rule::claim_groups => ClaimBody::GroupsAtMost {
+                groups: self.need(count, span, "claim without a bound")?,
+            },
             _ => return Err(self.internal(span, "unknown claim")),
         };
         Ok(Spanned::new(body, span))
@@ -965,6 +979,178 @@ impl Builder<'_> {
             letters,
             span,
         })
+    }
+
+    // ------------------------------------------------------------ dice, spread, entangle, tunnel
+
+    fn die(&self, pair: Pair<'_, Rule>) -> Res<DieDef> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut numbers = Vec::new();
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name => name = Some(ident(&c)),
+                Rule::number => numbers.push(self.number(&c)?),
+                _ => {}
+            }
+        }
+        let mut numbers = numbers.into_iter();
+        Ok(DieDef {
+            name: self.need(name, span, "die without a name")?,
+            low: self.need(numbers.next(), span, "die without faces")?,
+            high: self.need(numbers.next(), span, "die without a last face")?,
+            span,
+        })
+    }
+
+    /// A list of faces: single numbers and ranges.
+    fn faces(&self, pair: Pair<'_, Rule>) -> Res<Vec<Faces>> {
+        let mut out = Vec::new();
+        for entry in pair.into_inner().filter(|p| p.as_rule() == Rule::face_entry) {
+            let entry_span = span_of(&entry);
+            let inner = self.need(first_inner(entry), entry_span, "empty face")?;
+            match inner.as_rule() {
+                Rule::number => out.push(Faces::One(self.number(&inner)?)),
+                Rule::face_range => {
+                    let mut ends = inner.into_inner().filter(|p| p.as_rule() == Rule::number);
+                    let low = self.need(ends.next(), entry_span, "range without start")?;
+                    let high = self.need(ends.next(), entry_span, "range without end")?;
+                    out.push(Faces::Range(self.number(&low)?, self.number(&high)?));
+                }
+                _ => return Err(self.internal(entry_span, "unknown face")),
+            }
+        }
+        Ok(out)
+    }
+
+    /// `roll d6 { red 2 4 6  blue 1 3 5 }` or `roll d6 { through 6  bounce 1..5 }`.
+    fn roll(&self, pair: Pair<'_, Rule>) -> Res<Roll> {
+        let span = span_of(&pair);
+        let mut die = None;
+        let mut sides = Vec::new();
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name => die = Some(ident(&c)),
+                Rule::colour_faces | Rule::tunnel_faces => {
+                    let side_span = span_of(&c);
+                    let mut outcome = None;
+                    let mut faces = None;
+                    for p in c.into_inner() {
+                        match p.as_rule() {
+                            Rule::colour | Rule::tunnel_outcome => {
+                                let o_span = span_of(&p);
+                                let o = match first_inner(p).map(|k| k.as_rule()) {
+                                    Some(Rule::kw_red) => RollOutcome::Red,
+                                    Some(Rule::kw_blue) => RollOutcome::Blue,
+                                    Some(Rule::kw_through) => RollOutcome::Through,
+                                    Some(Rule::kw_bounce) => RollOutcome::Bounce,
+                                    _ => return Err(self.internal(o_span, "unknown roll outcome")),
+                                };
+                                outcome = Some(Spanned::new(o, o_span));
+                            }
+                            Rule::faces => faces = Some(self.faces(p)?),
+                            _ => {}
+                        }
+                    }
+                    sides.push(RollSide {
+                        outcome: self.need(outcome, side_span, "faces without an outcome")?,
+                        faces: self.need(faces, side_span, "outcome without faces")?,
+                        span: side_span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(Roll {
+            die: self.need(die, span, "roll without a die")?,
+            sides,
+            span,
+        })
+    }
+
+    fn spread(&self, pair: Pair<'_, Rule>) -> Res<Spread> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair.into_inner().filter(|p| p.as_rule() == Rule::spread_rule) {
+            let rule_span = span_of(&rule);
+            let inner = self.need(first_inner(rule), rule_span, "empty spread rule")?;
+            let spread_rule = match inner.as_rule() {
+                Rule::spread_squares => {
+                    let n = inner.into_inner().find(|c| c.as_rule() == Rule::number);
+                    SpreadRule::SquaresAtMost(self.number(&self.need(n, rule_span, "missing count")?)?)
+                }
+                Rule::spread_weight => {
+                    let mut name = None;
+                    let mut roll = None;
+                    for c in inner.into_inner() {
+                        match c.as_rule() {
+                            Rule::name => name = Some(ident(&c)),
+                            Rule::colour_roll => roll = Some(self.roll(c)?),
+                            _ => {}
+                        }
+                    }
+                    SpreadRule::Weight(WeightDef {
+                        name: self.need(name, rule_span, "weight without a name")?,
+                        roll: self.need(roll, rule_span, "weight without a roll")?,
+                    })
+                }
+                Rule::spread_red => {
+                    let mut forward = None;
+                    let mut kinds = Vec::new();
+                    for c in inner.into_inner() {
+                        match c.as_rule() {
+                            Rule::word_forward => forward = Some(span_of(&c)),
+                            Rule::name => kinds.push(ident(&c)),
+                            _ => {}
+                        }
+                    }
+                    SpreadRule::RedForward {
+                        forward: self.need(forward, rule_span, "`red` without `forward`")?,
+                        kinds,
+                    }
+                }
+                Rule::spread_castling => SpreadRule::CastlingSplits,
+                _ => return Err(self.internal(rule_span, "unknown spread rule")),
+            };
+            rules.push(Spanned::new(spread_rule, rule_span));
+        }
+        Ok(Spread { rules, span })
+    }
+
+    fn entangle(&self, pair: Pair<'_, Rule>) -> Res<Entangle> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair.into_inner().filter(|p| p.as_rule() == Rule::entangle_rule) {
+            let rule_span = span_of(&rule);
+            let inner = self.need(first_inner(rule), rule_span, "empty entangle rule")?;
+            let entangle_rule = match inner.as_rule() {
+                Rule::entangle_groups => {
+                    let mut labels = Vec::new();
+                    for c in inner.into_inner().filter(|c| c.as_rule() == Rule::string) {
+                        labels.push(self.string(c)?);
+                    }
+                    EntangleRule::Groups(labels)
+                }
+                _ => return Err(self.internal(rule_span, "unknown entangle rule")),
+            };
+            rules.push(Spanned::new(entangle_rule, rule_span));
+        }
+        Ok(Entangle { rules, span })
+    }
+
+    fn tunnel(&self, pair: Pair<'_, Rule>) -> Res<Tunnel> {
+        let span = span_of(&pair);
+        let mut rules = Vec::new();
+        for rule in pair.into_inner().filter(|p| p.as_rule() == Rule::tunnel_rule) {
+            let rule_span = span_of(&rule);
+            let inner = self.need(first_inner(rule), rule_span, "empty tunnel rule")?;
+            let tunnel_rule = match inner.as_rule() {
+                Rule::tunnel_roll => TunnelRule::Roll(self.roll(inner)?),
+                _ => return Err(self.internal(rule_span, "unknown tunnel rule")),
+            };
+            rules.push(Spanned::new(tunnel_rule, rule_span));
+        }
+        Ok(Tunnel { rules, span })
     }
 }
 

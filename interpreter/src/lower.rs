@@ -52,6 +52,14 @@ struct Draft<'a> {
     hidden: Option<Dropping<'a, ast::Hidden>>,
     /// The letter sets, in the order first defined.
     letter_sets: Vec<Dropping<'a, ast::LetterSetDef>>,
+    /// The dice, in the order first declared (a child's die of the same name replaces it).
+    dice: Vec<From<'a, ast::DieDef>>,
+    /// The `spread` block, if any.
+    spread: Option<Dropping<'a, ast::Spread>>,
+    /// The `entangle` block, if any.
+    entangle: Option<From<'a, ast::Entangle>>,
+    /// The `tunnel` block, if any.
+    tunnel: Option<From<'a, ast::Tunnel>>,
 }
 
 /// An item that lists pieces, with the pieces a later `without piece`
@@ -75,6 +83,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         let file = src.name;
         let mut defined_here: BTreeMap<&str, Span> = BTreeMap::new();
         let mut sets_here: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut dice_here: BTreeMap<&str, Span> = BTreeMap::new();
         let mut singletons: BTreeMap<&'static str, Span> = BTreeMap::new();
         for item in &src.tree.items {
             if let Some((what, span)) = singleton(item) {
@@ -123,6 +132,23 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                         None => draft.letter_sets.push(set),
                     }
                 }
+                ast::Item::Die(d) => {
+                    if let Some(prev) = dice_here.insert(&d.name.node, d.name.span) {
+                        diags.push(
+                            Diagnostic::error("E0134", file, d.name.span, format!("die `{}` is declared twice in this file", d.name.node), "declared again here")
+                                .with_note(prev, "first declared here")
+                                .with_help("give each die its own name; a variant that `extends` another replaces an inherited die by declaring one of the same name"),
+                        );
+                        continue;
+                    }
+                    match draft.dice.iter_mut().find(|q| q.node.name.node == d.name.node) {
+                        Some(slot) => *slot = From { file, node: d },
+                        None => draft.dice.push(From { file, node: d }),
+                    }
+                }
+                ast::Item::Spread(sp) => draft.spread = Some(Dropping::new(From { file, node: sp })),
+                ast::Item::Entangle(e) => draft.entangle = Some(From { file, node: e }),
+                ast::Item::Tunnel(t) => draft.tunnel = Some(From { file, node: t }),
                 ast::Item::Without(w) => match &w.node {
                     ast::Without::Piece(name) => {
                         let before = draft.pieces.len();
@@ -140,6 +166,9 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                             for set in &mut draft.letter_sets {
                                 set.dropped.push(&name.node);
                             }
+                            if let Some(sp) = &mut draft.spread {
+                                sp.dropped.push(&name.node);
+                            }
                         }
                     }
                     ast::Without::Claim(name) => remove_claim(&mut draft.claims, From { file, node: name }, &mut diags),
@@ -147,6 +176,9 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                     ast::Without::Promotion => draft.promotion = None,
                     ast::Without::Hand => draft.hand = None,
                     ast::Without::Hidden => draft.hidden = None,
+                    ast::Without::Spread => draft.spread = None,
+                    ast::Without::Entangle => draft.entangle = None,
+                    ast::Without::Tunnel => draft.tunnel = None,
                 },
             }
         }
@@ -212,7 +244,27 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     };
     let hidden = draft.hidden.as_ref().map(|h| lower_hidden(&mut cx, h, &kinds));
     let letter_sets = draft.letter_sets.iter().map(|s| lower_letter_set(&mut cx, s, &kinds)).collect();
-    let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed, hidden.is_some())).collect();
+    let dice = lower_dice(&mut cx, &draft.dice);
+    let spread = draft.spread.as_ref().map(|s| lower_spread(&mut cx, s, &dice));
+    let spread = match (spread, draft.entangle) {
+        (Some(mut spread), Some(e)) => {
+            spread.entangle = Some(lower_entangle(&mut cx, e));
+            Some(spread)
+        }
+        (spread, Some(e)) => {
+            // Its own errors too, then that it needs spread pieces.
+            lower_entangle(&mut cx, e);
+            cx.diags.push(
+                Diagnostic::error("E0140", e.file, keyword_span(e.node.span, "entangle"), "an `entangle` block needs spread pieces", "no `spread` block in the variant")
+                    .with_help("an entangling move is a kind of split: add a `spread { … }` block; if `without spread` removed it, remove this block too with `without entangle`"),
+            );
+            spread
+        }
+        (spread, None) => spread,
+    };
+    let tunnel = draft.tunnel.and_then(|t| lower_tunnel(&mut cx, t, &dice));
+    let has = Has { hidden: hidden.is_some(), spread: spread.is_some(), entangle: spread.as_ref().is_some_and(|s| s.entangle.is_some()) };
+    let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed, has)).collect();
     let rulings = draft
         .rulings
         .iter()
@@ -249,9 +301,9 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         claims,
         hidden,
         letter_sets,
-        dice: Vec::new(),
-        spread: None,
-        tunnel: None,
+        dice: dice.dice,
+        spread,
+        tunnel,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;
@@ -277,6 +329,9 @@ fn singleton(item: &ast::Item) -> Option<(&'static str, Span)> {
         ast::Item::End(e) => ("end", e.span),
         ast::Item::Hand(h) => ("hand", h.span),
         ast::Item::Hidden(h) => ("hidden", h.span),
+        ast::Item::Spread(sp) => ("spread", sp.span),
+        ast::Item::Entangle(e) => ("entangle", e.span),
+        ast::Item::Tunnel(t) => ("tunnel", t.span),
         _ => return None,
     })
 }
@@ -1111,10 +1166,21 @@ fn remove_claim(claims: &mut Vec<From<ast::Claim>>, name: From<ast::Ident>, diag
     }
 }
 
+/// Which optional blocks the final variant has (claims about them need them).
+#[derive(Clone, Copy)]
+struct Has {
+    hidden: bool,
+    spread: bool,
+    entangle: bool,
+}
+
 /// A claim of the chain in the model. Unknown pieces, and pieces a `without
 /// piece` removed, are `E0105`; zones resolve like promotion zones. A claim
-/// about face-down pieces in a game without them (`has_hidden` false) is `E0133`.
-fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)], has_hidden: bool) -> Option<Claim> {
+/// about face-down pieces in a game without them is `E0133`; one about spread
+/// pieces or entangled groups in a game without them `E0140`, and its bound
+/// must fit (`E0141`).
+fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)], has: Has) -> Option<Claim> {
+    let has_hidden = has.hidden;
     let property = match &c.node.body.node {
         ast::ClaimBody::KeepsColour { piece } => Property::KeepsColour { kind: claim_kind(cx, c, piece, removed)? },
         ast::ClaimBody::NeverAdjacent { piece, other } => {
@@ -1153,8 +1219,59 @@ fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)], has_h
             }
             Property::HiddenArrivals { zone: zone?, kinds }
         }
+        ast::ClaimBody::SpreadAtMost { squares } => {
+            let needs = (!has.spread).then_some(("spread pieces", "spread", "spread { … }"));
+            let bound = claim_bound(cx, c, squares, 1);
+            if claim_needs(cx, c, needs) {
+                return None;
+            }
+            Property::SpreadAtMost { squares: bound? }
+        }
+        ast::ClaimBody::GroupsAtMost { groups } => {
+            let needs = match (has.spread, has.entangle) {
+                (false, _) => Some(("entangled groups", "spread", "spread { … }")),
+                (true, false) => Some(("entangled groups", "entangle", "entangle { groups \"/\" \"\\\\\" }")),
+                (true, true) => None,
+            };
+            let bound = claim_bound(cx, c, groups, 0);
+            if claim_needs(cx, c, needs) {
+                return None;
+            }
+            Property::GroupsAtMost { groups: bound? }
+        }
     };
     Some(Claim { name: c.node.name.node.clone(), property, file: c.file.to_string(), span: c.node.span })
+}
+
+/// `E0140` when a claim is about something the variant does not have:
+/// `needs` is (what the claim is about, the block it needs, an example of
+/// that block). Returns whether it reported one.
+fn claim_needs(cx: &mut Cx, c: From<ast::Claim>, needs: Option<(&str, &str, &str)>) -> bool {
+    let Some((about, block, example)) = needs else { return false };
+    let claim = &c.node.name.node;
+    cx.diags.push(
+        Diagnostic::error("E0140", c.file, c.node.body.span, format!("claim `{claim}` is about {about}, but the variant has no `{block}` block"), format!("no `{block}` block in the variant"))
+            .with_help(format!("a claim about {about} needs a block such as `{example}`; if `without {block}` removed it, remove the claim too with `without claim {claim}`")),
+    );
+    true
+}
+
+/// The bound of a spread or groups claim: at least `least` and at most 255 (`E0141`).
+fn claim_bound(cx: &mut Cx, c: From<ast::Claim>, bound: &Spanned<u32>, least: u32) -> Option<u8> {
+    let claim = &c.node.name.node;
+    let fits = u8::try_from(bound.node).ok().filter(|_| bound.node >= least);
+    if fits.is_none() {
+        let (label, help) = if bound.node < least {
+            (format!("at least {least}"), "a piece always stands on at least one square: write a bound of 1 or more, e.g. `spread pieces on at most 2 squares`")
+        } else {
+            ("at most 255".to_string(), "the bound of this claim is a number from 0 to 255")
+        };
+        cx.diags.push(
+            Diagnostic::error("E0141", c.file, bound.span, format!("the bound {} of claim `{claim}` is too {}", bound.node, if bound.node < least { "small" } else { "large" }), label)
+                .with_help(help),
+        );
+    }
+    fits
 }
 
 /// The kind a claim names: `E0105` if there is none, saying so when a
@@ -1314,6 +1431,354 @@ fn lower_letter_set(cx: &mut Cx, s: &Dropping<ast::LetterSetDef>, kinds: &[Piece
         }
     }
     LetterSet { name: name.clone(), letters, span: set.span, file: file.to_string() }
+}
+
+// ---------------------------------------------------------------- dice, spread, entangle, tunnel
+
+/// The first word of a block (its keyword), for errors about the whole block.
+fn keyword_span(block: Span, keyword: &str) -> Span {
+    Span::new(block.start, (block.start + keyword.len()).min(block.end))
+}
+
+/// `E0137`: a statement given twice in one block.
+fn given_twice(cx: &mut Cx, file: &str, span: Span, first: Span, what: &str, block: &str) {
+    cx.diags.push(
+        Diagnostic::error("E0137", file, span, format!("`{what}` is given twice in this `{block}` block"), "given again here")
+            .with_note(first, "first given here")
+            .with_help(format!("say `{what}` once in a `{block}` block")),
+    );
+}
+
+/// The dice of the chain: the model's list, and which of them are broken
+/// (already reported, so that rolls of them report nothing more).
+struct Dice {
+    dice: Vec<Die>,
+    broken: Vec<bool>,
+}
+
+/// The dice: each is written `1..N` with 2 ≤ N ≤ 255 (`E0134`).
+fn lower_dice(cx: &mut Cx, defs: &[From<ast::DieDef>]) -> Dice {
+    let mut out = Dice { dice: Vec::new(), broken: Vec::new() };
+    for d in defs {
+        let (low, high) = (&d.node.low, &d.node.high);
+        let name = &d.node.name.node;
+        let problem = if low.node != 1 {
+            Some((low.span, format!("the faces of die `{name}` start at {}", low.node), "the first face is 1"))
+        } else if high.node < 2 {
+            Some((high.span, format!("die `{name}` has fewer than two faces"), "at least 2"))
+        } else if high.node > u32::from(u8::MAX) {
+            Some((high.span, format!("die `{name}` has {} faces", high.node), "at most 255"))
+        } else {
+            None
+        };
+        let broken = problem.is_some();
+        if let Some((span, message, label)) = problem {
+            cx.diags.push(
+                Diagnostic::error("E0134", d.file, span, message, label)
+                    .with_help("a die is written `die NAME 1..N`: its faces are numbered from 1, and it has 2 to 255 of them, e.g. `die d6 1..6`"),
+            );
+        }
+        out.dice.push(Die { name: name.clone(), faces: u8::try_from(high.node).unwrap_or(u8::MAX) });
+        out.broken.push(broken);
+    }
+    out
+}
+
+/// The die a roll names, as an index into `Game::dice` (`E0135` if no die
+/// has that name); `None` also when that die is broken (already reported).
+fn roll_die(cx: &mut Cx, file: &str, dice: &Dice, roll: &ast::Roll) -> Option<usize> {
+    match dice.dice.iter().position(|d| d.name == roll.die.node) {
+        Some(i) if dice.broken.get(i).copied().unwrap_or(true) => None,
+        Some(i) => Some(i),
+        None => {
+            let help = if dice.dice.is_empty() {
+                format!("no die is declared: declare it, e.g. `die {} 1..6`", roll.die.node)
+            } else {
+                let names: Vec<&str> = dice.dice.iter().map(|d| d.name.as_str()).collect();
+                format!("the dice declared are: {}; declare another with `die NAME 1..N`", names.join(", "))
+            };
+            cx.diags.push(
+                Diagnostic::error("E0135", file, roll.die.span, format!("unknown die `{}`", roll.die.node), "no die has this name")
+                    .with_help(help),
+            );
+            None
+        }
+    }
+}
+
+/// The faces of each of the two `outcomes` in a roll of `die`, sorted: each
+/// outcome is given once, and every face of the die means exactly one
+/// outcome (`E0136`).
+fn roll_faces(cx: &mut Cx, file: &str, roll: &ast::Roll, die: &Die, outcomes: [ast::RollOutcome; 2]) -> Option<[Vec<u8>; 2]> {
+    let n = u32::from(die.faces);
+    let name = &die.name;
+    let example = match outcomes[0] {
+        ast::RollOutcome::Red | ast::RollOutcome::Blue => "`roll d6 { red 2 4 6  blue 1 3 5 }`",
+        _ => "`roll d6 { through 6  bounce 1..5 }`",
+    };
+    let mut faces: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    let mut given: [Option<Span>; 2] = [None, None];
+    let mut listed: BTreeMap<u32, Span> = BTreeMap::new();
+    let mut ok = true;
+    for side in &roll.sides {
+        let Some(k) = outcomes.iter().position(|o| *o == side.outcome.node) else { continue };
+        let word = side.outcome.node.keyword();
+        if let Some(first) = given[k] {
+            cx.diags.push(
+                Diagnostic::error("E0136", file, side.outcome.span, format!("`{word}` is given twice in this roll"), "given again here")
+                    .with_note(first, "first given here")
+                    .with_help(format!("list all the faces of `{word}` on one line, as in {example}")),
+            );
+            ok = false;
+            continue;
+        }
+        given[k] = Some(side.outcome.span);
+        for entry in &side.faces {
+            let span = entry.span();
+            let (low, high) = match entry {
+                ast::Faces::One(f) => (f.node, f.node),
+                ast::Faces::Range(a, b) => (a.node, b.node),
+            };
+            let problem = if low > high {
+                Some((format!("`{low}..{high}` is not a range of faces"), "the first face is larger than the last".to_string()))
+            } else if low < 1 || high > n {
+                let what = if low == high { format!("face {low} is") } else { format!("`{low}..{high}` goes") };
+                let what = if low == high { format!("{what} not a face of die `{name}`") } else { format!("{what} beyond the faces of die `{name}`") };
+                Some((what, format!("`{name}` has the faces 1 to {n}")))
+            } else {
+                None
+            };
+            if let Some((message, label)) = problem {
+                cx.diags.push(
+                    Diagnostic::error("E0136", file, span, message, label)
+                        .with_help(format!("faces are numbers from 1 to {n} or ranges of them written from the smaller up, such as `1..4`")),
+                );
+                ok = false;
+                continue;
+            }
+            for f in low..=high {
+                if let Some(&first) = listed.get(&f) {
+                    cx.diags.push(
+                        Diagnostic::error("E0136", file, span, format!("face {f} is listed twice in this roll"), "listed again here")
+                            .with_note(first, "first listed here")
+                            .with_help(format!("each face of the die means one outcome, as in {example}")),
+                    );
+                    ok = false;
+                    break;
+                }
+                listed.insert(f, span);
+                faces[k].push(u8::try_from(f).unwrap_or(u8::MAX));
+            }
+        }
+    }
+    let head = Span::new(roll.span.start, roll.die.span.end);
+    for (k, outcome) in outcomes.iter().enumerate() {
+        if given[k].is_none() {
+            let word = outcome.keyword();
+            cx.diags.push(
+                Diagnostic::error("E0136", file, head, format!("this roll gives no `{word}` faces"), format!("no `{word}` line in this roll"))
+                    .with_help(format!("a roll gives the faces of each outcome, as in {example}")),
+            );
+            ok = false;
+        }
+    }
+    if ok {
+        let missing: Vec<String> = (1..=n).filter(|f| !listed.contains_key(f)).map(|f| f.to_string()).collect();
+        if !missing.is_empty() {
+            let (faces_are, mean) = if missing.len() == 1 { ("face", "means") } else { ("faces", "mean") };
+            cx.diags.push(
+                Diagnostic::error("E0136", file, head, format!("{faces_are} {} of die `{name}` {mean} nothing in this roll", missing.join(", ")), "not every face is given")
+                    .with_help(format!("every face of the die must mean one outcome, as in {example}")),
+            );
+            ok = false;
+        }
+    }
+    for list in &mut faces {
+        list.sort_unstable();
+    }
+    ok.then_some(faces)
+}
+
+/// The `spread` block: `squares at most 2` (the default; any other bound is
+/// `E0138`); at least one weight, each statement once and each `red forward`
+/// kind once (`E0137`); weights with distinct names and separators
+/// (`E0139`); `red forward` kinds that exist (`E0105`) in a variant whose
+/// players declare `forward` (`E0109`). Rolls are checked against their
+/// dice (`E0135`, `E0136`). Kinds a later `without piece` removed are left out.
+fn lower_spread(cx: &mut Cx, s: &Dropping<ast::Spread>, dice: &Dice) -> SpreadRules {
+    let file = s.item.file;
+    let block = s.item.node;
+    let mut squares: Option<Span> = None;
+    let mut names: Vec<&ast::Ident> = Vec::new();
+    let mut weights: Vec<(Weight, &ast::Ident)> = Vec::new();
+    let mut red_forward: Vec<(KindId, Span)> = Vec::new();
+    let mut castling: Option<Span> = None;
+    for rule in &block.rules {
+        match &rule.node {
+            ast::SpreadRule::SquaresAtMost(n) => {
+                if let Some(first) = squares {
+                    given_twice(cx, file, rule.span, first, "squares at most", "spread");
+                    continue;
+                }
+                squares = Some(rule.span);
+                if n.node != 2 {
+                    cx.diags.push(
+                        Diagnostic::error("E0138", file, n.span, format!("a spread piece on at most {} squares is not supported", n.node), "the engine keeps two halves per piece")
+                            .with_help("write `squares at most 2` (or leave the line out): a split puts a conventional piece on two squares, and only a conventional piece splits"),
+                    );
+                }
+            }
+            ast::SpreadRule::Weight(w) => {
+                if let Some(first) = names.iter().find(|n| n.node == w.name.node) {
+                    cx.diags.push(
+                        Diagnostic::error("E0139", file, w.name.span, format!("weight `{}` is defined twice", w.name.node), "defined again here")
+                            .with_note(first.span, "first defined here")
+                            .with_help("give each weight its own name: positions (FEN) write it after a spread piece (`Nd4g5:equal`)"),
+                    );
+                    continue;
+                }
+                names.push(&w.name);
+                let Some(die) = roll_die(cx, file, dice, &w.roll) else { continue };
+                let Some([red, blue]) = roll_faces(cx, file, &w.roll, &dice.dice[die], [ast::RollOutcome::Red, ast::RollOutcome::Blue]) else {
+                    continue;
+                };
+                let separator = match red.len().cmp(&blue.len()) {
+                    std::cmp::Ordering::Equal => '&',
+                    std::cmp::Ordering::Greater => '>',
+                    std::cmp::Ordering::Less => '<',
+                };
+                if let Some((other, other_name)) = weights.iter().find(|(o, _)| o.separator == separator) {
+                    cx.diags.push(
+                        Diagnostic::error("E0139", file, w.name.span, format!("weights `{}` and `{}` are both written `{separator}`", other.name, w.name.node), format!("written `{separator}` in a split"))
+                            .with_note(other_name.span, format!("`{}` is written `{separator}` too", other.name))
+                            .with_help("a split writes its weight between its two squares (`Nd4&g5`): `&` when red and blue are equally likely, `>` when red is likelier, `<` when blue is; each weight needs its own sign, so a block has at most three"),
+                    );
+                    continue;
+                }
+                weights.push((Weight { name: w.name.node.clone(), die, red_faces: red, blue_faces: blue, separator }, &w.name));
+            }
+            ast::SpreadRule::RedForward { forward, kinds } => {
+                if cx.players.iter().any(|p| direction_test(p, "forward").is_none()) {
+                    cx.diags.push(
+                        Diagnostic::error("E0109", file, *forward, "`forward` is not a direction of this board", "not declared by the players")
+                            .with_help("the red half stands the farther forward: the players must declare `forward`, as in `players { white: forward +rank  black: forward -rank }`"),
+                    );
+                }
+                for name in kinds {
+                    if is_dropped(cx, s, &name.node) {
+                        continue;
+                    }
+                    let Some(k) = cx.kind(file, name) else { continue };
+                    if let Some(&(_, first)) = red_forward.iter().find(|(q, _)| *q == k) {
+                        cx.diags.push(
+                            Diagnostic::error("E0137", file, name.span, format!("`{}` is listed twice after `red forward`", name.node), "listed again here")
+                                .with_note(first, "first listed here")
+                                .with_help("list each kind whose red half stands in front once"),
+                        );
+                        continue;
+                    }
+                    red_forward.push((k, name.span));
+                }
+            }
+            ast::SpreadRule::CastlingSplits => match castling {
+                Some(first) => given_twice(cx, file, rule.span, first, "castling splits", "spread"),
+                None => castling = Some(rule.span),
+            },
+        }
+    }
+    if names.is_empty() {
+        cx.diags.push(
+            Diagnostic::error("E0137", file, keyword_span(block.span, "spread"), "this `spread` block has no weight", "no `weight` line in this block")
+                .with_help("a split chooses one of the block's weights: add one, e.g. `weight equal roll d6 { red 2 4 6  blue 1 3 5 }`"),
+        );
+    }
+    SpreadRules {
+        squares: 2,
+        weights: weights.into_iter().map(|(w, _)| w).collect(),
+        red_forward: red_forward.into_iter().map(|(k, _)| k).collect(),
+        castling_split: castling.is_some(),
+        entangle: None,
+        span: block.span,
+        file: file.to_string(),
+    }
+}
+
+/// The `entangle` block: one `groups` line (`E0137`) whose labels are
+/// distinct, at most 255, not empty and without spaces, `:`, `+` or `~`
+/// (positions write them; `E0139`).
+fn lower_entangle(cx: &mut Cx, e: From<ast::Entangle>) -> EntangleRules {
+    let file = e.file;
+    let mut line: Option<Span> = None;
+    let mut labels: Vec<&Spanned<String>> = Vec::new();
+    for rule in &e.node.rules {
+        let ast::EntangleRule::Groups(written) = &rule.node;
+        if let Some(first) = line {
+            given_twice(cx, file, rule.span, first, "groups", "entangle");
+            continue;
+        }
+        line = Some(rule.span);
+        for label in written {
+            if label.node.is_empty() || label.node.chars().any(|c| c.is_whitespace() || matches!(c, ':' | '+' | '~')) {
+                cx.diags.push(
+                    Diagnostic::error("E0139", file, label.span, format!("{label:?} cannot label a group", label = label.node), "empty, or with a space, `:`, `+` or `~`")
+                        .with_help("positions (FEN) write a group's label after its weight (`Bc4e2+nd5f6:equal:/`); use a short mark such as \"/\" or \"\\\\\""),
+                );
+                continue;
+            }
+            if let Some(first) = labels.iter().find(|l| l.node == label.node) {
+                cx.diags.push(
+                    Diagnostic::error("E0139", file, label.span, format!("label {:?} is given twice", label.node), "given again here")
+                        .with_note(first.span, "first given here")
+                        .with_help("each entangled group needs its own label"),
+                );
+                continue;
+            }
+            labels.push(label);
+        }
+    }
+    if labels.len() > usize::from(u8::MAX) {
+        if let Some(l) = labels.get(usize::from(u8::MAX)) {
+            cx.diags.push(
+                Diagnostic::error("E0139", file, l.span, format!("{} group labels", labels.len()), "the 256th label")
+                    .with_help("an `entangle` block has at most 255 labels"),
+            );
+        }
+    }
+    if line.is_none() {
+        cx.diags.push(
+            Diagnostic::error("E0137", file, keyword_span(e.node.span, "entangle"), "this `entangle` block has no `groups` line", "no `groups` line in this block")
+                .with_help("list the labels of the entangled groups, e.g. `entangle { groups \"/\" \"\\\\\" }`: their number is the most groups that may exist at once"),
+        );
+    }
+    EntangleRules { labels: labels.into_iter().map(|l| l.node.clone()).collect(), span: e.node.span }
+}
+
+/// The `tunnel` block: one `roll` line (`E0137`) of a declared die
+/// (`E0135`) whose faces each mean `through` or `bounce` (`E0136`).
+fn lower_tunnel(cx: &mut Cx, t: From<ast::Tunnel>, dice: &Dice) -> Option<TunnelRules> {
+    let file = t.file;
+    let mut first: Option<Span> = None;
+    let mut out = None;
+    for rule in &t.node.rules {
+        let ast::TunnelRule::Roll(roll) = &rule.node;
+        if let Some(first) = first {
+            given_twice(cx, file, rule.span, first, "roll", "tunnel");
+            continue;
+        }
+        first = Some(rule.span);
+        let Some(die) = roll_die(cx, file, dice, roll) else { continue };
+        let Some([through, _]) = roll_faces(cx, file, roll, &dice.dice[die], [ast::RollOutcome::Through, ast::RollOutcome::Bounce]) else {
+            continue;
+        };
+        out = Some(TunnelRules { die, through_faces: through, span: t.node.span, file: file.to_string() });
+    }
+    if first.is_none() {
+        cx.diags.push(
+            Diagnostic::error("E0137", file, keyword_span(t.node.span, "tunnel"), "this `tunnel` block has no `roll` line", "no `roll` line in this block")
+                .with_help("say which faces let the piece through, e.g. `tunnel { roll d6 { through 6  bounce 1..5 } }`"),
+        );
+    }
+    out
 }
 
 #[cfg(test)]

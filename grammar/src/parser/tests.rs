@@ -122,6 +122,10 @@ fn chess_has_every_item_in_order() {
             Item::Claim(_) => "claim",
             Item::Hidden(_) => "hidden",
             Item::Letters(_) => "letters",
+            Item::Die(_) => "die",
+            Item::Spread(_) => "spread",
+            Item::Entangle(_) => "entangle",
+            Item::Tunnel(_) => "tunnel",
         })
         .collect();
     assert_eq!(
@@ -899,14 +903,18 @@ fn near_miss_keywords_are_suggested() {
     assert_eq!(d.help.as_deref(), Some("did you mean `capture`?"));
 }
 
-/// Every prefix of chess.rules, and three shipped files with one word removed,
+/// Every prefix of chess.rules, and four shipped files with one word removed,
 /// parses or gives a diagnostic whose spans lie inside the text; rendering it
 /// does not panic either.
 #[test]
 fn never_panics_on_broken_input() {
     let mut inputs = Vec::new();
-    for name in ["chess.rules", "raumschach.rules", "crazyhouse.rules"] {
-        let src = read_rules(name);
+    for name in ["chess.rules", "raumschach.rules", "crazyhouse.rules", "niels-chess.rules"] {
+        let mut src = read_rules(name);
+        // Niel's Chess: its blocks and claims (the rulings after them are only strings).
+        if let Some(rulings) = src.find("\nruling ").filter(|_| name == "niels-chess.rules") {
+            src.truncate(rulings);
+        }
         if name == "chess.rules" {
             for (i, _) in src.char_indices() {
                 inputs.push(src[..i].to_string());
@@ -941,4 +949,236 @@ fn never_panics_on_broken_input() {
             assert_ne!(d.code, "E0000", "internal error for {src:?}: {d:?}");
         }
     }
+}
+
+// ---------------------------------------------------------------- dice, spread, entangle, tunnel
+
+/// The faces of a roll side as (low, high) pairs (a single face is (n, n)).
+fn face_pairs(faces: &[Faces]) -> Vec<(u32, u32)> {
+    faces
+        .iter()
+        .map(|f| match f {
+            Faces::One(n) => (n.node, n.node),
+            Faces::Range(a, b) => (a.node, b.node),
+        })
+        .collect()
+}
+
+const NIELS: &str = r#"die d6 1..6
+
+spread {
+  squares at most 2
+  weight equal   roll d6 { red 2 4 6  blue 1 3 5 }
+  weight unequal roll d6 { red 1..4   blue 5 6 }
+  red forward Pawn
+  castling splits
+}
+
+entangle {
+  groups "/" "\\"
+}
+
+tunnel {
+  roll d6 { through 6  bounce 1..5 }
+}
+
+claim no_piece_on_three_squares: spread pieces on at most 2 squares
+claim at_most_two_groups: entangled groups at most 2
+"#;
+
+#[test]
+fn dice_spread_entangle_and_tunnel_as_in_the_spec() {
+    let src = NIELS;
+    let file = ok(src);
+    assert_eq!(file.items.len(), 6);
+
+    let Item::Die(die) = &file.items[0] else { panic!("{:?}", file.items[0]) };
+    assert_eq!(die.name.node, "d6");
+    assert_eq!((die.low.node, die.high.node), (1, 6));
+    assert_eq!(text(src, die.span), "die d6 1..6");
+    assert_eq!(text(src, die.high.span), "6");
+
+    let Item::Spread(spread) = &file.items[1] else { panic!("{:?}", file.items[1]) };
+    assert!(text(src, spread.span).starts_with("spread {") && text(src, spread.span).ends_with('}'));
+    assert_eq!(spread.rules.len(), 5);
+    assert!(matches!(&spread.rules[0].node, SpreadRule::SquaresAtMost(n) if n.node == 2));
+    assert_eq!(text(src, spread.rules[0].span), "squares at most 2");
+    let SpreadRule::Weight(equal) = &spread.rules[1].node else { panic!("{:?}", spread.rules[1]) };
+    assert_eq!(equal.name.node, "equal");
+    assert_eq!(equal.roll.die.node, "d6");
+    assert_eq!(text(src, equal.roll.span), "roll d6 { red 2 4 6  blue 1 3 5 }");
+    assert_eq!(text(src, spread.rules[1].span), "weight equal   roll d6 { red 2 4 6  blue 1 3 5 }");
+    let sides: Vec<(RollOutcome, Vec<(u32, u32)>)> =
+        equal.roll.sides.iter().map(|s| (s.outcome.node, face_pairs(&s.faces))).collect();
+    assert_eq!(sides, [(RollOutcome::Red, vec![(2, 2), (4, 4), (6, 6)]), (RollOutcome::Blue, vec![(1, 1), (3, 3), (5, 5)])]);
+    assert_eq!(text(src, equal.roll.sides[0].span), "red 2 4 6");
+    assert_eq!(text(src, equal.roll.sides[1].outcome.span), "blue");
+    let SpreadRule::Weight(unequal) = &spread.rules[2].node else { panic!("{:?}", spread.rules[2]) };
+    assert_eq!(unequal.name.node, "unequal");
+    assert_eq!(face_pairs(&unequal.roll.sides[0].faces), [(1, 4)]);
+    assert_eq!(text(src, unequal.roll.sides[0].faces[0].span()), "1..4");
+    assert_eq!(face_pairs(&unequal.roll.sides[1].faces), [(5, 5), (6, 6)]);
+    let SpreadRule::RedForward { forward, kinds } = &spread.rules[3].node else { panic!("{:?}", spread.rules[3]) };
+    assert_eq!(kinds.iter().map(|k| k.node.as_str()).collect::<Vec<_>>(), ["Pawn"]);
+    assert_eq!(text(src, *forward), "forward");
+    assert_eq!(text(src, spread.rules[3].span), "red forward Pawn");
+    assert!(matches!(spread.rules[4].node, SpreadRule::CastlingSplits));
+    assert_eq!(text(src, spread.rules[4].span), "castling splits");
+
+    let Item::Entangle(entangle) = &file.items[2] else { panic!("{:?}", file.items[2]) };
+    let EntangleRule::Groups(labels) = &entangle.rules[0].node;
+    assert_eq!(labels.iter().map(|l| l.node.as_str()).collect::<Vec<_>>(), ["/", "\\"]);
+    assert_eq!(text(src, labels[1].span), "\"\\\\\"");
+    assert_eq!(text(src, entangle.rules[0].span), "groups \"/\" \"\\\\\"");
+
+    let Item::Tunnel(tunnel) = &file.items[3] else { panic!("{:?}", file.items[3]) };
+    let TunnelRule::Roll(roll) = &tunnel.rules[0].node;
+    assert_eq!(roll.die.node, "d6");
+    let sides: Vec<(RollOutcome, Vec<(u32, u32)>)> = roll.sides.iter().map(|s| (s.outcome.node, face_pairs(&s.faces))).collect();
+    assert_eq!(sides, [(RollOutcome::Through, vec![(6, 6)]), (RollOutcome::Bounce, vec![(1, 5)])]);
+
+    let got = claims(&file);
+    assert!(matches!(&got[0].body.node, ClaimBody::SpreadAtMost { squares } if squares.node == 2));
+    assert_eq!(text(src, got[0].body.span), "spread pieces on at most 2 squares");
+    assert!(matches!(&got[1].body.node, ClaimBody::GroupsAtMost { groups } if groups.node == 2));
+    assert_eq!(text(src, got[1].body.span), "entangled groups at most 2");
+}
+
+#[test]
+fn spread_statements_take_separators_and_any_order() {
+    let src = "spread { castling splits; red forward Pawn, Knight Bishop; weight w roll d4 { blue 3..4, red 1, 2 }, squares at most 2 }\n\
+               tunnel { roll d4 { bounce 1..3; through 4 } }\nentangle { groups \"a\", \"b\" \"c\" }";
+    let file = ok(src);
+    let Item::Spread(spread) = &file.items[0] else { panic!() };
+    assert!(matches!(spread.rules[0].node, SpreadRule::CastlingSplits));
+    assert!(matches!(&spread.rules[1].node, SpreadRule::RedForward { kinds, .. } if kinds.len() == 3));
+    let SpreadRule::Weight(w) = &spread.rules[2].node else { panic!() };
+    assert_eq!(w.roll.sides[0].outcome.node, RollOutcome::Blue);
+    assert_eq!(face_pairs(&w.roll.sides[1].faces), [(1, 1), (2, 2)]);
+    assert!(matches!(&spread.rules[3].node, SpreadRule::SquaresAtMost(n) if n.node == 2));
+    let Item::Entangle(e) = &file.items[2] else { panic!() };
+    assert!(matches!(&e.rules[0].node, EntangleRule::Groups(l) if l.len() == 3));
+    // Empty blocks parse (lowering says what they lack).
+    for src in ["spread { }", "entangle { }", "tunnel { }", "spread { weight w roll d6 { } }"] {
+        ok(src);
+    }
+    // `forward` stays a direction word everywhere else.
+    ok("players { white: forward +rank  black: forward -rank }\npiece P P { quiet W forward }\nspread { red forward P }");
+}
+
+#[test]
+fn without_spread_entangle_and_tunnel() {
+    let src = "without spread\nwithout entangle; without tunnel";
+    let file = ok(src);
+    let got: Vec<Without> = file
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Without(w) = i { Some(w.node.clone()) } else { None })
+        .collect();
+    assert_eq!(got, [Without::Spread, Without::Entangle, Without::Tunnel]);
+    let d = err("without sprad");
+    assert_eq!(d.help.as_deref(), Some("did you mean `spread`?"));
+}
+
+#[test]
+fn spread_syntax_errors() {
+    let d = err("die d6 1 6");
+    assert_eq!(d.message, "unexpected `6` in die declaration");
+    assert_eq!(d.label, "expected `..`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("die d6 1..6")), "{:?}", d.help);
+    let d = err("die 1..6");
+    assert_eq!(d.label, "expected a name after `die`");
+
+    let d = err("spread { squares at most two }");
+    assert_eq!(d.message, "unexpected `two` in spread block");
+    assert_eq!(d.label, "expected a whole number after `most`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("squares at most 2")), "{:?}", d.help);
+    let d = err("spread { squares 2 }");
+    assert_eq!(d.label, "expected `at` after `squares`");
+    let d = err("spread { wieght equal roll d6 { red 2 4 6 blue 1 3 5 } }");
+    assert_eq!(d.help.as_deref(), Some("did you mean `weight`?"));
+    let d = err("spread { weight equal d6 { red 2 4 6 blue 1 3 5 } }");
+    assert_eq!(d.message, "unexpected `d6` in spread block");
+    assert_eq!(d.label, "expected `roll`");
+    let d = err("spread { weight equal roll d6 { red 2 4 6 green 1 3 5 } }");
+    assert_eq!(d.message, "unexpected `green` in roll block");
+    assert_eq!(d.label, "expected a face (a number such as `6`, or a range such as `1..4`), `red`, `blue` or `}`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("red 2 4 6  blue 1 3 5")), "{:?}", d.help);
+    let d = err("spread { weight equal roll d6 { red even blue odd } }");
+    assert_eq!(d.label, "expected a face (a number such as `6`, or a range such as `1..4`) after `red`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("faces are numbers or ranges")), "{:?}", d.help);
+    let d = err("spread { red Pawn }");
+    assert_eq!(d.label, "expected `forward` after `red`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("red forward Pawn")), "{:?}", d.help);
+    let d = err("spread { castling split }");
+    assert_eq!(d.label, "expected `splits` after `castling`");
+    assert_eq!(d.help.as_deref(), Some("did you mean `splits`?"));
+    let d = err("spread { squares at most 2\n");
+    assert!(d.message.contains("the spread block is not closed"), "{}", d.message);
+    // An unclosed roll: the note points at the roll's brace, not the block's.
+    let src = "spread { weight equal roll d6 { red 2 4 6 blue 1 3 5\n";
+    let d = err(src);
+    assert_eq!(d.message, "missing `}`: the roll block is not closed");
+    assert_eq!(d.notes[0].span.start, src.rfind('{').unwrap_or(0));
+    // After a closed roll, the block's `{` is the open one again.
+    let src = "spread { weight equal roll d6 { red 2 blue 1 }\n";
+    let d = err(src);
+    assert_eq!(d.message, "missing `}`: the spread block is not closed");
+    assert_eq!(d.notes[0].span.start, src.find('{').unwrap_or(0));
+
+    let d = err("tunnel { roll d6 { pass 6 bounce 1..5 } }");
+    assert_eq!(d.message, "unexpected `pass` in roll block");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("through 6  bounce 1..5")), "{:?}", d.help);
+    let d = err("tunnel { roll d6 { red 6 blue 1..5 } }");
+    assert!(d.label.contains("`through`"), "{}", d.label);
+    let d = err("tunnel { through 6 }");
+    assert_eq!(d.message, "unexpected `through` in tunnel block");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("tunnel { roll d6")), "{:?}", d.help);
+
+    let d = err("entangle { groups / }");
+    assert_eq!(d.label, "expected a string in double quotes after `groups`");
+    let d = err("entangle { groups \"/\" \"\\\" }");
+    assert_eq!(d.code, "E0002");
+    let d = err("entangle { labels \"/\" }");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("groups \"/\"")), "{:?}", d.help);
+}
+
+#[test]
+fn spread_claims_and_their_errors() {
+    let d = err("claim x: spread pieces at most 2 squares");
+    assert_eq!(d.message, "unexpected `at` in claim");
+    assert_eq!(d.label, "expected `on` after `pieces`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("`spread pieces on at most N squares`")), "{:?}", d.help);
+    let d = err("claim x: spread pieces on at most two squares");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("spread pieces on at most 2 squares")), "{:?}", d.help);
+    let d = err("claim x: spread pieces on at most 2");
+    assert_eq!(d.label, "expected `squares`");
+    let d = err("claim x: entangled groups at most many");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("entangled groups at most 2")), "{:?}", d.help);
+    let d = err("claim x: entangled pairs at most 2");
+    assert_eq!(d.label, "expected `groups` after `entangled`");
+    // A spread claim followed by a spread block: two items; an error after
+    // `spread` in a claim is still reported as in the claim.
+    let file = ok("claim x: spread pieces on at most 2 squares\nspread { squares at most 2 }");
+    assert!(matches!(&file.items[1], Item::Spread(_)));
+    let d = err("claim x: spread pieces on most 2 squares");
+    assert_eq!(d.message, "unexpected `most` in claim");
+}
+
+#[test]
+fn spread_keywords_are_reserved() {
+    for kw in ["die", "spread", "squares", "weight", "roll", "red", "blue", "splits", "entangle", "entangled", "groups", "tunnel", "through", "bounce"] {
+        assert!(parse("t", &format!("players {{ white: {kw} +rank }}")).is_err(), "{kw} accepted as a direction word");
+        assert!(parse("t", &format!("players {{ white: {kw}x +rank }}")).is_ok(), "{kw}x rejected");
+    }
+    // `forward` is not reserved, and words that start with a keyword are names.
+    assert!(parse("t", "piece forward F { move W } piece squaresX S { move W } piece rolls R { move W }").is_ok());
+}
+
+#[test]
+fn recovery_restarts_at_spread_items() {
+    let src = "die d6 1 6\nspread { squares at most two }\nentangle { groups \"/\" }\ntunnel { roll d6 { thru 6 } }\ndie d4 1..4\n";
+    let all = crate::parse_all("bad.rules", src).expect_err("three errors");
+    let messages: Vec<&str> = all.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["unexpected `6` in die declaration", "unexpected `two` in spread block", "unexpected `thru` in roll block"]);
 }
