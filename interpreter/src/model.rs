@@ -86,7 +86,7 @@ pub struct SpreadRules {
     pub file: String,
 }
 
-/// One weight of a split (`weight unequal red 2/3 blue 1/3 roll d6 { red 1..4  blue 5 6 }`).
+/// One weight of a split (`weight unequal roll d6 { red 1..4  blue 5 6 }`: red 4/6, blue 2/6).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Weight {
     /// Its name (`equal`).

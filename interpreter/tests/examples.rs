@@ -371,3 +371,21 @@ fn cannon_checks_through_a_screen() {
     ]);
     assert_eq!(got, expected);
 }
+
+/// examples/spread-knights.rules: the start position's actions, by hand.
+/// Chess moves: six pawn steps (a2-a3 … f2-f3) and six knight moves
+/// (Nb1-a3/c3, Nc1-b3/d3, Ne1-d3/f3; rank 2 is full, the king is boxed in): 12.
+/// Pawn splits: a pawn has one quiet move, so only step-and-stay; red is in
+/// front, so one action per weight: 6 × 2 = 12. Knight splits: two targets
+/// give three cell sets ({a,b}, {a,stay}, {b,stay}); the `fair` weight is one
+/// action per set, the `heavy` one two (red on either cell): 3 × 3 = 9 per
+/// knight, 27. In all 51, and nothing is a chance outcome.
+#[test]
+fn spread_knights_start() {
+    let v = example("spread-knights");
+    let start = v.start().expect("setup");
+    let moves = v.legal_moves(&start);
+    assert_eq!(moves.len(), 51);
+    assert_eq!(moves.iter().filter(|m| m.spread == 0).count(), 12);
+    assert!(moves.iter().all(|m| v.probability(&start, m) == num_rational::Ratio::from_integer(1)));
+}
