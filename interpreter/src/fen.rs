@@ -12,6 +12,7 @@ use crate::geometry::{Cell, MAX_CELLS};
 use crate::model::{CastlingSide, Color, Game};
 use crate::movegen;
 use crate::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED};
+use crate::spread::{Pair, SpreadState};
 use crate::tables::Tables;
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
@@ -32,6 +33,29 @@ fn err(src: &FenSource, start: usize, end: usize, msg: impl Into<String>, label:
         msg,
         label,
     )
+}
+
+/// Diagnostic code: the spread field (` ~ ` and its units) is malformed or
+/// names something the variant does not have (a piece letter, a square, a
+/// weight, a group label), or the variant has no spread pieces.
+pub const SPREAD_SYNTAX: &str = "E0302";
+/// Diagnostic code: a spread piece's cells do not match the board (a half's
+/// cell does not hold the piece's letter, both halves on one cell, a cell in
+/// two pairs, a face-down half).
+pub const SPREAD_CELLS: &str = "E0303";
+/// Diagnostic code: the spread units are inconsistent (a group label on a
+/// single pair, one label on two units).
+pub const SPREAD_UNITS: &str = "E0304";
+
+/// A FEN error with the code `code` (rather than `E0301`).
+fn err_code(src: &FenSource, code: &'static str, start: usize, end: usize, msg: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+    let mut d = err(src, start, end, msg, label);
+    d.code = code;
+    d
+}
+
+fn spread_err(src: &FenSource, start: usize, end: usize, msg: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+    err_code(src, SPREAD_SYNTAX, start, end, msg, label)
 }
 
 /// The separator between slices of axis `a` (a ≥ 1): `/` for ranks, `|` for levels, `||` …
@@ -55,6 +79,15 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             fields.push((i, part));
         }
         i += part.len() + 1;
+    }
+    // The spread pieces: ` ~ ` and one field per unit, after the usual fields.
+    let spread_fields = match fields.iter().position(|&(_, f)| f == "~") {
+        Some(tilde) if tilde > 0 => fields.split_off(tilde),
+        _ => Vec::new(),
+    };
+    if let Some(&(at, f)) = fields.iter().skip(1).find(|(_, f)| f.starts_with('~')) {
+        return Err(spread_err(src, at, at + f.len(), "the spread field needs spaces around `~`", "`~` glued to what follows")
+            .with_help("write the spread pieces after the move number as ` ~ ` and one field per unit, e.g. `… 0 1 ~ Nd4g5:equal`"));
     }
     let Some(&(board_at, board_field)) = fields.first() else {
         return Err(err(src, 0, text.len(), "empty FEN", "expected a board here")
@@ -109,6 +142,7 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
     }
 
     read_pools(game, &mut pos, pool, src, board_at, board_field.len())?;
+    read_spread(game, &mut pos, &spread_fields, src)?;
 
     // Side to move.
     pos.side = match fields.get(1) {
@@ -323,6 +357,15 @@ fn set_castling_right(game: &Game, pos: &mut Position, ch: char, src: &FenSource
     };
     let geo = &game.geometry;
     let color: Color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+    let king_code = code(rule.king, color);
+    if let Some(pair) = pos.spread.as_ref().and_then(|s| s.pairs.iter().find(|p| pos.board[p.red as usize] & !PROMOTED == king_code)) {
+        return Err(bad(format!(
+            "the {} stands on two squares ({} and {}): a piece that split has lost its castling rights",
+            game.kinds[rule.king as usize].name,
+            geo.name(pair.red),
+            geo.name(pair.blue)
+        )));
+    }
     let king = pos.royal[color as usize];
     if pos.royal_count[color as usize] != 1 || kind_of(pos.board[king as usize]) != rule.king {
         return Err(bad("there is no single castling king of that side".into()));
@@ -357,6 +400,13 @@ fn set_castling_right(game: &Game, pos: &mut Position, ch: char, src: &FenSource
     let Some(rook) = rook else {
         return Err(bad(format!("no {} of that side stands there on the king's rank", game.kinds[rule.rook as usize].name)));
     };
+    if pos.spread.as_ref().is_some_and(|s| s.pair_at(rook).is_some()) {
+        return Err(bad(format!(
+            "the {} on {} stands on two squares: a piece that split has lost its castling right",
+            game.kinds[rule.rook as usize].name,
+            geo.name(rook)
+        )));
+    }
     let short = geo.coords(rook)[0] > kc[0];
     // Every side written for this direction shares its right (slot 0 short, 1 long).
     let sides: Vec<&CastlingSide> = rule.sides.iter().filter(|s| s.short == short).collect();
@@ -414,6 +464,194 @@ fn read_pools(game: &Game, pos: &mut Position, pool: Option<(usize, &str)>, src:
     Ok(())
 }
 
+/// Reads the spread field: `fields` is the `~` field and one field per unit
+/// after it (`Bc4e2+nd5f6:equal:/`): members joined by `+`, each a piece
+/// letter, its red cell and its blue cell; then `:` and the unit's weight;
+/// then, for a group, `:` and its label. Both halves must already stand on
+/// the board with the member's letter. Units are numbered in the order
+/// written, then the state is put in canonical order.
+fn read_spread(game: &Game, pos: &mut Position, fields: &[(usize, &str)], src: &FenSource) -> Result<(), Diagnostic> {
+    let Some(&(tilde_at, _)) = fields.first() else { return Ok(()) };
+    let Some(rules) = &game.spread else {
+        let end = fields.last().map_or(tilde_at + 1, |&(at, f)| at + f.len());
+        return Err(spread_err(src, tilde_at, end, "this variant has no spread pieces", "the spread field")
+            .with_help("remove the ` ~ …` field; only variants with a `spread` block have pieces on two squares"));
+    };
+    let geo = &game.geometry;
+    let labels: &[String] = rules.entangle.as_ref().map_or(&[], |e| &e.labels);
+    let weight_names = || rules.weights.iter().map(|w| format!("`{}`", w.name)).collect::<Vec<_>>().join(", ");
+    let mut state = SpreadState::default();
+    // Where each cell and label was first used (for the notes of errors).
+    let mut used_cells: Vec<(Cell, usize, usize)> = Vec::new();
+    let mut used_labels: Vec<(u8, usize, usize)> = Vec::new();
+    let example = "a unit is written like `Nd4g5:equal` (letter, red cell, blue cell, weight) or `Bc4e2+nd5f6:equal:/` (a group: members joined by `+`, then its label)";
+    for (unit, &(at, field)) in fields[1..].iter().enumerate() {
+        let unit = u8::try_from(unit).map_err(|_| spread_err(src, at, at + field.len(), "too many spread units", "this unit").with_help("a position has at most 255 spread units"))?;
+        let Some((members, rest)) = field.split_once(':') else {
+            return Err(spread_err(src, at, at + field.len(), format!("`{field}` has no weight"), "expected `:` and a weight after the members")
+                .with_help(format!("{example}; this variant's weights are {}", weight_names())));
+        };
+        let weight_at = at + members.len() + 1;
+        let (weight_text, label_text) = match rest.split_once(':') {
+            Some((w, l)) => (w, Some((weight_at + w.len() + 1, l))),
+            None => (rest, None),
+        };
+        let Some(weight) = rules.weights.iter().position(|w| w.name == weight_text) else {
+            return Err(spread_err(src, weight_at, weight_at + weight_text.len(), format!("unknown weight `{weight_text}`"), "not a weight of this variant")
+                .with_help(format!("this variant's weights are {}", weight_names())));
+        };
+        let weight = u8::try_from(weight).unwrap_or(u8::MAX);
+        let mut member_count = 0usize;
+        let mut member_at = at;
+        for member in members.split('+') {
+            let here = member_at;
+            member_at += member.len() + 1;
+            let mut chars = member.chars();
+            let Some(letter) = chars.next() else {
+                return Err(spread_err(src, here, here + 1, "empty member", "expected a piece letter and two cells")
+                    .with_help(example));
+            };
+            let Some(kind) = game.kind_by_letter(letter) else {
+                let mut d = unknown_letter(game, src, here, letter);
+                d.code = SPREAD_SYNTAX;
+                return Err(d);
+            };
+            let cells_text = chars.as_str();
+            let cells_at = here + letter.len_utf8();
+            let Some((red, blue)) = two_squares(geo, cells_text) else {
+                return Err(spread_err(src, cells_at, cells_at + cells_text.len(), format!("`{cells_text}` is not two squares"), "expected the red cell, then the blue cell")
+                    .with_help(format!("write the two cells one after the other, red first: `{letter}d4g5`")));
+            };
+            let span_end = here + member.len();
+            if red == blue {
+                return Err(err_code(src, SPREAD_CELLS, here, span_end, "both halves on one cell", "the red and the blue cell are the same")
+                    .with_help("a spread piece stands on two different cells"));
+            }
+            let color: Color = if letter.is_ascii_uppercase() { 0 } else { 1 };
+            let want = code(kind, color);
+            for cell in [red, blue] {
+                let there = pos.board[cell as usize];
+                if there & !PROMOTED != want {
+                    let holds = if there == 0 {
+                        "it is empty".to_string()
+                    } else {
+                        let k = &game.kinds[kind_of(there) as usize];
+                        let l = if color_of(there) == 0 { k.letter } else { k.letter.to_ascii_lowercase() };
+                        format!("it holds `{l}`")
+                    };
+                    return Err(err_code(src, SPREAD_CELLS, here, span_end, format!("{} does not hold `{letter}`", geo.name(cell)), holds)
+                        .with_help("both halves of a spread piece stand on the board with the piece's letter: write the letter on both cells in the board"));
+                }
+                if pos.is_hidden(cell) {
+                    return Err(err_code(src, SPREAD_CELLS, here, span_end, format!("the piece on {} is face down", geo.name(cell)), "a face-down half")
+                        .with_help("a face-down piece cannot stand on two squares"));
+                }
+                if let Some(&(_, s, e)) = used_cells.iter().find(|(c, _, _)| *c == cell) {
+                    return Err(err_code(src, SPREAD_CELLS, here, span_end, format!("{} is in two pairs", geo.name(cell)), "used again here")
+                        .with_note(Span::new(src.offset + s, src.offset + e), "first used here")
+                        .with_help("each cell holds at most one half"));
+                }
+                used_cells.push((cell, here, span_end));
+            }
+            state.pairs.push(Pair { red, blue, unit, weight, label: 0 });
+            member_count += 1;
+        }
+        if let Some((label_at, text)) = label_text {
+            let end = label_at + text.len();
+            let Some(index) = labels.iter().position(|l| l == text) else {
+                let help = if labels.is_empty() {
+                    "this variant has no entangled groups (no `entangle` block): remove the label".to_string()
+                } else {
+                    let all: Vec<String> = labels.iter().map(|l| format!("`{l}`")).collect();
+                    format!("this variant's group labels are {}", all.join(", "))
+                };
+                return Err(spread_err(src, label_at, end.max(label_at + 1), format!("unknown group label `{text}`"), "not a group label").with_help(help));
+            };
+            let label = u8::try_from(index + 1).unwrap_or(u8::MAX);
+            if member_count < 2 {
+                return Err(err_code(src, SPREAD_UNITS, label_at, end, "a label on a single pair", "only a group (two or more members) has a label")
+                    .with_help("remove the label, or join the members of the group with `+`"));
+            }
+            if let Some(&(_, s, e)) = used_labels.iter().find(|(l, _, _)| *l == label) {
+                return Err(err_code(src, SPREAD_UNITS, label_at, end, format!("two groups labelled `{text}`"), "used again here")
+                    .with_note(Span::new(src.offset + s, src.offset + e), "first used here")
+                    .with_help("each group has its own label; members of one group are written in one unit, joined by `+`"));
+            }
+            used_labels.push((label, label_at, end));
+            for p in state.pairs.iter_mut().filter(|p| p.unit == unit) {
+                p.label = label;
+            }
+        }
+    }
+    if !state.pairs.is_empty() {
+        state.normalize();
+        pos.spread = Some(Box::new(state));
+    }
+    Ok(())
+}
+
+/// Splits `text` into two square names (`d4g5`, `a10a1`); `None` unless
+/// exactly one split names two cells.
+fn two_squares(geo: &crate::geometry::Geometry, text: &str) -> Option<(Cell, Cell)> {
+    let mut found = None;
+    for (i, _) in text.char_indices().skip(1) {
+        if let (Some(a), Some(b)) = (geo.parse_square(&text[..i]), geo.parse_square(&text[i..])) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((a, b));
+        }
+    }
+    found
+}
+
+/// The spread field of `pos` (` ~ ` and one field per unit), or nothing when
+/// no piece stands spread. Units in canonical order (by their first pair),
+/// members in pair order.
+fn write_spread(game: &Game, pos: &Position, out: &mut String) {
+    let Some(state) = pos.spread.as_ref().filter(|s| !s.pairs.is_empty()) else { return };
+    let geo = &game.geometry;
+    let mut units: Vec<u8> = Vec::new();
+    for p in &state.pairs {
+        if !units.contains(&p.unit) {
+            units.push(p.unit);
+        }
+    }
+    out.push_str(" ~");
+    for unit in units {
+        out.push(' ');
+        let mut first = None;
+        for (i, p) in state.unit(unit).enumerate() {
+            if i > 0 {
+                out.push('+');
+            }
+            let c = pos.board[p.red as usize];
+            if c != 0 {
+                let letter = game.kinds[kind_of(c) as usize].letter;
+                out.push(if color_of(c) == 0 { letter } else { letter.to_ascii_lowercase() });
+            } else {
+                out.push('?');
+            }
+            out.push_str(&geo.name(p.red));
+            out.push_str(&geo.name(p.blue));
+            first.get_or_insert(*p);
+        }
+        let Some(p) = first else { continue };
+        let rules = game.spread.as_ref();
+        let weight = rules.and_then(|r| r.weights.get(p.weight as usize)).map_or_else(|| p.weight.to_string(), |w| w.name.clone());
+        out.push(':');
+        out.push_str(&weight);
+        if p.label != 0 {
+            let label = rules
+                .and_then(|r| r.entangle.as_ref())
+                .and_then(|e| e.labels.get(p.label as usize - 1))
+                .map_or_else(|| p.label.to_string(), Clone::clone);
+            out.push(':');
+            out.push_str(&label);
+        }
+    }
+}
+
 /// Turns face down every face-up piece of the kinds `hidden { pieces … }`
 /// lists (the setup's face-down pieces), adding each one's disguise to its
 /// owner's pool.
@@ -452,7 +690,13 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
             }
         }
     }
-    if movegen::royal_attacked(game, t, pos, pos.side ^ 1) {
+    // With spread pieces, check is a possibility: the spread engine's test (halves block, R2).
+    let attacked = if pos.spread.is_some() {
+        movegen::spread_in_check(game, t, pos, pos.side ^ 1)
+    } else {
+        movegen::royal_attacked(game, t, pos, pos.side ^ 1)
+    };
+    if attacked {
         let who = &game.players[(pos.side ^ 1) as usize].name;
         return Err(err(src, at, at + len, format!("{who} is in check but it is not their move"), "in this board")
             .with_help("the side that just moved cannot have left its king attacked; check the side to move"));
@@ -516,6 +760,7 @@ pub fn write(game: &Game, pos: &Position) -> String {
         out.push('-');
     }
     out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
+    write_spread(game, pos, &mut out);
     out
 }
 
@@ -580,5 +825,177 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
         }
         coords[axis] = n - 1 - i;
         write_slice(game, pos, axis - 1, coords, out);
+    }
+}
+
+/// A variant with spread pieces for the tests of this crate: chess with the
+/// `die`, `spread`, `entangle` and `tunnel` blocks of Niel's Chess, built
+/// in code (`rules/chess.rules` plus the rulebook's dice).
+#[cfg(test)]
+pub(crate) fn niels_for_tests() -> crate::Variant {
+    use crate::model::{Die, EntangleRules, SpreadRules, TunnelRules, Weight};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
+    let Ok((mut game, _)) = crate::load::load(&path) else { panic!("rules/chess.rules does not load") };
+    let pawn = game.kind_by_name("Pawn").expect("chess has pawns");
+    game.name = "Niel's Chess (test)".into();
+    game.dice = vec![Die { name: "d6".into(), faces: 6 }];
+    let weight = |name: &str, red: &[u8], blue: &[u8], separator: char| Weight {
+        name: name.into(),
+        die: 0,
+        red_faces: red.to_vec(),
+        blue_faces: blue.to_vec(),
+        separator,
+    };
+    game.spread = Some(SpreadRules {
+        squares: 2,
+        weights: vec![weight("equal", &[2, 4, 6], &[1, 3, 5], '&'), weight("unequal", &[1, 2, 3, 4], &[5, 6], '>')],
+        red_forward: vec![pawn],
+        castling_split: true,
+        entangle: Some(EntangleRules { labels: vec!["/".into(), "\\".into()], span: Span::default() }),
+        span: Span::default(),
+        file: String::new(),
+    });
+    game.tunnel = Some(TunnelRules { die: 0, through_faces: vec![6], span: Span::default(), file: String::new() });
+    crate::Variant::new(std::sync::Arc::new(game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A group (bishop c4/e2 with the knight d5/f6) and an unequal knight pair.
+    const GROUP: &str = "r1bqk2r/pp1p1ppp/5n2/3n2N1/2BN4/8/PPPPBPPP/RN1QK2R w KQkq - 0 1 ~ Bc4e2+nd5f6:equal:/ Nd4g5:unequal";
+
+    fn fail(fen: &str) -> Diagnostic {
+        match niels_for_tests().parse_fen(fen, "<test>") {
+            Ok(_) => panic!("{fen} parses"),
+            Err(d) => d,
+        }
+    }
+
+    /// The text the diagnostic's span covers.
+    fn pointed<'a>(fen: &'a str, d: &Diagnostic) -> &'a str {
+        &fen[d.span.start..d.span.end.min(fen.len())]
+    }
+
+    #[test]
+    fn spread_pieces_read_and_write_back() {
+        let v = niels_for_tests();
+        let pos = v.parse_fen(GROUP, "<test>").expect("parses");
+        let state = pos.spread.as_deref().expect("spread pieces");
+        assert_eq!(state.pairs.len(), 3);
+        let geo = &v.game.geometry;
+        let sq = |s: &str| geo.parse_square(s).expect("square");
+        let bishop = state.pair_at(sq("e2")).expect("the bishop pair");
+        let knight = state.pair_at(sq("f6")).expect("the knight pair");
+        let pair = state.pair_at(sq("g5")).expect("the white knight pair");
+        assert_eq!((bishop.red, bishop.blue, bishop.weight, bishop.label), (sq("c4"), sq("e2"), 0, 1));
+        assert_eq!((knight.red, knight.blue, knight.unit), (sq("d5"), sq("f6"), bishop.unit));
+        assert_eq!((pair.red, pair.blue, pair.weight, pair.label), (sq("d4"), sq("g5"), 1, 0));
+        assert_ne!(pair.unit, bishop.unit);
+        assert_eq!(state.groups(), 1);
+        assert_eq!(v.fen(&pos), GROUP);
+    }
+
+    #[test]
+    fn units_are_written_in_canonical_order() {
+        let v = niels_for_tests();
+        let shuffled = GROUP.replace("~ Bc4e2+nd5f6:equal:/ Nd4g5:unequal", "~ Nd4g5:unequal  nd5f6+Bc4e2:equal:/");
+        let pos = v.parse_fen(&shuffled, "<test>").expect("parses");
+        assert_eq!(v.fen(&pos), GROUP);
+        let again = v.parse_fen(&v.fen(&pos), "<test>").expect("parses");
+        assert_eq!(again.spread, pos.spread);
+    }
+
+    #[test]
+    fn without_spread_pieces_nothing_is_written() {
+        let v = niels_for_tests();
+        let start = v.start().expect("setup");
+        assert!(start.spread.is_none());
+        assert_eq!(v.fen(&start), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // A spread field without units is no spread piece.
+        let pos = v.parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ~", "<test>").expect("parses");
+        assert!(pos.spread.is_none());
+    }
+
+    #[test]
+    fn a_king_on_two_squares_is_the_sides_royal_piece() {
+        let v = niels_for_tests();
+        let fen = "4k3/8/8/8/8/8/8/3K1K2 b - - 3 20 ~ Kd1f1:equal";
+        let pos = v.parse_fen(fen, "<test>").expect("a spread king counts as the king");
+        assert_eq!(pos.royal_count[0], 2);
+        assert_eq!(v.fen(&pos), fen);
+        // A king that split has no castling rights.
+        let bad = "4k3/8/8/8/8/8/8/R2K1K1R w K - 0 1 ~ Kd1f1:equal";
+        let d = fail(bad);
+        assert_eq!(d.code, "E0301");
+        assert!(d.message.contains("castling"), "{}", d.message);
+        assert_eq!(pointed(bad, &d), "K");
+        // Nor a rook that split.
+        let bad = "4k3/8/8/8/8/8/8/R3K1RR w K - 0 1 ~ Rg1h1:equal";
+        let d = fail(bad);
+        assert!(d.label.contains("two squares"), "{}", d.label);
+    }
+
+    #[test]
+    fn a_unit_of_two_members_without_a_label() {
+        let v = niels_for_tests();
+        // A castling split's unit (king and rook) has two members and no label.
+        let fen = "4k3/8/8/8/8/8/8/2KR1K1R b - - 1 1 ~ Kc1f1+Rd1h1:equal";
+        let pos = v.parse_fen(fen, "<test>").expect("parses");
+        assert_eq!(v.fen(&pos), fen);
+        let state = pos.spread.as_deref().expect("spread pieces");
+        assert_eq!(state.pairs.len(), 2);
+        assert_eq!(state.pairs[0].unit, state.pairs[1].unit, "one unit");
+        assert_eq!(state.groups(), 0, "not an entangled group (R16)");
+    }
+
+    #[test]
+    fn bad_spread_fields_are_located_errors() {
+        let cases: &[(&str, &str, &str)] = &[
+            // (FEN, code, the text the error points at)
+            (&GROUP.replace("Nd4g5:unequal", "Nd4g5:heavy"), SPREAD_SYNTAX, "heavy"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4g5"), SPREAD_SYNTAX, "Nd4g5"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4:unequal"), SPREAD_SYNTAX, "d4"),
+            (&GROUP.replace("Nd4g5:unequal", "Xd4g5:unequal"), SPREAD_SYNTAX, "X"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4g5:unequal:|"), SPREAD_SYNTAX, "|"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4g4:unequal"), SPREAD_CELLS, "Nd4g4"),
+            (&GROUP.replace("Nd4g5:unequal", "Bd4g5:unequal"), SPREAD_CELLS, "Bd4g5"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4d4:unequal"), SPREAD_CELLS, "Nd4d4"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4c4:unequal"), SPREAD_CELLS, "Nd4c4"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4g5:unequal:\\"), SPREAD_UNITS, "\\"),
+            (&GROUP.replace("Nd4g5:unequal", "Nd4g5+Pa2b2:unequal:/"), SPREAD_UNITS, "/"),
+            (&GROUP.replace(" ~ ", " ~"), SPREAD_SYNTAX, "~Bc4e2+nd5f6:equal:/"),
+        ];
+        for (fen, code, at) in cases {
+            let d = fail(fen);
+            assert_eq!(d.code, *code, "{fen}: {}", d.message);
+            assert_eq!(pointed(fen, &d), *at, "{fen}: {}", d.message);
+            assert!(d.help.is_some(), "{fen}: a help line");
+        }
+        // The second use of a cell points back at the first.
+        let twice = GROUP.replace("Nd4g5:unequal", "Nd4g5:unequal Nd4g5:equal");
+        let d = fail(&twice);
+        assert_eq!(d.code, SPREAD_CELLS);
+        assert_eq!(d.notes.len(), 1);
+    }
+
+    #[test]
+    fn a_variant_without_spread_pieces_refuses_the_field() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
+        let Ok((game, _)) = crate::load::load(&path) else { panic!("chess loads") };
+        let v = crate::Variant::new(std::sync::Arc::new(game));
+        let fen = "4k3/8/8/8/8/8/8/3K1K2 w - - 0 1 ~ Kd1f1:equal";
+        let d = v.parse_fen(fen, "<test>").expect_err("an error");
+        assert_eq!(d.code, SPREAD_SYNTAX);
+        assert_eq!(pointed(fen, &d), "~ Kd1f1:equal");
+    }
+
+    #[test]
+    fn nothing_panics_on_odd_spread_fields() {
+        let v = niels_for_tests();
+        for tail in ["~ :", "~ +:", "~ N:equal", "~ Né4:equal", "~ N:", "~ ::::", "~ Nd4g5:equal:", "~ ~", "~ Kd1f1:equal:/:\\"] {
+            let _ = v.parse_fen(&format!("4k3/8/8/8/8/8/8/3K1K2 w - - 0 1 {tail}"), "<test>");
+        }
     }
 }

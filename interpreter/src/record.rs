@@ -24,10 +24,11 @@
 //! did not end). Other tags are kept and ignored.
 //!
 //! The movetext follows: move numbers (`1.`, `1...`), the moves in the
-//! variant's SAN-style notation, and the result again at the end. Comments in
-//! braces `{…}` or after `;`, and numeric annotation glyphs (`$1`), are
-//! skipped; variations in parentheses are not supported. Lines are wrapped at
-//! 80 columns when written.
+//! variant's SAN-style notation (spread actions and their outcomes included:
+//! `Nf3&h3`, `Nf3xe5/blue`, `Re7^e4/through`), and the result again at the
+//! end. Comments in braces `{…}` or after `;`, and numeric annotation glyphs
+//! (`$1`), are skipped; variations in parentheses are not supported. Lines
+//! are wrapped at 80 columns when written.
 //!
 //! [`Record::parse`] keeps the byte span of every tag, value and move, so
 //! that a replay can point its diagnostics at them.
@@ -618,6 +619,18 @@ mod tests {
         for text in ["[", "[\"", "[A \"\\", "{", "(", ")", "$", "1.", "…[é \"ü\"]", "[A \"é\\\"] x"] {
             let _ = Record::parse("g.pgn", text);
         }
+    }
+
+    #[test]
+    fn spread_moves_and_outcomes_are_single_moves() {
+        let text = "1. Nf3&h3 e5&e7 2. Nf3xe5/blue Rd7xd4/6/2 3. O-O-O&f7 Kf7&O-O-O 4. Be2&c4~d5 Re7^e4/through+ 1/2-1/2";
+        let record = Record::parse("g.pgn", text).expect("parses");
+        let texts: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Nf3&h3", "e5&e7", "Nf3xe5/blue", "Rd7xd4/6/2", "O-O-O&f7", "Kf7&O-O-O", "Be2&c4~d5", "Re7^e4/through+"]
+        );
+        assert_eq!(record.terminator.map(|t| t.0), Some(GameResult::Draw));
     }
 
     #[test]

@@ -167,7 +167,9 @@ impl Session {
     /// probabilities over their common denominator picks the outcome (the
     /// revealed and the captured identity), so the draw is exact. Candidates
     /// that share an outcome differ only in a promotion chosen after it; each
-    /// outcome is weighted once and its first candidate returned. A single
+    /// outcome is weighted once and its first candidate returned. The same
+    /// holds for the outcomes of collisions and tunnels (their units' rolls,
+    /// whose probabilities [`Variant::probability`] gives). A single
     /// outcome is returned without drawing. `None` when there is no
     /// candidate, every one is impossible, or the weights do not fit in 64 bits.
     pub fn resolve(&mut self, candidates: &[Move]) -> Option<Move> {
@@ -232,7 +234,9 @@ impl Session {
         if status != Status::Ongoing {
             return Err(PlayError::GameOver(status));
         }
-        if !self.legal().contains(&m) {
+        // An equal split may be written with its colours the other way round
+        // from the legal move (the first cell written is red).
+        if !notation::is_listed(&self.variant, &self.legal(), &m) {
             return Err(PlayError::Illegal);
         }
         let next = self.variant.play(self.position(), &m);
@@ -365,9 +369,10 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / x).checked_mul(b)
 }
 
-/// Do `a` and `b` have the same chance outcome (revealed and captured identity)?
+/// Do `a` and `b` have the same chance outcome (revealed and captured
+/// identity, the branches of a collision, a tunnel's pass or bounce)?
 fn same_outcome(a: &Move, b: &Move) -> bool {
-    a.reveal == b.reveal && a.unveil == b.unveil
+    a.reveal == b.reveal && a.unveil == b.unveil && a.outcome == b.outcome
 }
 
 #[cfg(test)]
@@ -456,6 +461,85 @@ mod tests {
         assert_eq!(s.knowledge(None), white);
         assert_eq!(s.san_for(4, Some(1)), "Sxc7[?]+");
         assert_eq!(s.san_for(4, Some(0)), "Sxc7[T]+");
+    }
+
+    /// A session of `rules/niels-chess.rules` from `fen`.
+    fn niels(fen: &str, seed: u64) -> Session {
+        let s = session("niels-chess.rules", seed);
+        let start = s.variant.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message));
+        Session::new(s.variant, start, seed, None)
+    }
+
+    #[test]
+    fn collision_outcomes_are_drawn_with_their_weights() {
+        // The knight pair is unequal: red (c3) 2/3, blue (a1) 1/3.
+        let mut s = niels("4k3/8/8/3p4/8/2N5/8/N3K3 w - - 0 1 ~ Nc3a1:unequal", 5);
+        let candidates = s.candidates("Nc3xd5", "<test>", 0).expect("a collision");
+        assert_eq!(candidates.len(), 2, "red or blue");
+        let (mut red, n) = (0u32, 15_000);
+        for _ in 0..n {
+            let m = s.resolve(&candidates).expect("an outcome");
+            if m.outcome == crate::spread::ATTACKER_RED {
+                red += 1;
+            }
+        }
+        assert!((9_600..10_400).contains(&red), "{red} of {n} red, 10000 expected");
+        // A written outcome is one move, and its face says the same.
+        let blue = s.candidates("Nc3xd5/blue", "<test>", 0).expect("legal");
+        assert_eq!(blue, s.candidates("Nc3xd5/6", "<test>", 0).expect("legal"));
+        s.play(blue[0]).expect("plays");
+        // The knight was on a1: nothing moved, the pawn stands, the pair collapsed.
+        assert_eq!(s.variant.fen(s.position()), "4k3/8/8/3p4/8/8/8/N3K3 b - - 1 1");
+        assert_eq!(s.san(0), "Nc3xd5/blue");
+    }
+
+    #[test]
+    fn an_equal_split_is_played_in_the_order_written() {
+        let mut s = session("niels-chess.rules", 1);
+        for (text, fen) in [
+            ("Nh3&f3", "rnbqkbnr/pppppppp/8/8/8/5N1N/PPPPPPPP/RNBQKB1R b KQkq - 1 1 ~ Nh3f3:equal"),
+            ("Nf6&h6", "rnbqkb1r/pppppppp/5n1n/8/8/5N1N/PPPPPPPP/RNBQKB1R w KQkq - 2 2 ~ Nh3f3:equal nf6h6:equal"),
+        ] {
+            let c = s.candidates(text, "<test>", 0).expect("legal");
+            assert_eq!(c.len(), 1);
+            s.play(c[0]).expect("plays");
+            assert_eq!(s.variant.fen(s.position()), fen);
+        }
+        assert_eq!(s.san(0), "Nh3&f3");
+        assert_eq!(s.san(1), "Nf6&h6");
+    }
+
+    #[test]
+    fn random_niels_games_read_back_from_their_notation() {
+        let mut seen = String::new();
+        for seed in 0..6 {
+            let mut s = session("niels-chess.rules", seed);
+            for _ in 0..60 {
+                let Some(m) = s.random_move() else { break };
+                s.play(m).expect("a random move is legal");
+            }
+            let mut again = session("niels-chess.rules", seed + 100);
+            for (ply, rec) in s.recorded().iter().enumerate() {
+                let c = again.candidates(&rec.text, "<test>", 0).unwrap_or_else(|d| panic!("{}: {}", rec.text, d.message));
+                assert_eq!(c.len(), 1, "{} names one move", rec.text);
+                assert_eq!(c[0], s.moves()[ply], "{}", rec.text);
+                again.play(c[0]).expect("plays");
+                let coordinate = notation::coordinate(&s.variant, &s.moves()[ply]);
+                let mut third = Session::new(s.variant.clone(), s.positions()[ply].clone(), 0, None);
+                let c = third.candidates(&coordinate, "<test>", 0).unwrap_or_else(|d| panic!("{coordinate}: {}", d.message));
+                assert_eq!(c, [s.moves()[ply]], "{coordinate}");
+                third.play(c[0]).expect("plays");
+            }
+            assert_eq!(s.variant.fen(s.position()), again.variant.fen(again.position()));
+            for rec in s.recorded() {
+                seen.push_str(&rec.text);
+                seen.push(' ');
+            }
+        }
+        // The games had splits, collisions of one and of two units, entangles and a tunnel.
+        for mark in ["&", ">", "/red ", "/blue/", "~", "^"] {
+            assert!(seen.contains(mark), "no `{mark}` in {seen}");
+        }
     }
 
     #[test]

@@ -9,14 +9,31 @@
 //! dimensions is drawn as one two-dimensional slice per level, the highest
 //! level first (for black the lowest first).
 //!
+//! A half of a spread piece is its letter followed by its colour (`r` red,
+//! `b` blue), its weight's separator (`&` equal, `>` red likelier, `<` red
+//! less likely) and, in an entangled group, the group's label: `Nr>`,
+//! `nb&/`. With colour (a terminal) the half is also painted red or blue.
+//!
 //! Below the board: the side to move, the hands (in variants with drops),
-//! and, in variants with face-down pieces, what the viewer knows of each
-//! player's face-down pieces ([`crate::session::Knowledge`]).
+//! in variants with face-down pieces, what the viewer knows of each
+//! player's face-down pieces ([`crate::session::Knowledge`]), and in
+//! variants with spread pieces a legend: every unit, its members' red and
+//! blue cells, its weight with the probabilities of red and blue, its label.
 
-use crate::model::{Color, Game, KindId, LetterSet};
+use crate::geometry::Cell;
+use crate::model::{Color, Game, KindId, LetterSet, Weight};
 use crate::position::{color_of, kind_of, Position};
 use crate::session::{HiddenKnowledge, Knowledge};
+use crate::spread::{Branch, Pair};
 use crate::variant::Variant;
+use num_rational::Ratio;
+
+/// ANSI escape that paints a red half.
+const RED: &str = "\x1b[31m";
+/// ANSI escape that paints a blue half.
+const BLUE: &str = "\x1b[34m";
+/// ANSI escape that ends a painted half.
+const RESET: &str = "\x1b[0m";
 
 /// The letter of `kind` in `letters` (`None`: the FEN letter), upper case.
 fn letter(game: &Game, kind: KindId, letters: Option<&LetterSet>) -> char {
@@ -71,8 +88,21 @@ pub fn render(
     letters: Option<&LetterSet>,
     knowledge: Option<&Knowledge>,
 ) -> String {
+    render_styled(v, pos, viewer, letters, knowledge, false)
+}
+
+/// [`render`], with the halves of spread pieces painted red and blue
+/// (ANSI escapes) when `colour` is set: for a terminal.
+pub fn render_styled(
+    v: &Variant,
+    pos: &Position,
+    viewer: Option<Color>,
+    letters: Option<&LetterSet>,
+    knowledge: Option<&Knowledge>,
+    colour: bool,
+) -> String {
     let game = &v.game;
-    let mut out = board(v, pos, viewer, letters);
+    let mut out = board(v, pos, viewer, letters, colour);
     out.push('\n');
     let mover = player_name(game, pos.side);
     if v.in_check(pos) {
@@ -102,7 +132,107 @@ pub fn render(
             hidden_lines(game, color, &known.players[color as usize], letters, &mut out);
         }
     }
+    spread_legend(game, pos, letters, &mut out);
     out
+}
+
+/// The weight of `pair` in `game` (`None` when the rules declare no such weight).
+fn weight_of<'a>(game: &'a Game, pair: &Pair) -> Option<&'a Weight> {
+    game.spread.as_ref().and_then(|s| s.weights.get(pair.weight as usize))
+}
+
+/// The label of `pair`'s group (empty for none).
+fn label_of(game: &Game, pair: &Pair) -> String {
+    if pair.label == 0 {
+        return String::new();
+    }
+    game.spread
+        .as_ref()
+        .and_then(|s| s.entangle.as_ref())
+        .and_then(|e| e.labels.get(pair.label as usize - 1))
+        .map_or_else(|| pair.label.to_string(), Clone::clone)
+}
+
+/// The probabilities of red and blue under `w`.
+fn odds(w: &Weight) -> (Ratio<u64>, Ratio<u64>) {
+    let red = w.red_faces.len() as u64;
+    let total = (w.red_faces.len() + w.blue_faces.len()) as u64;
+    if total == 0 {
+        return (Ratio::from_integer(0), Ratio::from_integer(0));
+    }
+    (Ratio::new(red, total), Ratio::new(total - red, total))
+}
+
+/// The piece on `cell` as a letter of `letters`, upper case for the first player.
+fn piece_text(game: &Game, pos: &Position, cell: Cell, letters: Option<&LetterSet>) -> String {
+    let code = pos.board[cell as usize];
+    if code == 0 {
+        return "?".to_string();
+    }
+    let l = letter(game, kind_of(code), letters);
+    if color_of(code) == 0 {
+        l.to_uppercase().collect()
+    } else {
+        l.to_lowercase().collect()
+    }
+}
+
+/// The marks after a half's letter: its colour, its weight's separator, its group's label (`r&/`).
+fn half_marks(game: &Game, pair: &Pair, branch: Branch) -> String {
+    let mut s = String::from(match branch {
+        Branch::Red => 'r',
+        Branch::Blue => 'b',
+    });
+    s.push(weight_of(game, pair).map_or('?', |w| w.separator));
+    s.push_str(&label_of(game, pair));
+    s
+}
+
+/// The legend of the spread pieces: one line per unit, in canonical order.
+fn spread_legend(game: &Game, pos: &Position, letters: Option<&LetterSet>, out: &mut String) {
+    let (Some(rules), Some(state)) = (&game.spread, pos.spread.as_deref()) else { return };
+    if state.pairs.is_empty() {
+        return;
+    }
+    let weights: Vec<String> = rules.weights.iter().map(|w| format!("{} {}", w.separator, w.name)).collect();
+    out.push_str(&format!("Spread pieces (halves marked r red or b blue, then {}, then the group):\n", weights.join(" or ")));
+    let mut units: Vec<u8> = Vec::new();
+    for p in &state.pairs {
+        if !units.contains(&p.unit) {
+            units.push(p.unit);
+        }
+    }
+    for unit in units {
+        let members: Vec<&Pair> = state.unit(unit).collect();
+        let Some(first) = members.first() else { continue };
+        let label = label_of(game, first);
+        let prefix = if !label.is_empty() {
+            format!("group {label}: ")
+        } else if members.len() > 1 {
+            "together: ".to_string()
+        } else {
+            String::new()
+        };
+        let pieces: Vec<String> = members
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} on {} (red) or {} (blue)",
+                    piece_text(game, pos, p.red, letters),
+                    game.geometry.name(p.red),
+                    game.geometry.name(p.blue)
+                )
+            })
+            .collect();
+        let weight = match weight_of(game, first) {
+            Some(w) => {
+                let (red, blue) = odds(w);
+                format!("{}, red {red}, blue {blue}", w.name)
+            }
+            None => format!("weight {}", first.weight),
+        };
+        out.push_str(&format!("  {prefix}{}: {weight}\n", pieces.join(", ")));
+    }
 }
 
 /// The lines about one player's face-down pieces.
@@ -135,14 +265,20 @@ fn hidden_lines(game: &Game, color: Color, k: &HiddenKnowledge, letters: Option<
 }
 
 /// The board alone: one slice per combination of the axes beyond the second.
-fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&LetterSet>) -> String {
+fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&LetterSet>, colour: bool) -> String {
     let game = &v.game;
     let geo = &game.geometry;
     let dims = geo.dims();
     let flipped = viewer == Some(1);
     let files = if dims >= 1 { geo.size(0) } else { 1 };
     let ranks = if dims >= 2 { geo.size(1) } else { 1 };
-    let cell_width = if game.hidden.is_some() { 3 } else { 2 };
+    let spread = pos.spread.as_deref();
+    let mut cell_width = if game.hidden.is_some() { 3 } else { 2 };
+    if let Some(state) = spread {
+        // A letter, the colour, the separator, the longest label in use, a space.
+        let label = state.pairs.iter().map(|p| label_of(game, p).chars().count()).max().unwrap_or(0);
+        cell_width = cell_width.max(4 + label);
+    }
     let rank_label = |r: usize| if dims >= 2 { geo.axes[1].labels[r].clone() } else { String::new() };
     let label_width = (0..ranks).map(|r| rank_label(r).chars().count()).max().unwrap_or(0);
     // The coordinates of the higher axes, one entry per slice, highest first.
@@ -191,6 +327,7 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
                     coords.push(r as i64);
                 }
                 coords.extend(slice.iter().map(|&c| c as i64));
+                let mut paint = None;
                 let text = match geo.cell(&coords) {
                     None => String::new(),
                     Some(cell) => {
@@ -198,17 +335,26 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
                         if code == 0 {
                             ".".to_string()
                         } else {
-                            let l = letter(game, kind_of(code), letters);
-                            let mut s: String =
-                                if color_of(code) == 0 { l.to_uppercase().collect() } else { l.to_lowercase().collect() };
+                            let mut s = piece_text(game, pos, cell, letters);
                             if pos.is_hidden(cell) {
                                 s.push('?');
+                            }
+                            let half = spread.and_then(|st| st.pair_at(cell)).and_then(|p| p.branch_at(cell).map(|b| (p, b)));
+                            if let Some((pair, branch)) = half {
+                                s.push_str(&half_marks(game, pair, branch));
+                                paint = Some(if branch == Branch::Red { RED } else { BLUE });
                             }
                             s
                         }
                     }
                 };
-                line.push_str(&format!("{text:<cell_width$}"));
+                match paint {
+                    Some(ansi) if colour => {
+                        let pad = cell_width.saturating_sub(text.chars().count());
+                        line.push_str(&format!("{ansi}{text}{RESET}{}", " ".repeat(pad)));
+                    }
+                    _ => line.push_str(&format!("{text:<cell_width$}")),
+                }
             }
             out.push_str(line.trim_end());
             out.push('\n');
@@ -217,4 +363,39 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::niels_for_tests;
+
+    const GROUP: &str = "r1bqk2r/pp1p1ppp/5n2/3n2N1/2BN4/8/PPPPBPPP/RN1QK2R w KQkq - 0 1 ~ Bc4e2+nd5f6:equal:/ Nd4g5:unequal";
+
+    #[test]
+    fn halves_are_marked_and_listed() {
+        let v = niels_for_tests();
+        let pos = v.parse_fen(GROUP, "<test>").expect("parses");
+        let text = render(&v, &pos, None, None, None);
+        assert!(text.contains("\n4  .    .    Br&/ Nr>  .    .    .    .\n"), "{text}");
+        assert!(text.contains("\n5  .    .    .    nr&/ .    .    Nb>  .\n"), "{text}");
+        assert!(text.contains("  group /: B on c4 (red) or e2 (blue), n on d5 (red) or f6 (blue): equal, red 1/2, blue 1/2\n"), "{text}");
+        assert!(text.contains("  N on d4 (red) or g5 (blue): unequal, red 2/3, blue 1/3\n"), "{text}");
+        assert!(!text.contains('\x1b'));
+        // Painted for a terminal: the same text once the escapes are taken out.
+        let painted = render_styled(&v, &pos, None, None, None, true);
+        assert!(painted.contains(&format!("{RED}Br&/{RESET} {RED}Nr>{RESET}")), "{painted}");
+        assert!(painted.contains(&format!("{BLUE}Nb>{RESET}")), "{painted}");
+        let plain = painted.replace(RED, "").replace(BLUE, "").replace(RESET, "");
+        assert_eq!(plain, text);
+    }
+
+    #[test]
+    fn boards_without_spread_pieces_keep_their_width() {
+        let v = niels_for_tests();
+        let pos = v.start().expect("setup");
+        let text = render(&v, &pos, None, None, None);
+        assert!(text.starts_with("8  r n b q k b n r\n"), "{text}");
+        assert!(!text.contains("Spread pieces"), "{text}");
+    }
 }

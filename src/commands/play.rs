@@ -13,6 +13,7 @@ use rulebook_interpreter::model::{Color, LetterSet};
 use rulebook_interpreter::notation;
 use rulebook_interpreter::record::{self, GameResult, Header, RecordedMove};
 use rulebook_interpreter::session::{result_of, PlayError, Session};
+use rulebook_interpreter::position::NO_KIND;
 use rulebook_interpreter::{view, Move, Status};
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, IsTerminal, Write};
@@ -85,21 +86,43 @@ pub fn rules_hash(loaded: &Loaded, path: &Path) -> Result<String, Failure> {
     Ok(format!("sha256:{hex}"))
 }
 
+/// What interactive play adds in variants with spread pieces or tunnels.
+const SPREAD_HELP: &str = "\
+A piece may split onto two squares: Nf3&h3 (equal weight), Nf3>h3 (red, the
+first square, likelier); a pawn's red half is the front one (e4&e3). A half
+on the board (Nr&, nb>) moves from its own square: Nf3xe5. Entangle with an
+enemy half: Be2&c4~d5. Castling may be half of a king's split: O-O&f1.
+Tunnel through an enemy piece: Ra7^a4. Collisions and tunnels are decided by
+a roll, shown after the move (/red, /blue, /through, /bounce).
+";
+
+/// Paint the board for this output? Only a terminal, and not with `NO_COLOR` set.
+fn paint() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 /// The board as `viewer` sees it now, with what it knows of face-down pieces.
 pub fn board(session: &Session, viewer: Option<Color>) -> String {
-    view::render(
+    view::render_styled(
         &session.variant,
         session.position(),
         viewer,
         session.letters.as_ref(),
         Some(&session.knowledge(viewer)),
+        paint(),
     )
 }
 
 /// Move `ply` with its number, as `viewer` knows it (`1. e4`, `1... e5`).
+/// The outcome of a collision or tunnel comes with its probability
+/// (`3. Nf3xe5/red (chance 1/2)`).
 pub fn move_line(session: &Session, ply: usize, viewer: Option<Color>) -> String {
     let pos = &session.positions()[ply];
-    RecordedMove { number: pos.fullmove, side: pos.side, text: session.san_for(ply, viewer) }.numbered()
+    let line = RecordedMove { number: pos.fullmove, side: pos.side, text: session.san_for(ply, viewer) }.numbered();
+    match session.moves().get(ply) {
+        Some(m) if m.outcome != 0 => format!("{line} (chance {})", session.variant.probability(pos, m)),
+        _ => line,
+    }
 }
 
 /// How a game that ended by rule ended: the rule, the result in words, and
@@ -330,8 +353,11 @@ fn decisions_text(session: &Session) -> String {
     }
     let n = decisions.len();
     out.push_str(&if n == 1 { "1 legal move\n".to_string() } else { format!("{n} legal moves\n") });
-    if legal.iter().any(Move::is_chance) {
+    if legal.iter().any(|m| m.reveal != NO_KIND || m.unveil != NO_KIND) {
         out.push_str("(a face-down piece that moves is revealed on arrival: its identity is drawn at random)\n");
+    }
+    if legal.iter().any(|m| m.outcome != 0) {
+        out.push_str("(a collision with a spread piece, or a tunnel, is decided by a roll)\n");
     }
     out
 }
@@ -386,6 +412,9 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
                     if session.variant.game.hidden.is_some() {
                         emit(HIDDEN_HELP)?;
                     }
+                    if session.variant.game.spread.is_some() || session.variant.game.tunnel.is_some() {
+                        emit(SPREAD_HELP)?;
+                    }
                 }
                 "moves" => emit(&decisions_text(session))?,
                 "board" => emit(&format!("\n{}", board(session, me)))?,
@@ -407,8 +436,13 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
                             // The player decides; chance decides the outcome,
                             // whatever outcome the text may name.
                             let decision = candidates.first().map(Move::decision);
-                            let branches: Vec<Move> =
+                            let mut branches: Vec<Move> =
                                 session.legal().into_iter().filter(|m| Some(m.decision()) == decision).collect();
+                            if branches.is_empty() {
+                                // An equal split written with its colours the
+                                // other way round: not listed as such, no chance.
+                                branches = candidates;
+                            }
                             draw(session, &branches, text)?;
                             emit(&format!("{}\n", move_line(session, session.moves().len() - 1, me)))?;
                             continue 'game;
