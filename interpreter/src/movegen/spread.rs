@@ -71,6 +71,7 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     }
     drops(game, t, pos, &mut pseudo);
     let checked = spread_in_check(game, t, pos, us);
+    let ctx = &Ctx { game, t, pos, state, checked };
     let mut castles = Vec::new();
     let mut scratch = Vec::new();
     if state.pairs.is_empty() && !pos.any_hidden() {
@@ -84,15 +85,14 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
             castles.retain(|m| !half(m.from) && !half(m.aux as Cell));
         }
         for m in pseudo.iter().chain(&castles) {
-            with_outcomes(game, t, pos, state, *m, false, out, &mut scratch);
+            with_outcomes(ctx, *m, false, out, &mut scratch);
         }
     }
     if let Some(rules) = &game.spread {
-        let ctx = Ctx { game, t, pos, state, checked };
-        splits(&ctx, rules, &pseudo, &castles, out, &mut scratch);
+        splits(ctx, rules, &pseudo, &castles, out, &mut scratch);
     }
     if game.tunnel.is_some() {
-        tunnels(game, t, pos, state, out, &mut scratch);
+        tunnels(ctx, out, &mut scratch);
     }
 }
 
@@ -154,16 +154,8 @@ fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> Vec<u8> {
 }
 
 /// Pushes every outcome of the decision `m` if every one leaves the mover out of check.
-fn with_outcomes(
-    game: &Game,
-    t: &Tables,
-    pos: &Position,
-    state: &SpreadState,
-    m: Move,
-    known_legal: bool,
-    out: &mut Vec<Move>,
-    scratch: &mut Vec<Move>,
-) {
+fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
+    let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
     scratch.clear();
     for o in outcomes(pos, state, &m) {
         let mv = Move { outcome: o, ..m };
@@ -267,7 +259,7 @@ fn splits(
                     colourings.extend([0, RED_SECOND]);
                 }
                 for c in colourings {
-                    with_outcomes(game, t, pos, state, Move { spread: flags | c, ..base }, safe, out, scratch);
+                    with_outcomes(ctx, Move { spread: flags | c, ..base }, safe, out, scratch);
                 }
             }
             if stay && rules.entangle.is_some() {
@@ -288,7 +280,7 @@ fn entangles(
     out: &mut Vec<Move>,
     scratch: &mut Vec<Move>,
 ) {
-    let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
+    let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
     // The piece on both of its cells (the mover still to move), to see what it attacks.
     let mut world = pos.clone();
     let piece = world.take(base.from, t);
@@ -317,14 +309,15 @@ fn entangles(
         // `to` is the moved cell, `second` the origin.
         let colourings: &[u8] = if forward { &[0] } else { &[0, RED_SECOND] };
         for &c in colourings {
-            with_outcomes(game, t, pos, state, Move { spread: flags | c, aux, ..base }, safe, out, scratch);
+            with_outcomes(ctx, Move { spread: flags | c, aux, ..base }, safe, out, scratch);
         }
     }
 }
 
 /// The tunnels: a conventional piece rides through the one enemy
 /// conventional piece directly before an empty cell within the ride's range.
-fn tunnels(game: &Game, t: &Tables, pos: &Position, state: &SpreadState, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
+fn tunnels(ctx: &Ctx, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
+    let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
     let us = pos.side;
     for from in pos.cells_of(us, t.nwords) {
         if state.pair_at(from).is_some() {
@@ -353,10 +346,10 @@ fn tunnels(game: &Game, t: &Tables, pos: &Position, state: &SpreadState, out: &m
             let m = Move { spread: TUNNEL, ..Move::normal(piece, from, to) };
             let rule = if t.promotes[kc] { t.promo_zone[kc * t.ncells + to as usize] } else { 0 };
             if rule == 0 {
-                with_outcomes(game, t, pos, state, m, false, out, scratch);
+                with_outcomes(ctx, m, false, out, scratch);
             } else {
                 for &target in &t.promo_targets[rule as usize - 1] {
-                    with_outcomes(game, t, pos, state, Move { promotion: target, ..m }, false, out, scratch);
+                    with_outcomes(ctx, Move { promotion: target, ..m }, false, out, scratch);
                 }
             }
         }
