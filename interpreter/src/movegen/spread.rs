@@ -254,7 +254,10 @@ fn splits(
                     // Red is the front cell.
                     colourings.push(if dist(base.to) >= dist(base.second) { 0 } else { RED_SECOND });
                 } else if symmetric {
-                    colourings.push(0);
+                    // One action; its red cell: the moved one (move and stay),
+                    // the castling one, else the first in board order.
+                    let special = stay || base.kind == MoveKind::Castle;
+                    colourings.push(if special || base.to < base.second { 0 } else { RED_SECOND });
                 } else {
                     colourings.extend([0, RED_SECOND]);
                 }
