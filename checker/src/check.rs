@@ -4,11 +4,19 @@
 //! reachable wins, positions the end rules say nothing about), then Z3:
 //! claims by induction, consistency (rules that never fire), ambiguities
 //! with witnesses, and the well-formedness facts.
+//!
+//! Spread pieces and tunnelling (`spread`, `tunnel`) are not in the Z3 move
+//! encoding: for such a variant the encoding covers the conventional moves
+//! of positions without spread pieces, the report says so (C0240), claims
+//! proved only over those moves are reported as holding to the search's
+//! depth, and the spread claims are decided on the spread layer
+//! ([`crate::spread_layer`]).
 
 use crate::diagram::diagram;
 use crate::explore::{explore, Exploration, Limits};
 use crate::encode::{Encoder, State};
 use crate::prove::{Answer, Induction, Lemma, Prover, Witness};
+use crate::spread_layer::{is_spread_property, LayerVerdict, SpreadLayer};
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::geometry::Cell;
@@ -76,16 +84,25 @@ impl Verdict {
     }
 }
 
-/// A counterexample: a line of moves from the setup, the position it reaches, and the offending move.
+/// A counterexample: a line of moves from the setup, the position it
+/// reaches, and the offending move; or a line of abstract actions of the
+/// spread layer.
 #[derive(Clone, Debug, Serialize)]
 pub struct Counterexample {
-    /// Moves from the setup (coordinate notation; replay with `rulebook moves --play`).
+    /// Moves from the setup (coordinate notation; replay with `rulebook
+    /// moves --play`), or, on the spread layer, its actions as sentences.
     pub line: Vec<String>,
-    /// The position where the claim fails (before `mv` for a move claim).
+    /// The position where the claim fails (before `mv` for a move claim);
+    /// empty on the spread layer, which abstracts positions.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub fen: String,
     /// The move that breaks a move claim.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mv: Option<String>,
+    /// The line is one of abstract actions on the spread layer, not played
+    /// on a board.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub spread_layer: bool,
 }
 
 /// What `check` says about one claim.
@@ -166,15 +183,24 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
         win_depth: opts.win_depth.max(opts.depth),
         max_nodes: opts.max_nodes,
         deadline: started + opts.total_timeout / 3,
+        // Variants whose moves the Z3 encoding leaves out have slow move
+        // generation (legality tried over every outcome): an iteration that
+        // cannot finish would take minutes and add nothing.
+        skip_hopeless: beyond_encoding(v),
     };
     let found = explore(v, &claims, &limits);
 
     progress("building the Z3 encoding");
-    let mut prover = Prover::new(v, opts.query_timeout.as_millis().min(u32::MAX as u128) as u32, deadline);
+    let timeout_ms = opts.query_timeout.as_millis().min(u32::MAX as u128) as u32;
+    let mut prover = Prover::new(v, timeout_ms, deadline);
     let mut diagnostics = Vec::new();
+    if let Some(d) = encoding_scope(v) {
+        diagnostics.push(d);
+    }
 
     progress("proving claims");
-    let (results, lemmas) = claims_verdicts(v, &claims, &found, &mut prover, &mut diagnostics);
+    let mut layer_queries = 0;
+    let (results, lemmas) = claims_verdicts(v, &claims, &found, &mut prover, &mut diagnostics, (timeout_ms, deadline, &mut layer_queries));
 
     progress("looking for rules that never apply");
     dead_rules(v, &mut prover, &lemmas, &mut diagnostics);
@@ -195,7 +221,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             depth: found.depth_done,
             win_depth: found.win_depth_done,
             stopped: found.stopped.clone(),
-            queries: prover.queries,
+            queries: prover.queries + layer_queries,
             seconds: started.elapsed().as_secs_f64(),
         },
     }
@@ -247,17 +273,72 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
     out
 }
 
+/// Does the Z3 move encoding leave out moves of `v`: spread pieces (splits,
+/// entangles, moves of halves, collisions) or tunnels?
+pub fn beyond_encoding(v: &Variant) -> bool {
+    v.game.spread.is_some() || v.game.tunnel.is_some()
+}
+
+/// The notice that the Z3 move encoding leaves out spread pieces and
+/// tunnelling (C0240), for a variant that has them.
+fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
+    let game = &v.game;
+    let (file, span) = match (&game.spread, &game.tunnel) {
+        (Some(s), _) => (s.file.clone(), s.span),
+        (None, Some(t)) => (t.file.clone(), t.span),
+        (None, None) => return None,
+    };
+    let left_out = match (game.spread.is_some(), game.tunnel.is_some()) {
+        (true, true) => "spread pieces, collisions and tunnelling",
+        (true, false) => "spread pieces and collisions",
+        _ => "tunnelling",
+    };
+    let mut d = Diagnostic::error("C0240", &file, span, format!("{left_out} are not in the Z3 move encoding"), "not in the Z3 move encoding")
+        .warning()
+        .with_help(
+            "consistency and ambiguity results cover the conventional moves; other claims hold to the search's depth; spread claims are decided on the spread layer",
+        );
+    if let (Some(t), Some(_)) = (&game.tunnel, &game.spread) {
+        if t.file == file {
+            d = d.with_note(t.span, "not in the Z3 move encoding either");
+        }
+    }
+    Some(
+        d.with_detail(
+            "the Z3 encoding states positions without spread pieces and the conventional moves from them (where the trust test compares it with the interpreter); rules that never apply (C0220-C0222) and ambiguities (C0210-C0213) are looked for among those moves",
+        )
+        .with_detail(
+            "claims that Z3 proves by induction over those moves alone are reported as HOLDS TO DEPTH: only the search from the setup, which plays every action, checks them on the others",
+        )
+        .with_detail(
+            "`spread pieces on at most N squares` and `entangled groups at most N` are decided on the spread layer: it follows each piece's number of squares and its unit, not where it stands, and allows every move of the game (and more), so its proofs hold for the game",
+        ),
+    )
+}
+
 fn claims_verdicts(
     v: &Variant,
     claims: &[Claim],
     found: &Exploration,
     prover: &mut Prover,
     diagnostics: &mut Vec<Diagnostic>,
+    (timeout_ms, deadline, layer_queries): (u32, Instant, &mut u32),
 ) -> (Vec<ClaimResult>, Vec<Lemma>) {
-    // Position claims not refuted by the exploration are the induction candidates.
+    // Position claims not refuted by the exploration are the induction
+    // candidates (the spread claims go to the spread layer).
     let candidates: Vec<usize> = (0..claims.len())
-        .filter(|&i| !claims[i].property.is_move_property() && found.violations.get(i).is_none_or(|x| x.is_none()))
+        .filter(|&i| {
+            let p = &claims[i].property;
+            !p.is_move_property() && !is_spread_property(p) && found.violations.get(i).is_none_or(|x| x.is_none())
+        })
         .collect();
+    let spread_verdicts = spread_claims(v, claims, found, timeout_ms, deadline, layer_queries);
+    let partial = beyond_encoding(v);
+    let others = match (v.game.spread.is_some(), v.game.tunnel.is_some()) {
+        (true, true) => "spread actions and tunnels",
+        (true, false) => "spread actions",
+        _ => "tunnels",
+    };
     let mut properties: Vec<Lemma> = candidates.iter().map(|&i| claims[i].property.clone().into()).collect();
     properties.extend(builtin_lemmas(v));
     let verdicts = prover.induction(&properties);
@@ -292,8 +373,46 @@ fn claims_verdicts(
                 line: violation.line.text.clone(),
                 fen: violation.line.fen.clone(),
                 mv: violation.mv_text.clone(),
+                spread_layer: false,
             });
             diagnostics.push(refuted(v, claim, &result));
+            results.push(result);
+            continue;
+        }
+        if let Some((verdict, layer)) = spread_verdicts.iter().find(|(at, _)| *at == i).map(|(_, x)| x) {
+            let bounded = format!("no counterexample in the {} plies from the setup", found.depth_done);
+            match verdict {
+                LayerVerdict::Proved => {
+                    result.verdict = Verdict::Proved;
+                    result.detail = format!(
+                        "holds in the setup; no action of the spread layer breaks it (Z3: the induction step is unsatisfiable). The layer follows {layer}, each piece's number of squares and its unit, not where it stands; it allows every move of the game, so the proof holds for the game"
+                    );
+                }
+                LayerVerdict::Refuted(trace) => {
+                    result.verdict = Verdict::Refuted;
+                    result.depth = trace.steps.len() as u32;
+                    result.detail = format!(
+                        "{} actions of the spread layer from the setup reach {} (abstract actions: the layer does not know where pieces stand, and the line was not played on a board)",
+                        trace.steps.len(),
+                        trace.end
+                    );
+                    result.counterexample = Some(Counterexample { line: trace.steps.clone(), fen: String::new(), mv: None, spread_layer: true });
+                    let steps = trace.steps.join("\n");
+                    diagnostics.push(
+                        Diagnostic::error("C0201", &claim.file, claim.span, format!("claim `{}` is false", claim.name), "refuted")
+                            .with_detail(format!(
+                                "counterexample on the spread layer, which follows {layer}, each piece's number of squares and its unit, not where it stands:\n{steps}\nthen: {}",
+                                trace.end
+                            ))
+                            .with_detail("the layer allows every move of the game and more (any piece may attack any other, every square is free): its line is checked on the layer only, not played on a board")
+                            .with_help("correct the rules or the claim; `rulebook moves RULES --play \"…\"` shows whether the line can be played"),
+                    );
+                }
+                LayerVerdict::Open(why) => {
+                    result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };
+                    result.detail = format!("{bounded}; not proved on the spread layer ({layer}): {why}");
+                }
+            }
             results.push(result);
             continue;
         }
@@ -305,6 +424,14 @@ fn claims_verdicts(
         };
         let bounded = format!("no counterexample in the {} plies from the setup", found.depth_done);
         match induction {
+            // Proved over the conventional moves only: the search from the
+            // setup, which plays every action, is what covers the rest.
+            Induction::Proved if partial => {
+                result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };
+                result.detail = format!(
+                    "{bounded}, {others} included; Z3 proves it only over positions without spread pieces and their conventional moves (C0240)"
+                );
+            }
             Induction::Proved => {
                 result.verdict = Verdict::Proved;
                 result.detail = if claim.property.is_move_property() {
@@ -333,6 +460,36 @@ fn claims_verdicts(
         results.push(result);
     }
     (results, lemmas)
+}
+
+/// Decides the spread claims that the search did not refute on the spread
+/// layer: per claim index, the verdict and the layer's description.
+fn spread_claims(
+    v: &Variant,
+    claims: &[Claim],
+    found: &Exploration,
+    timeout_ms: u32,
+    deadline: Instant,
+    queries: &mut u32,
+) -> Vec<(usize, (LayerVerdict, String))> {
+    let asked: Vec<usize> = (0..claims.len())
+        .filter(|&i| is_spread_property(&claims[i].property) && found.violations.get(i).is_none_or(|x| x.is_none()))
+        .collect();
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    let mut layer = match SpreadLayer::new(v, timeout_ms, deadline) {
+        Ok(layer) => layer,
+        Err(why) => return asked.into_iter().map(|i| (i, (LayerVerdict::Open(why.clone()), String::new()))).collect(),
+    };
+    let properties: Vec<Property> = asked.iter().map(|&i| claims[i].property.clone()).collect();
+    // Long enough to form one group more than the labels allow (a split
+    // and an entangle per group), and a few actions more.
+    let steps = 2 * layer.rules.labels.len() + 4;
+    let verdicts = layer.check(&properties, steps);
+    *queries += layer.queries;
+    let description = layer.describe();
+    asked.into_iter().zip(verdicts).map(|(i, verdict)| (i, (verdict, description.clone()))).collect()
 }
 
 fn line_text(line: &[String]) -> String {

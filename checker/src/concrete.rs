@@ -6,7 +6,7 @@
 
 use rulebook_interpreter::geometry::{Cell, Geometry};
 use rulebook_interpreter::model::{Color, KindId, Property};
-use rulebook_interpreter::position::{color_of, kind_of, MoveKind};
+use rulebook_interpreter::position::{color_of, kind_of, MoveKind, PROMOTED};
 use rulebook_interpreter::{Move, Position, Variant};
 
 /// Does the position property `p` hold in `pos`? (Move properties: `true`.)
@@ -17,12 +17,26 @@ use rulebook_interpreter::{Move, Position, Variant};
 ///   one king step away (every coordinate differs by at most 1, not all equal)
 ///   from a piece of `other` of player `1 - c`.
 /// * `AtMost { kind, count }`: neither player has more than `count` pieces of
-///   `kind` on the board (pieces in hand do not count).
+///   `kind` on the board (pieces in hand do not count; a spread piece stands
+///   on two cells and counts once).
+/// * `SpreadAtMost { squares }`: no piece stands on more than `squares`
+///   cells. A conventional piece stands on one; a pair on two, provided the
+///   spread state is well formed ([`spread_well_formed`]); a position whose
+///   spread state is not breaks the claim.
+/// * `GroupsAtMost { groups }`: at most `groups` entangled groups, a group
+///   being a unit that carries a label ([`groups`]).
 pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
     let nwords = v.tables.nwords;
     match p {
-        // Spread claims are proved on the spread layer (checker helper: TODO issue 5).
-        Property::SpreadAtMost { .. } | Property::GroupsAtMost { .. } => true,
+        Property::SpreadAtMost { squares } => {
+            let most = if pos.spread.is_some() {
+                2
+            } else {
+                usize::from(v.game.geometry.board_cells().any(|c| pos.board[c as usize] != 0))
+            };
+            spread_well_formed(v, pos) && most <= usize::from(*squares)
+        }
+        Property::GroupsAtMost { groups: most } => groups(pos) <= usize::from(*most),
         Property::NeverOn { kind, zone } => (0..2u8).all(|c| {
             zone[c as usize]
                 .iter()
@@ -39,12 +53,56 @@ pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
             })
         }
         Property::AtMost { kind, count } => (0..2u8).all(|c| {
-            let n = pos.cells_of(c, nwords).filter(|&a| is_piece(pos.board[a as usize], *kind, c)).count();
-            n as u64 <= u64::from(*count)
+            let cells = pos.cells_of(c, nwords).filter(|&a| is_piece(pos.board[a as usize], *kind, c)).count();
+            // A pair's second half is the same piece again.
+            let pairs = pos.spread.as_ref().map_or(0, |s| {
+                s.pairs.iter().filter(|p| p.red != p.blue && is_piece(pos.board.get(p.red as usize).copied().unwrap_or(0), *kind, c)).count()
+            });
+            (cells.saturating_sub(pairs)) as u64 <= u64::from(*count)
         }),
         Property::NeverInHand { kind } => (0..2).all(|c| pos.hand[c][*kind as usize] == 0),
         Property::KeepsColour { .. } | Property::HiddenArrivals { .. } => true,
     }
+}
+
+/// Is the spread state of `pos` made of pairs, each one piece on two cells?
+/// Each pair's red and blue cells differ, lie on the board and hold the same
+/// piece (kind and owner), and no cell holds halves of two pairs. (`true` without spread
+/// pieces.)
+pub fn spread_well_formed(v: &Variant, pos: &Position) -> bool {
+    let Some(state) = pos.spread.as_deref() else { return true };
+    let on_board = |c: Cell| v.game.geometry.on_board.get(c as usize).copied().unwrap_or(false);
+    let mut seen: Vec<Cell> = Vec::with_capacity(2 * state.pairs.len());
+    for p in &state.pairs {
+        if p.red == p.blue || !on_board(p.red) || !on_board(p.blue) {
+            return false;
+        }
+        // The same kind and owner (the promoted flag, which only matters
+        // for captures into a hand, is not compared).
+        let piece = pos.board[p.red as usize] & !PROMOTED;
+        if piece == 0 || pos.board[p.blue as usize] & !PROMOTED != piece {
+            return false;
+        }
+        for c in [p.red, p.blue] {
+            if seen.contains(&c) {
+                return false;
+            }
+            seen.push(c);
+        }
+    }
+    true
+}
+
+/// The entangled groups of `pos`: its units that carry a label (the rules
+/// give a label to every unit of two or more pieces formed by entangling;
+/// a castling split's unit carries none). Counting units, not labels, also
+/// catches a label given to two units.
+pub fn groups(pos: &Position) -> usize {
+    let Some(state) = pos.spread.as_deref() else { return 0 };
+    let mut units: Vec<u8> = state.pairs.iter().filter(|p| p.label != 0).map(|p| p.unit).collect();
+    units.sort_unstable();
+    units.dedup();
+    units.len()
 }
 
 /// Does the move property `p` hold of the move `m` played in `pos`?

@@ -44,6 +44,11 @@ pub struct Limits {
     pub max_nodes: u64,
     /// When to give up.
     pub deadline: Instant,
+    /// Do not start an iteration that, judging by the growth of the last
+    /// two, would need more than twice the positions left in `max_nodes`:
+    /// it could not finish, and would only spend the budget (and time).
+    /// The depths reached are the same whenever the estimate is right.
+    pub skip_hopeless: bool,
 }
 
 impl Limits {
@@ -52,7 +57,7 @@ impl Limits {
         let now = Instant::now();
         // A budget too large for the clock means no time limit in practice.
         let deadline = now.checked_add(time).unwrap_or_else(|| now + Duration::from_secs(1 << 32));
-        Limits { depth, win_depth, max_nodes, deadline }
+        Limits { depth, win_depth, max_nodes, deadline, skip_hopeless: false }
     }
 }
 
@@ -145,6 +150,7 @@ pub fn explore(v: &Variant, claims: &[Claim], limits: &Limits) -> Exploration {
         tt: HashMap::default(),
         strict: false,
         test_all_leaves: decisive(v.game.end.stalemate.unwrap_or(Outcome::Draw)),
+        per_iteration: Vec::new(),
         start,
         out,
     };
@@ -220,6 +226,8 @@ struct Search<'a> {
     strict: bool,
     /// Whether stalemate decides the game, so every leaf must be tested.
     test_all_leaves: bool,
+    /// Positions visited by each completed iteration, in order.
+    per_iteration: Vec<u64>,
     out: Exploration,
 }
 
@@ -228,13 +236,15 @@ impl Search<'_> {
         let depth = self.limits.depth;
         for d in 0..=depth {
             self.strict = d > 0;
-            if self.strict && self.out_of_time() {
+            if self.strict && (self.out_of_time() || self.hopeless(d)) {
                 return;
             }
+            let before = self.out.nodes;
             self.prepare(d as usize);
             if self.visit(0, d as usize, Mode::Claims, true) == Flow::Stop {
                 return;
             }
+            self.per_iteration.push(self.out.nodes - before);
             self.out.depth_done = d;
             self.out.win_depth_done = d;
         }
@@ -244,16 +254,37 @@ impl Search<'_> {
                 return;
             }
             if self.missing_at(d as usize) {
-                if self.out_of_time() {
+                if self.out_of_time() || self.hopeless(d) {
                     return;
                 }
+                let before = self.out.nodes;
                 self.prepare(d as usize);
                 if self.visit(0, d as usize, Mode::Wins, true) == Flow::Stop {
                     return;
                 }
+                self.per_iteration.push(self.out.nodes - before);
             }
             self.out.win_depth_done = d;
         }
+    }
+
+    /// Would the iteration to `d` plies need more than twice the positions
+    /// left in the budget (see [`Limits::skip_hopeless`])? Says so in `stopped`.
+    fn hopeless(&mut self, d: u32) -> bool {
+        let [.., before, last] = self.per_iteration[..] else { return false };
+        if !self.limits.skip_hopeless || before == 0 {
+            return false;
+        }
+        let estimate = (last as f64) * (last as f64) / (before as f64);
+        let left = self.limits.max_nodes.saturating_sub(self.out.nodes) as f64;
+        if estimate <= 2.0 * left {
+            return false;
+        }
+        // Two significant digits: the estimate is rough.
+        let scale = 10f64.powi((estimate.log10().floor() as i32 - 1).max(0));
+        let rounded = ((estimate / scale).round() * scale) as u64;
+        self.out.stopped = Some(format!("node limit {}: ply {d} would need about {rounded} positions", self.limits.max_nodes));
+        true
     }
 
     /// Readies an iteration to `d` plies: an empty table, and a position

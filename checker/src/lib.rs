@@ -4,6 +4,8 @@
 //! * [`templates`] derives every way a piece may move from the model.
 //! * [`encode`] states positions and legal moves as Z3 formulas.
 //! * [`prove`] asks Z3: claims by induction, witnesses for conditions.
+//! * [`spread_layer`] proves or refutes the claims about spread pieces on
+//!   an abstraction that keeps only pieces' squares counts and units.
 //! * [`concrete`] evaluates claims on the interpreter's positions and moves.
 //! * [`explore`] walks the game tree from the setup (bounded model checking,
 //!   reachable wins, positions where the rules say nothing).
@@ -16,6 +18,7 @@ pub mod diagram;
 pub mod encode;
 pub mod explore;
 pub mod prove;
+pub mod spread_layer;
 pub mod templates;
 
 pub use check::{check, ClaimResult, Counterexample, Options, Report, Stats, Verdict};

@@ -163,12 +163,18 @@ impl<'a> Prover<'a> {
         self.ask(side, &more)
     }
 
-    /// A position property as a formula over `s`.
+    /// A position property as a formula over `s`. The spread claims say
+    /// what they mean of the encoding's states, which have no spread pieces.
     pub fn holds(&self, s: &State, p: &Property) -> Bool {
         let enc = &self.enc;
         let geo = &enc.variant.game.geometry;
         match p {
-            // Spread claims are proved on the spread layer (TODO issue 5).
+            // The encoding's states have no spread pieces: every piece
+            // stands on one cell and no group exists. (The claims themselves
+            // are decided on the spread layer, `crate::spread_layer`.)
+            Property::SpreadAtMost { squares: 0 } => {
+                Bool::and(&enc.cells().iter().map(|&c| enc.at(s, c).eq(Int::from_i64(0))).collect::<Vec<_>>())
+            }
             Property::SpreadAtMost { .. } | Property::GroupsAtMost { .. } => Bool::from_bool(true),
             Property::NeverOn { kind, zone } => {
                 let mut parts = Vec::new();

@@ -218,6 +218,24 @@ fn node_limit_stops_the_search() {
     assert!(e.violations[0].is_none());
 }
 
+/// With `skip_hopeless`, an iteration that would need far more positions
+/// than are left is not started: the same depth, far fewer positions.
+#[test]
+fn hopeless_iterations_are_not_started() {
+    let v = variant("chess");
+    let plain = explore(&v, &[], &Limits::new(4, 4, 20_000, Duration::from_secs(60)));
+    assert_eq!((plain.depth_done, plain.stopped.as_deref()), (3, Some("node limit 20000")));
+    let skip = explore(&v, &[], &Limits { skip_hopeless: true, ..Limits::new(4, 4, 20_000, Duration::from_secs(60)) });
+    assert_eq!(skip.depth_done, 3);
+    // Iterations of 1, 21, 421 and 8583 positions: the fourth would need
+    // about 8583 * 8583 / 421, some 175000, with 11000 left.
+    assert_eq!(skip.nodes, 9026);
+    assert_eq!(skip.stopped.as_deref(), Some("node limit 20000: ply 4 would need about 170000 positions"));
+    // Iterations that fit are run as before.
+    let small = explore(&v, &[], &Limits { skip_hopeless: true, ..limits(3, 3) });
+    assert_eq!((small.depth_done, small.stopped), (3, None));
+}
+
 #[test]
 fn huge_depths_are_bounded_by_the_limits() {
     let v = variant("losalamos");
@@ -243,7 +261,7 @@ fn node_limit_in_the_win_search() {
 #[test]
 fn time_limit_stops_the_search() {
     let v = variant("chess");
-    let e = explore(&v, &[], &Limits { depth: 6, win_depth: 6, max_nodes: u64::MAX, deadline: Instant::now() });
+    let e = explore(&v, &[], &Limits { depth: 6, win_depth: 6, max_nodes: u64::MAX, deadline: Instant::now(), skip_hopeless: false });
     assert_eq!(e.stopped.as_deref(), Some("time limit 0 s"));
     assert_eq!(e.depth_done, 0, "only the setup was checked");
 
