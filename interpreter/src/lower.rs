@@ -263,6 +263,17 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         (spread, None) => spread,
     };
     let tunnel = draft.tunnel.and_then(|t| lower_tunnel(&mut cx, t, &dice));
+    // The move generator for spread pieces and tunnels does not draw the
+    // identities of face-down pieces: the two mechanisms cannot be combined yet.
+    if hidden.is_some() {
+        let block = spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")));
+        if let Some((file, span, name)) = block {
+            cx.diags.push(
+                Diagnostic::error("E0142", file, span, format!("a `{name}` block in a variant with face-down pieces"), "not supported together with `hidden`")
+                    .with_help("spread pieces and tunnels are not yet combined with hidden identities; remove one of the blocks (`without hidden` removes an inherited one)"),
+            );
+        }
+    }
     let has = Has { hidden: hidden.is_some(), spread: spread.is_some(), entangle: spread.as_ref().is_some_and(|s| s.entangle.is_some()) };
     let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed, has)).collect();
     let rulings = draft

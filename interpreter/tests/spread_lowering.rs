@@ -503,3 +503,17 @@ fn spread_knights_example_loads() {
     assert!(!spread.castling_split && spread.entangle.is_none() && g.tunnel.is_none());
     assert_eq!(g.claims.iter().filter(|c| matches!(c.property, Property::SpreadAtMost { squares: 2 })).count(), 1);
 }
+
+/// Spread pieces and tunnels are not yet combined with face-down pieces
+/// (the spread move generator draws no identities): a located error, not a
+/// silently wrong game.
+#[test]
+fn spread_or_tunnel_with_hidden_pieces_is_an_error() {
+    let hidden = "extends \"CHESS\"\nhidden { pieces Queen Rook Bishop Knight Pawn }\ndie d6 1..6\n";
+    let errs = errors("hidden-spread", &format!("{hidden}spread {{\n  weight equal roll d6 {{ red 2 4 6  blue 1 3 5 }}\n}}\n"));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].0, "E0142");
+    assert!(errs[0].1.starts_with("spread {"), "{errs:?}");
+    let errs = errors("hidden-tunnel", &format!("{hidden}tunnel {{\n  roll d6 {{ through 6  bounce 1..5 }}\n}}\n"));
+    assert_eq!(errs.iter().map(|e| e.0).collect::<Vec<_>>(), ["E0142"]);
+}
