@@ -828,34 +828,13 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
     }
 }
 
-/// A variant with spread pieces for the tests of this crate: chess with the
-/// `die`, `spread`, `entangle` and `tunnel` blocks of Niel's Chess, built
-/// in code (`rules/chess.rules` plus the rulebook's dice).
+/// A variant with spread pieces for the tests of this crate:
+/// `rules/niels-chess.rules` (chess with the rulebook's die, spread,
+/// entangle and tunnel blocks).
 #[cfg(test)]
 pub(crate) fn niels_for_tests() -> crate::Variant {
-    use crate::model::{Die, EntangleRules, SpreadRules, TunnelRules, Weight};
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
-    let Ok((mut game, _)) = crate::load::load(&path) else { panic!("rules/chess.rules does not load") };
-    let pawn = game.kind_by_name("Pawn").expect("chess has pawns");
-    game.name = "Niel's Chess (test)".into();
-    game.dice = vec![Die { name: "d6".into(), faces: 6 }];
-    let weight = |name: &str, red: &[u8], blue: &[u8], separator: char| Weight {
-        name: name.into(),
-        die: 0,
-        red_faces: red.to_vec(),
-        blue_faces: blue.to_vec(),
-        separator,
-    };
-    game.spread = Some(SpreadRules {
-        squares: 2,
-        weights: vec![weight("equal", &[2, 4, 6], &[1, 3, 5], '&'), weight("unequal", &[1, 2, 3, 4], &[5, 6], '>')],
-        red_forward: vec![pawn],
-        castling_split: true,
-        entangle: Some(EntangleRules { labels: vec!["/".into(), "\\".into()], span: Span::default() }),
-        span: Span::default(),
-        file: String::new(),
-    });
-    game.tunnel = Some(TunnelRules { die: 0, through_faces: vec![6], span: Span::default(), file: String::new() });
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/niels-chess.rules");
+    let Ok((game, _)) = crate::load::load(&path) else { panic!("rules/niels-chess.rules does not load") };
     crate::Variant::new(std::sync::Arc::new(game))
 }
 

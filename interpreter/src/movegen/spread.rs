@@ -361,36 +361,14 @@ fn tunnels(ctx: &Ctx, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
 
 #[cfg(test)]
 mod tests {
-    //! Engine checks on chess with the spread rules set in code (the rules
-    //! file has its own scenario tests in tests/niels_chess.rs).
-    use crate::model::{Die, EntangleRules, SpreadRules, TunnelRules, Weight};
+    //! Engine checks on the spread rules of `rules/niels-chess.rules` (the
+    //! rulebook's worked examples are in tests/niels_chess.rs).
     use crate::position::Move;
     use crate::{Position, Variant};
-    use rulebook_grammar::ast::Span;
-    use std::path::Path;
-    use std::sync::Arc;
 
-    /// Chess with the spread, entangle and tunnel rules of Niel's Chess.
+    /// Niel's Chess (`rules/niels-chess.rules`).
     pub(crate) fn quantum_chess() -> Variant {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
-        let (mut game, _) = crate::load::load(&path).unwrap_or_else(|_| panic!("chess.rules loads"));
-        let pawn = game.kinds.iter().position(|k| k.name == "Pawn").expect("a Pawn kind") as u8;
-        let span = Span { start: 0, end: 0 };
-        game.dice = vec![Die { name: "d6".into(), faces: 6 }];
-        game.spread = Some(SpreadRules {
-            squares: 2,
-            weights: vec![
-                Weight { name: "equal".into(), die: 0, red_faces: vec![2, 4, 6], blue_faces: vec![1, 3, 5], separator: '&' },
-                Weight { name: "unequal".into(), die: 0, red_faces: vec![1, 2, 3, 4], blue_faces: vec![5, 6], separator: '>' },
-            ],
-            red_forward: vec![pawn],
-            castling_split: true,
-            entangle: Some(EntangleRules { labels: vec!["/".into(), "\\".into()], span }),
-            span,
-            file: String::new(),
-        });
-        game.tunnel = Some(TunnelRules { die: 0, through_faces: vec![6], span, file: String::new() });
-        Variant::new(Arc::new(game))
+        crate::fen::niels_for_tests()
     }
 
     fn decisions(moves: &[Move]) -> usize {
