@@ -344,6 +344,14 @@ impl Record {
                         break;
                     }
                 },
+                b'}' => {
+                    // A `}` that closes nothing: report it and read on past it.
+                    diags.push(
+                        Diagnostic::error(MALFORMED_MOVES, name, Span::new(i, i + 1), "a comment closed that was not opened", "this `}` has no `{`")
+                            .with_help("open the comment with `{`, or remove the `}`"),
+                    );
+                    i += 1;
+                }
                 b'[' if !in_moves => {
                     match parse_tag(text, i) {
                         Ok((tag, next)) => {
@@ -631,6 +639,55 @@ mod tests {
             ["Nf3&h3", "e5&e7", "Nf3xe5/blue", "Rd7xd4/6/2", "O-O-O&f7", "Kf7&O-O-O", "Be2&c4~d5", "Re7^e4/through+"]
         );
         assert_eq!(record.terminator.map(|t| t.0), Some(GameResult::Draw));
+    }
+
+    /// Parses `text` on a thread and fails when it takes more than a few
+    /// seconds (a reader that loops for ever would hang the test instead).
+    fn parses_in_time(text: &str) -> Result<Record, Vec<Diagnostic>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let owned = text.to_string();
+        std::thread::spawn(move || {
+            let _ = tx.send(Record::parse("g.pgn", &owned));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(5))
+            .unwrap_or_else(|_| panic!("parsing {text:?} did not end"))
+    }
+
+    #[test]
+    fn a_closing_brace_without_an_opening_one_is_an_error_not_a_hang() {
+        // Issue 12, defect 1: `1. e4 }` made replay spin for ever.
+        let diags = parses_in_time("1. e4 }\n").expect_err("a stray `}` is malformed");
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), [MALFORMED_MOVES]);
+        // It points at the `}` (byte 6).
+        assert_eq!((diags[0].span.start, diags[0].span.end), (6, 7));
+        for text in ["}", "}}", "e4}", "[Result \"*\"]\n}\n*", "1. e4 {c} } e5 *"] {
+            assert!(parses_in_time(text).is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn every_short_text_of_special_characters_parses_in_time() {
+        // Every string of up to three characters over the reader's special
+        // characters (and a letter, a digit, a space, a newline) ends.
+        let alphabet = ['{', '}', '(', ')', '[', ']', ';', '%', '$', '"', '\\', '.', '*', 'e', '1', ' ', '\n', '\u{b}', 'é'];
+        let mut texts = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> =
+                texts.iter().flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}"))).collect();
+            texts.extend(longer.into_iter().filter(|t| t.chars().count() == 3 || t.chars().count() <= 2));
+            texts.sort();
+            texts.dedup();
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let all = texts.clone();
+        std::thread::spawn(move || {
+            for t in &all {
+                let _ = Record::parse("g.pgn", t);
+            }
+            let _ = tx.send(());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30)).expect("every text parses in time");
+        assert!(texts.len() > 6000, "{}", texts.len());
     }
 
     #[test]
