@@ -1018,6 +1018,45 @@ fn peer_agrees_with_the_catalogue() {
     assert!(!ks.iter().any(|k| k.contains("c1&g1")), "{ks:?}");
 }
 
+/// Issue 12: a castling split's unit (king and rook, no label, R16) that
+/// another piece joins by entangling becomes a group, which needs a free
+/// label (R8, R9; "Die schwarze Dame darf sich nicht mehr mit der weißen
+/// Dame verschränken, da beide Diagonalen bereits verbraucht sind"). In
+/// [`ISSUE_12`] both labels are in use: the rook d1 attacks the castling
+/// unit (c8, d8, e8) from c1, d2–d7, e1 and f1 but may not entangle with it;
+/// it joins "/" (the knight half f5) from d5 or f1 and "\" (g6, g7) from d6
+/// or d7: 8 entangles. White's 211 actions, by piece (hand count in
+/// interpreter/tests/niels_chess.rs, `i12_no_entangle_…`): king 5 moves +
+/// 15 cell sets × 3 = 50; rook 9 moves + 2 collision outcomes + 45 sets × 3 +
+/// 8 entangles = 154; knight halves 6; pawn halves 1.
+#[test]
+fn peer_counts_the_issue_12_positions() {
+    let p = fen(ISSUE_12[0]);
+    let all = legal(&p);
+    let entangles: Vec<String> = keys(&p).into_iter().filter(|k| k.starts_with("entangle")).collect();
+    assert_eq!(entangles.len(), 8, "{entangles:?}");
+    // Units are named by their lowest cell: the castling unit by a8.
+    assert!(!entangles.iter().any(|k| k.contains("~unit@a8")), "{entangles:?}");
+    let leaves: usize = all.iter().map(|(_, outs)| outs.len()).sum();
+    assert_eq!(leaves, 211);
+    // From the start (the line of ISSUE_12[1]): Black may not join White's
+    // castling unit (named by f1) with c4-c3&c4, Qa5&d8 or Ne4&f6 (five
+    // entangles); the queen joins "\" (the pawn half a4) with two pairings.
+    let line = fen(ISSUE_12[1]);
+    let entangles: Vec<String> = keys(&line).into_iter().filter(|k| k.starts_with("entangle")).collect();
+    assert_eq!(entangles, ["entangle d8 red a5 blue d8 ~unit@a3", "entangle d8 red d8 blue a5 ~unit@a3"]);
+    // With a label free, the castling unit may be joined and takes it.
+    let q = fen(ISSUE_12[2]);
+    let (a, outs) = legal(&q)
+        .into_iter()
+        .find(|(a, _)| key(&q, a) == "entangle d1 red d1 blue d2 ~unit@a8")
+        .expect("the rook joins the castling unit");
+    assert!(matches!(a, Action::Entangle { .. }));
+    assert_eq!(outs.len(), 1);
+    let joined: Vec<u8> = outs[0].1.pairs.iter().filter(|x| x.red == Square::D1 || x.red == Square::C8 || x.red == Square::D8).map(|x| x.label).collect();
+    assert_eq!(joined, [1, 1, 1], "the new group takes the first free label, /");
+}
+
 // ---------------------------------------------------------------------------
 // The interpreter
 // ---------------------------------------------------------------------------
@@ -1320,6 +1359,17 @@ const BUILT: [&str; 27] = [
     "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ~ pd4d7:equal",
 ];
 
+/// Issue 12: a castling split's unit with both labels in use (White may
+/// not join it); the position of the line `d4 c5 d5 c4 h4&h3 g5&g7~h4 a4&a3
+/// b5&b7~a4 Nf3 Nf6 e3 h6 Be2 a6 e1h1&d2` from the start (Black may not join
+/// White's castling unit); and the first with the pawn group removed (a label
+/// free: the rook may join the castling unit, which takes "/").
+const ISSUE_12: [&str; 3] = [
+    "r1krk3/6pp/6pn/5n2/1P6/1P5N/8/1N1R2K1 w - - 0 1 ~ kc8e8+rd8a8:equal Nb1h3+nh6f5:equal:/ Pb4b3+pg6g7:equal:\\",
+    "rnbqkb1r/1p1pppp1/p4n1p/1p1P2p1/P1p4P/P3PN1P/1PPKBPP1/RNBQ1RKR b kq - 1 8 ~ Rf1h1+Kg1d2:equal Pa4a3+pb5b7:equal:\\ Ph4h3+pg5g7:equal:/",
+    "r1krk3/6pp/6pn/5n2/1P6/1P5N/8/1N1R2K1 w - - 0 1 ~ kc8e8+rd8a8:equal Pb4b3+pg6g7:equal:\\",
+];
+
 /// The built positions: the interpreter reads the spec's FEN as the peer
 /// does, lists the same decisions with the same numbers of outcomes, and
 /// counts the same perft, to depth 3 or the deepest depth whose peer count
@@ -1327,7 +1377,7 @@ const BUILT: [&str; 27] = [
 fn compare_built(budget: u64) {
     let v = variant();
     let mut failures = String::new();
-    for text in BUILT {
+    for text in BUILT.iter().chain(&ISSUE_12) {
         let p = fen(text);
         let written = to_fen(&p);
         let e = v.parse_fen(&written, "<test>").unwrap_or_else(|d| panic!("{written}: {}", d.message));

@@ -75,8 +75,9 @@ impl SpreadState {
         self.pairs.iter().filter(move |p| p.unit == unit)
     }
 
-    /// How many entangled groups exist: the group labels in use. (A unit
-    /// made by a castling split holds king and rook but is not a group.)
+    /// How many group labels are in use. Every entangled group carries one
+    /// (R8, R16), so in the engine's positions this is the number of groups;
+    /// [`entangled_groups`] counts the groups from the pieces themselves.
     pub fn groups(&self) -> usize {
         let mut labels: Vec<u8> = self.pairs.iter().map(|p| p.label).filter(|&l| l != 0).collect();
         labels.sort_unstable();
@@ -105,6 +106,31 @@ impl SpreadState {
     pub fn fresh_unit(&self) -> u8 {
         self.pairs.iter().map(|p| p.unit + 1).max().unwrap_or(0)
     }
+}
+
+/// How many entangled groups `pos` holds. A group is a unit that an
+/// entangling move formed or joined: entangling joins a piece to a unit of
+/// the other side, so a group holds pieces of both sides, and the engine
+/// gives it a label. A unit of one side's pieces without a label (a single
+/// pair, or a castling split's king and partner) is not a group. Counted
+/// here: the units that hold pieces of both sides or carry a label, so
+/// that a position written by hand cannot hide a group by leaving out its
+/// label (docs/LANGUAGE.md §3.17).
+pub fn entangled_groups(pos: &crate::position::Position) -> usize {
+    use crate::position::color_of;
+    let Some(state) = pos.spread.as_deref() else { return 0 };
+    let mut units: Vec<u8> = state.pairs.iter().map(|p| p.unit).collect();
+    units.sort_unstable();
+    units.dedup();
+    let owner = |p: &Pair| pos.board.get(p.red as usize).map(|&c| color_of(c));
+    units
+        .into_iter()
+        .filter(|&u| {
+            let mut members = state.unit(u);
+            let Some(first) = members.next() else { return false };
+            first.label != 0 || members.any(|p| p.label != 0 || owner(p) != owner(first))
+        })
+        .count()
 }
 
 // --- Move::spread: what spread action a move is -------------------------------
@@ -362,11 +388,12 @@ fn split(pos: &mut Position, state: &mut SpreadState, m: &Move, game: &Game, t: 
         _ => {}
     }
     if m.spread & ACTION == ENTANGLE {
-        // Join the attacked half's unit: same weight, and its label (a new
-        // group takes the first free one).
+        // Join the attacked half's unit: same weight, and its label. A unit
+        // without one (a single pair, or a castling split's king and
+        // partner) becomes a new group and takes the first free label (the
+        // generator offers no entangle with it when none is free).
         if let Some(target) = state.pair_at(entangle_target(m)).copied() {
-            let members = state.unit(target.unit).count();
-            let label = if target.label != 0 || members >= 2 {
+            let label = if target.label != 0 {
                 target.label
             } else {
                 let labels = game.spread.as_ref().and_then(|s| s.entangle.as_ref()).map_or(0, |e| e.labels.len());

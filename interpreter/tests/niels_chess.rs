@@ -125,9 +125,14 @@ fn unit_list(items: &[&str]) -> Vec<String> {
     v
 }
 
-/// Number of entangled groups (labels in use, R18).
+/// Number of entangled groups (units that entangling formed or joined,
+/// counted from the pieces), checked against the labels in use (R8: every
+/// group carries one).
+#[track_caller]
 fn groups(pos: &Position) -> usize {
-    pos.spread.as_deref().map_or(0, |s| s.groups())
+    let n = spread::entangled_groups(pos);
+    assert_eq!(n, pos.spread.as_deref().map_or(0, |s| s.groups()), "every group carries a label");
+    n
 }
 
 /// The legal moves (one per chance outcome).
@@ -1954,4 +1959,117 @@ fn s12_counters_and_bounce() {
     }
     // A split counts (N1), a pawn split resets (N4), a collision that takes
     // nothing counts (N5: 3), one that takes resets (N5: 0) — asserted there.
+}
+
+// ======================================================================
+// Issue 12: a castling split's unit joined by entangling
+// ======================================================================
+
+/// The position of issue 12 (found by an independent implementation):
+/// Black's castling split c8/e8 with the rook d8/a8 (no label, R16), the
+/// knights b1/h3 and h6/f5 in group "/", the pawns b4/b3 and g6/g7 in group
+/// "\". White: Rd1 and Kg1 conventional.
+const CASTLED_TWO_GROUPS: &str =
+    r"r1krk3/6pp/6pn/5n2/1P6/1P5N/8/1N1R2K1 w - - 0 1 ~ kc8e8+rd8a8:equal Nb1h3+nh6f5:equal:/ Pb4b3+pg6g7:equal:\";
+
+/// Issue 12 / R16, R8, R9 — DE "Die schwarze Dame darf sich nicht mehr mit
+/// der weißen Dame verschränken, da beide Diagonalen bereits verbraucht
+/// sind... ...aber sie darf sich einer der beiden verschränkten Gruppen
+/// anschließen." R16: a castling split's unit "takes no label, unless it
+/// forms or joins one by entangling": entangling with it forms a new group,
+/// which needs a free label, and both are in use here.
+///
+/// White's actions, counted by hand (the independent count of issue 12 is
+/// 211):
+/// - Kg1: f1 h1 f2 g2 h2, none attacked (the black rooks' files are a and d,
+///   the knight halves h6/f5 reach no square next to g1): 5 moves; splits
+///   onto C(5,2) = 10 pairs of them or one and stay (5): 15 cell sets × 3
+///   (equal, unequal red on either cell) = 45. 50.
+/// - Rd1: quiet c1 (b1 holds the knight half), e1 f1 (g1 the king), d2–d7:
+///   9 moves; d1xd8 against the rook half d8, a collision with the castling
+///   unit: 2 outcomes. Splits: C(9,2) = 36 pairs + 9 stays = 45 sets × 3 =
+///   135. Entangles (stay on d1 and move, two pairings each) joining a
+///   labelled group: from d5 or f1 the knight half f5 ("/"), from d6 the pawn
+///   half g6 and from d7 g7 ("\"): 4 × 2 = 8. From c1, d2–d7, e1 and f1 the
+///   rook also attacks c8, d8 or e8 (the castling unit): those 9 × 2 = 18
+///   entangles would form a third group and are not moves. No tunnel (the
+///   only enemy piece on its lines, d8, is a half). 9 + 2 + 135 + 8 = 154.
+/// - The knight halves: b1 to a3, c3, d2; h3 to f2, f4, g5: 6.
+/// - The pawn halves: b4-b5 (b3 is blocked by b4; nothing to take): 1.
+///
+/// 50 + 154 + 6 + 1 = 211, none of them a chance move but the collision.
+#[test]
+fn i12_no_entangle_with_a_castling_unit_without_a_free_label() {
+    let v = niels();
+    let pos = fen(v, CASTLED_TWO_GROUPS);
+    assert_eq!(groups(&pos), 2);
+    let all = legal(v, &pos);
+    let ent: Vec<Move> = all.iter().copied().filter(is_entangle).collect();
+    let castling_unit = [sq(v, "c8"), sq(v, "d8"), sq(v, "e8")];
+    let offending: Vec<String> = ent.iter().filter(|m| castling_unit.contains(&attacked_half(m))).map(|m| desc(v, m)).collect();
+    assert!(offending.is_empty(), "entangles with the castling unit, no label free: {offending:?}");
+    let want: BTreeSet<String> = [
+        "d1>d1|d5~f5", "d1>d5|d1~f5", "d1>d1|f1~f5", "d1>f1|d1~f5",
+        "d1>d1|d6~g6", "d1>d6|d1~g6", "d1>d1|d7~g7", "d1>d7|d1~g7",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(ent.iter().map(|m| desc(v, m)).collect::<BTreeSet<_>>(), want);
+    refused(v, &pos, "d1d1&d2~d8");
+    refused(v, &pos, "Rc1&d1~d8");
+    let count = |piece: char| all.iter().filter(|m| piece_letter(v, pos.board[m.from as usize]) == piece).count();
+    assert_eq!((count('K'), count('R'), count('N'), count('P')), (50, 154, 6, 1));
+    assert_eq!(all.len(), 211);
+    assert_eq!(rulebook_interpreter::perft::perft(v, &pos, 1), 211);
+}
+
+/// Issue 12 with a label free: without the pawn group, the rook may entangle
+/// with the castling unit, and the joined unit is a new group that takes
+/// the free label "/" (R16: "unless it forms or joins one by entangling";
+/// R8: "A new group takes the first free label").
+#[test]
+fn i12_a_castling_unit_joined_by_entangling_takes_a_free_label() {
+    let v = niels();
+    // The knights are conventional here (two each side); the pawn group "\" stays.
+    let pos = fen(v, r"r1krk3/6pp/6pn/5n2/1P6/1P5N/8/1N1R2K1 w - - 0 1 ~ kc8e8+rd8a8:equal Pb4b3+pg6g7:equal:\");
+    assert_eq!(groups(&pos), 1);
+    let next = play(v, &pos, "d1d1&d2~d8");
+    assert_eq!(units(v, &next), unit_list(&[r"Pb4b3+pg6g7:equal:\", "Rd1d2+kc8e8+rd8a8:equal:/"]));
+    assert_eq!(groups(&next), 2);
+    // The other pairing (red c1 with the king's red branch) likewise.
+    let again = play(v, &pos, "Rc1&d1~d8");
+    assert_eq!(units(v, &again), unit_list(&[r"Pb4b3+pg6g7:equal:\", "Rc1d1+kc8e8+rd8a8:equal:/"]));
+}
+
+/// Issue 12 from the start: a line in which both labels come into use (each
+/// side's a- and h-pawn halves entangled by the other's pawn), White castles
+/// short as a split with Kd2 (`e1h1&d2`, R16), and Black may then not join
+/// that unit: `c3&c4~d2` (the pawn c4 stays and steps to c3, attacking the
+/// king half d2) and the queen's and the knight's entangles with it would
+/// form a third group. The queen still joins group "\" (the pawn half a4).
+#[test]
+fn i12_the_castling_unit_from_the_start() {
+    let v = niels();
+    let mut pos = v.start().expect("setup");
+    let line = [
+        "d2d4", "c7c5", "d4d5", "c5c4", "h2h4&h3", "g7g5&g7~h4", "a2a4&a3", "b7b5&b7~a4", "g1f3", "g8f6", "e2e3", "h7h6", "f1e2",
+        "a7a6", "e1h1&d2",
+    ];
+    for m in line {
+        pos = play(v, &pos, m);
+    }
+    assert_eq!(
+        units(v, &pos),
+        unit_list(&["Kg1d2+Rf1h1:equal", r"Pa4a3+pb5b7:equal:\", "Ph4h3+pg5g7:equal:/"]),
+        "the castling split's unit carries no label; both labels are in use"
+    );
+    assert_eq!(groups(&pos), 2);
+    let castling_unit = [sq(v, "g1"), sq(v, "d2"), sq(v, "f1"), sq(v, "h1")];
+    let ent: Vec<Move> = actions(v, &pos).into_iter().filter(is_entangle).collect();
+    let offending: Vec<String> = ent.iter().filter(|m| castling_unit.contains(&attacked_half(m))).map(|m| desc(v, m)).collect();
+    assert!(offending.is_empty(), "entangles with the castling unit, no label free: {offending:?}");
+    refused(v, &pos, "c4c3&c4~d2");
+    let want: BTreeSet<String> = ["d8>a5|d8~a4", "d8>d8|a5~a4"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(ent.iter().map(|m| desc(v, m)).collect::<BTreeSet<_>>(), want);
 }

@@ -303,9 +303,10 @@ fn entangles(
             continue;
         }
         seen.push(target.unit);
-        let members = state.unit(target.unit).count();
-        if members == 1 && target.label == 0 && free_labels == 0 {
-            continue; // no free label for a new group
+        // A unit without a label (a single pair, or a castling split's king
+        // and partner) becomes a new group: it needs a free label.
+        if target.label == 0 && free_labels == 0 {
+            continue;
         }
         let flags = ENTANGLE | target.weight << WEIGHT_SHIFT;
         let aux = (base.aux & 0xFFFF) | (a.to as u32) << 16;
@@ -454,6 +455,11 @@ mod playouts {
         }
         if state.groups() > 2 {
             return Err("more than two groups".into());
+        }
+        // Every group carries its label (R8, R16): a unit of both sides
+        // without one would be a group the labels do not count.
+        if crate::spread::entangled_groups(pos) != state.groups() {
+            return Err(format!("{} groups but {} labels in use", crate::spread::entangled_groups(pos), state.groups()));
         }
         Ok(())
     }
