@@ -561,6 +561,140 @@ fn check_warns_about_a_setup_that_is_over() {
     snapshots().bind(|| insta::assert_snapshot!("check-setup-over", report));
 }
 
+/// Runs `rulebook ARGS` in `dir` with its output in files (so that a long
+/// report cannot block on a pipe), killing it after `limit`: the exit status,
+/// stdout, stderr and the time it took, or `None` if it was still running.
+fn run_bounded(dir: &Path, args: &[&str], limit: std::time::Duration) -> Option<(i32, String, String, std::time::Duration)> {
+    let out_path = dir.join("bounded.stdout");
+    let err_path = dir.join("bounded.stderr");
+    let began = std::time::Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("RULEBOOK_TIMINGS")
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("run rulebook");
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            let took = began.elapsed();
+            let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+            return Some((status.code().unwrap_or(-1), read(&out_path), read(&err_path), took));
+        }
+        if began.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn check_keeps_its_time_budget_with_many_claims() {
+    // Issue 12, defect 5: with 400 claims `--timeout 1` took 98 s, although
+    // the whole check may take six times the per-query timeout. Here the
+    // budget is 2 × 6 = 12 s; 30 s only bounds a hang (not a speed test).
+    let dir = broken_dir();
+    let forms = ["no Pawn on rank 1", "no King next to enemy King", "at most 1 King", "Bishop moves keep colour"];
+    let mut text = String::from("variant \"Many claims\"\nextends \"chess.rules\"\n");
+    for i in 0..400 {
+        text.push_str(&format!("claim c{i}: {}\n", forms[i % forms.len()]));
+    }
+    std::fs::write(dir.path().join("many.rules"), text).expect("write");
+    let (status, out, err, took) =
+        run_bounded(dir.path(), &["check", "--timeout", "2", "many.rules"], std::time::Duration::from_secs(90))
+            .expect("`check --timeout 2` with 400 claims was still running after 90 s");
+    assert!(took < std::time::Duration::from_secs(30), "took {took:?}\n{out}\n{err}");
+    assert_eq!(status, 0, "{err}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.contains("time budget spent"), "the first line must say the budget ran out: {first}");
+    // Every claim is reported, none silently dropped (the four of chess too).
+    for i in 0..400 {
+        assert!(out.lines().any(|l| l.split_whitespace().next() == Some(&format!("c{i}"))), "claim c{i} is missing:\n{out}");
+    }
+    assert!(out.contains("not decided: time budget spent"), "{out}");
+}
+
+#[test]
+fn check_summary_says_what_was_found() {
+    // Issue 12, defect 8: the first line said "no problems found" above a
+    // refuted claim (exit 1) or a warning.
+    // knights_keep_colour is refuted by b1a3 from the setup (a knight move
+    // always changes colour): one error, C0201.
+    let out = run(&[
+        "check",
+        "examples/ambiguous/false-claim.rules",
+        "--claim",
+        "knights_keep_colour",
+        "--depth",
+        "1",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(!first.contains("no problems found"), "{first}");
+    assert!(first.contains("1 error"), "{first}");
+    assert!(first.contains("1 refuted"), "{first}");
+    // A stalemated setup: one warning (E0190), no error, no verifier.
+    let dir = broken_dir();
+    let out = run_in(Some(dir.path()), &["check", "--quick", "over.rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert!(!first.contains("no problems found"), "{first}");
+    assert!(first.contains("no errors, 1 warning"), "{first}");
+}
+
+#[test]
+fn senseless_draw_counts_are_errors() {
+    // Issue 12, defect 9: `draw on repetition 1` (or 0) drew every game at
+    // the setup (the setup is its own first occurrence), and so does a move
+    // limit of 0 moves (the clock starts at 0 ≥ 2·0). A repetition needs a
+    // position to occur at least twice; a move limit at least one move.
+    let dir = broken_dir();
+    let cases = [
+        ("rep0", "  draw on repetition 0\n", "rep0.rules:4:22"),
+        ("rep1", "  draw on repetition 1\n", "rep1.rules:4:22"),
+        ("moves0", "  draw after 0 moves without capture or Pawn move\n", "moves0.rules:4:14"),
+    ];
+    for (name, line, at) in cases {
+        let text = format!("variant \"Broken\"\nextends \"chess.rules\"\nend {{\n{line}}}\n");
+        std::fs::write(dir.path().join(format!("{name}.rules")), text).expect("write");
+        let out = run_in(Some(dir.path()), &["check", "--quick", &format!("{name}.rules")]);
+        assert_eq!(code(&out), 1, "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains("[E0143] Error"), "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains(at), "{name}: {}", stderr(&out));
+    }
+    std::fs::write(dir.path().join("rep2.rules"), "extends \"chess.rules\"\nend {\n  draw on repetition 2\n}\n").expect("write");
+    let out = run_in(Some(dir.path()), &["check", "--quick", "rep2.rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn check_warns_about_an_end_rule_that_fires_at_the_setup() {
+    // Issue 12, defect 9: a setup whose half-move clock (100) has already
+    // reached 2 × 50 is drawn before the first move by chess.rules' move limit
+    // (line 64 of rules/chess.rules, copied into the directory).
+    let dir = broken_dir();
+    std::fs::write(
+        dir.path().join("clock.rules"),
+        "extends \"chess.rules\"\nsetup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 100 51\"\n",
+    )
+    .expect("write");
+    let out = run_in(Some(dir.path()), &["check", "--quick", "clock.rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = stderr(&out);
+    assert!(report.contains("[E0191] Warning"), "{report}");
+    assert!(report.contains("chess.rules:64:3"), "{report}");
+    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert!(first.contains("1 warning"), "{first}");
+}
+
 #[test]
 fn broken_rules_stop_perft_and_moves() {
     let dir = broken_dir();

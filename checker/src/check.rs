@@ -15,7 +15,7 @@
 use crate::diagram::diagram;
 use crate::explore::{explore, Exploration, Limits};
 use crate::encode::{Encoder, State};
-use crate::prove::{Answer, Induction, Lemma, Prover, Witness};
+use crate::prove::{Answer, Induction, Lemma, Prover, Witness, BUDGET_SPENT};
 use crate::spread_layer::{is_spread_property, LayerVerdict, SpreadLayer};
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
@@ -31,9 +31,10 @@ use z3::ast::{Bool, Int};
 /// What to check and within which limits.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Per solver query.
+    /// Per solver query (at most the time left of `total_timeout`).
     pub query_timeout: Duration,
-    /// For the whole check.
+    /// For the whole check: a deadline that every solver query and the
+    /// search respect; what is not decided by then is reported as such.
     pub total_timeout: Duration,
     /// Plies of bounded model checking from the setup.
     pub depth: u32,
@@ -140,6 +141,11 @@ pub struct Stats {
     pub stopped: Option<String>,
     /// Z3 queries made.
     pub queries: u32,
+    /// The whole check's time budget ran out: some questions were not
+    /// asked (claims "not decided: time budget spent").
+    pub budget_spent: bool,
+    /// The whole check's time budget, in seconds.
+    pub budget_seconds: f64,
     /// Wall-clock time of the whole check.
     pub seconds: f64,
 }
@@ -172,7 +178,8 @@ impl Report {
 /// `progress` receives a line before each stage.
 pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Report {
     let started = Instant::now();
-    let deadline = started + opts.total_timeout;
+    // A budget too large for the clock means no limit in practice.
+    let deadline = started.checked_add(opts.total_timeout).unwrap_or_else(|| started + Duration::from_secs(1 << 32));
     let game = &v.game;
     let claims: Vec<Claim> =
         game.claims.iter().filter(|c| opts.claim.as_ref().is_none_or(|n| &c.name == n)).cloned().collect();
@@ -182,7 +189,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
         depth: opts.depth,
         win_depth: opts.win_depth.max(opts.depth),
         max_nodes: opts.max_nodes,
-        deadline: started + opts.total_timeout / 3,
+        deadline: started.checked_add(opts.total_timeout / 3).unwrap_or(deadline),
         // Variants whose moves the Z3 encoding leaves out have slow move
         // generation (legality tried over every outcome): an iteration that
         // cannot finish would take minutes and add nothing.
@@ -222,6 +229,8 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             win_depth: found.win_depth_done,
             stopped: found.stopped.clone(),
             queries: prover.queries + layer_queries,
+            budget_spent: prover.budget_spent || Instant::now() >= deadline,
+            budget_seconds: opts.total_timeout.as_secs_f64(),
             seconds: started.elapsed().as_secs_f64(),
         },
     }
@@ -451,6 +460,10 @@ fn claims_verdicts(
                     w.fen,
                     move_text(v, &w)
                 );
+            }
+            Induction::Unknown(why) if why == BUDGET_SPENT => {
+                result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };
+                result.detail = format!("{bounded}; not decided: {BUDGET_SPENT}");
             }
             Induction::Unknown(why) => {
                 result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };

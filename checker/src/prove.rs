@@ -3,7 +3,9 @@
 //! move where some condition holds).
 //!
 //! Every query runs under a per-query timeout and an overall deadline; a
-//! query the solver cannot decide in time is answered `Unknown`, never waited for.
+//! query the solver cannot decide in time is answered `Unknown`, never waited
+//! for, and once the deadline has passed no query is asked (nor its formula
+//! built): every question left is answered `Unknown` with [`BUDGET_SPENT`].
 
 use crate::concrete::position_holds;
 use crate::encode::{Encoder, Key, State, Step};
@@ -15,6 +17,10 @@ use rulebook_interpreter::{Position, Variant};
 use std::time::Instant;
 use z3::ast::{Bool, Int};
 use z3::{Params, SatResult, Solver};
+
+/// Why a question was not decided when the overall deadline (the whole
+/// check's time budget) passed before or while it was asked.
+pub const BUDGET_SPENT: &str = "time budget spent";
 
 /// A position fact that induction proves and later queries assume: a
 /// claim's position property, or one of the checker's built-in facts that
@@ -111,6 +117,8 @@ pub struct Prover<'a> {
     deadline: Instant,
     /// Number of solver queries made.
     pub queries: u32,
+    /// Some question went unanswered because the deadline had passed.
+    pub budget_spent: bool,
 }
 
 impl<'a> Prover<'a> {
@@ -119,7 +127,17 @@ impl<'a> Prover<'a> {
         let enc = Encoder::new(variant);
         let state = enc.state("s");
         let steps = [0u8, 1].map(|side| enc.step(&state, side, &format!("m{side}")));
-        Prover { enc, state, steps, timeout_ms, deadline, queries: 0 }
+        Prover { enc, state, steps, timeout_ms, deadline, queries: 0, budget_spent: false }
+    }
+
+    /// Has the overall deadline passed? (Then every question is answered
+    /// `Unknown` with [`BUDGET_SPENT`], and `budget_spent` is set.)
+    pub fn out_of_time(&mut self) -> bool {
+        if Instant::now() < self.deadline {
+            return false;
+        }
+        self.budget_spent = true;
+        true
     }
 
     fn solver(&self) -> Option<Solver> {
@@ -324,7 +342,8 @@ impl<'a> Prover<'a> {
     /// Runs one query: `facts` with `side` to move; a model becomes a witness.
     fn ask(&mut self, side: Color, facts: &[Bool]) -> Answer {
         let Some(solver) = self.solver() else {
-            return Answer::Unknown("overall time limit reached".into());
+            self.budget_spent = true;
+            return Answer::Unknown(BUDGET_SPENT.into());
         };
         self.queries += 1;
         for f in facts {
@@ -355,6 +374,9 @@ impl<'a> Prover<'a> {
                 }
                 None => Answer::Unknown("no model".into()),
             },
+            // A query cut short by the overall deadline (its timeout is the
+            // time left) says so, not just "timeout".
+            SatResult::Unknown if self.out_of_time() => Answer::Unknown(BUDGET_SPENT.into()),
             SatResult::Unknown => Answer::Unknown(
                 solver.get_reason_unknown().unwrap_or_else(|| format!("timeout after {} ms", self.timeout_ms)),
             ),
@@ -371,6 +393,14 @@ impl<'a> Prover<'a> {
         'restart: loop {
             let alive: Vec<usize> = (0..candidates.len()).filter(|&i| verdict[i].is_none()).collect();
             if alive.is_empty() {
+                break;
+            }
+            // Each restart builds the formulas of every candidate left: past
+            // the deadline, none is decided any more.
+            if self.out_of_time() {
+                for i in alive {
+                    verdict[i] = Some(Induction::Unknown(BUDGET_SPENT.into()));
+                }
                 break;
             }
             for side in 0..2u8 {
@@ -428,6 +458,9 @@ impl<'a> Prover<'a> {
     /// facts and `lemmas` (proved position facts) breaks it.
     pub fn move_property(&mut self, p: &Property, lemmas: &[Lemma]) -> Induction {
         for side in 0..2u8 {
+            if self.out_of_time() {
+                return Induction::Unknown(BUDGET_SPENT.into());
+            }
             let mut facts = self.assumptions(side, lemmas);
             facts.push(self.steps[side as usize].legal.clone());
             facts.push(self.move_breaks(&self.steps[side as usize], side, p));
@@ -445,6 +478,9 @@ impl<'a> Prover<'a> {
     /// left attacked) and `condition` holds? One query, no preference for
     /// small positions: for rules that never fire.
     pub fn exists(&mut self, side: Color, lemmas: &[Lemma], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
+        if self.out_of_time() {
+            return Answer::Unknown(BUDGET_SPENT.into());
+        }
         let mut facts = self.assumptions(side, lemmas);
         let step = &self.steps[side as usize];
         facts.push(step.available.clone());
@@ -456,6 +492,9 @@ impl<'a> Prover<'a> {
     /// legal move of `side` for which `condition` holds. Witnesses are kept
     /// small: first with few pieces on the board, then with any number.
     pub fn witness(&mut self, side: Color, lemmas: &[Lemma], condition: impl Fn(&Encoder, &State, &Step) -> Bool) -> Answer {
+        if self.out_of_time() {
+            return Answer::Unknown(BUDGET_SPENT.into());
+        }
         let mut facts = self.assumptions(side, lemmas);
         let step = &self.steps[side as usize];
         facts.push(step.legal.clone());

@@ -1006,12 +1006,19 @@ fn lower_end(cx: &mut Cx, e: From<ast::End>) -> EndRules {
                 EndCondition::Stalemate
             }
             ast::EndRule::FiftyMove { moves, piece, reveal } => {
+                if moves.node == 0 {
+                    cx.diags.push(senseless_count(e.file, moves.span, "a move limit of 0 moves", "1 move", "the half-move clock starts at 0, which has already reached 2 × 0"));
+                }
                 end.fifty_move = Some(moves.node);
                 end.fifty_move_piece = cx.kind(e.file, piece);
                 end.fifty_move_reveal = reveal.is_some();
                 EndCondition::MoveLimit
             }
             ast::EndRule::Repetition(n) => {
+                if n.node < 2 {
+                    let what = format!("a repetition count of {}", n.node);
+                    cx.diags.push(senseless_count(e.file, n.span, &what, "2", "the setup is already the first occurrence of its position"));
+                }
                 end.repetition = Some(n.node);
                 EndCondition::Repetition
             }
@@ -1029,6 +1036,13 @@ fn lower_end(cx: &mut Cx, e: From<ast::End>) -> EndRules {
         end.spans.push((condition(higher.node), span));
     }
     end
+}
+
+/// `E0143`: a count in an `end` rule that ends every game at the setup
+/// (`draw on repetition 0` or `1`, `draw after 0 moves …`).
+fn senseless_count(file: &str, span: Span, what: &str, least: &str, why: &str) -> Diagnostic {
+    Diagnostic::error("E0143", file, span, format!("{what} ends every game before its first move"), format!("at least {least}"))
+        .with_help(format!("{why}; write at least {least} (FIDE chess: `draw on repetition 3`, `draw after 50 moves without capture or Pawn move`)"))
 }
 
 /// The model's name for a condition written in a `priority` line.

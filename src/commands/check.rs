@@ -6,7 +6,8 @@ use crate::db::{chain, compile, parse, Database, SourceFile};
 use crate::report::{self, emit, emit_json, Failure, JsonDiagnostic, EXIT_FAILED};
 use rulebook_grammar::ast::{self, Span};
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::{Game, Status, Variant};
+use rulebook_interpreter::model::EndCondition;
+use rulebook_interpreter::{Game, Position, Status, Variant};
 use serde::Serialize;
 use indicatif::ProgressBar;
 use std::io::IsTerminal;
@@ -107,10 +108,10 @@ fn check_setup(db: &Database, files: &[SourceFile], v: &Variant) -> (Vec<Diagnos
         Status::Stalemate(_) => Some("stalemate"),
         Status::FiftyMoves | Status::Repetition => None,
     };
-    let diags = match over {
+    let mut diags = match over {
         Some(what) => vec![Diagnostic::error(
             "E0190",
-            file,
+            file.clone(),
             span,
             format!("the game is over before it starts: the setup is {what}"),
             "no legal move for the side to move",
@@ -119,7 +120,50 @@ fn check_setup(db: &Database, files: &[SourceFile], v: &Variant) -> (Vec<Diagnos
         .with_help("check the setup FEN: the side to move and the pieces' placement")],
         None => Vec::new(),
     };
+    diags.extend(draws_at_setup(v, &pos, &file));
     (diags, moves)
+}
+
+/// `E0191`: the draw rules that already hold in the setup, each at its
+/// `end` rule: a move limit whose count the setup's half-move clock has
+/// reached, or a repetition count of 1 or less (the setup is the first
+/// occurrence of its position). The game would be drawn before any move.
+/// (Lowering refuses the counts that hold in every setup, `E0143`; this
+/// catches a setup FEN's clock, and a model built without lowering.)
+fn draws_at_setup(v: &Variant, pos: &Position, setup_file: &str) -> Vec<Diagnostic> {
+    let end = &v.game.end;
+    let span_of = |c: EndCondition| end.spans.iter().find(|(x, _)| *x == c).map(|(_, s)| *s).unwrap_or_default();
+    let mut out = Vec::new();
+    // The conditions as `Variant::status_in_game` applies them, with no
+    // earlier position: a clock of at least 2·N, a position seen N times.
+    if let Some(n) = end.fifty_move.filter(|&n| u64::from(pos.halfmove) >= 2 * u64::from(n)) {
+        out.push(
+            Diagnostic::error(
+                "E0191",
+                end.file.clone(),
+                span_of(EndCondition::MoveLimit),
+                "this move limit ends the game at the setup",
+                format!("a draw when the half-move clock reaches {}", 2 * u64::from(n)),
+            )
+            .warning()
+            .with_detail(format!("the setup's half-move clock (the fifth field of its FEN, in {setup_file}) is {}", pos.halfmove))
+            .with_help(format!("set the setup's half-move clock below {}, or raise the limit", 2 * u64::from(n))),
+        );
+    }
+    if let Some(n) = end.repetition.filter(|&n| n <= 1) {
+        out.push(
+            Diagnostic::error(
+                "E0191",
+                end.file.clone(),
+                span_of(EndCondition::Repetition),
+                "this repetition rule ends the game at the setup",
+                format!("a draw when a position occurs {n} times"),
+            )
+            .warning()
+            .with_help("the setup is the first occurrence of its position: count at least 2"),
+        );
+    }
+    out
 }
 
 /// The summary of `game`.
@@ -171,7 +215,6 @@ fn summarize(db: &Database, files: &[SourceFile], game: &Game, setup_moves: usiz
 fn summary_text(s: &Summary) -> String {
     let mut out = String::new();
     let root = s.files.first().cloned().unwrap_or_default();
-    out.push_str(&format!("{root}: no problems found\n"));
     out.push_str(&format!("variant  {}\n", s.name));
     if s.files.len() > 1 {
         out.push_str(&format!("extends  {}\n", s.files[1..].join(" → ")));
@@ -251,6 +294,42 @@ fn summary_text(s: &Summary) -> String {
     out
 }
 
+/// The report's first line: what was found, in the counts of the `--json`
+/// output (errors, warnings, the claims by verdict, whether the time budget
+/// ran out). "no problems found" only when there is nothing to report.
+fn verdict_line(name: &str, errors: usize, warnings: usize, verified: Option<&rulebook_checker::Report>) -> String {
+    use rulebook_checker::Verdict;
+    let count = |n: usize, what: &str| if n == 0 { format!("no {what}s") } else { report::plural(n, what) };
+    let claims = verified.map(|r| r.claims.as_slice()).unwrap_or_default();
+    let with = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
+    let spent = verified.is_some_and(|r| r.stats.budget_spent);
+    let clean = errors == 0 && warnings == 0 && with(Verdict::Unknown) == 0 && !spent;
+    let mut line = if clean {
+        format!("{name}: no problems found")
+    } else {
+        format!("{name}: {}, {}", count(errors, "error"), count(warnings, "warning"))
+    };
+    if !claims.is_empty() {
+        let depth = verified.map_or(0, |r| r.stats.depth);
+        let parts: Vec<String> = [
+            (with(Verdict::Proved), "proved".to_string()),
+            (with(Verdict::HoldsToDepth), format!("holding to depth {depth}")),
+            (with(Verdict::Refuted), "refuted".to_string()),
+            (with(Verdict::Unknown), "unknown".to_string()),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        line.push_str(&format!("; {}: {}", report::plural(claims.len(), "claim"), parts.join(", ")));
+    }
+    if let Some(r) = verified.filter(|r| r.stats.budget_spent) {
+        line.push_str(&format!("; time budget spent ({} s): not everything was decided", r.stats.budget_seconds));
+    }
+    line.push('\n');
+    line
+}
+
 /// The verifier's report in the `--json` output.
 #[derive(Debug, Serialize)]
 struct VerifierJson {
@@ -311,7 +390,11 @@ fn verifier_text(report: &rulebook_checker::Report) -> String {
     if let Some(why) = &s.stopped {
         searched.push_str(&format!(", stopped early: {why}"));
     }
-    out.push_str(&format!("verifier {searched}; {} Z3 queries\n", s.queries));
+    out.push_str(&format!("verifier {searched}; {} Z3 queries", s.queries));
+    if s.budget_spent {
+        out.push_str(&format!("; time budget spent ({} s, six times --timeout)", s.budget_seconds));
+    }
+    out.push('\n');
     out
 }
 
@@ -364,6 +447,19 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
         })?;
         return Ok(code);
     }
+    // The summary first, opened by what was found, then the diagnostics
+    // (which end with the counts when there are errors).
+    let written = match &summary {
+        Some(summary) => {
+            let mut text = verdict_line(&name, errors, warnings, verified.as_ref());
+            text.push_str(&summary_text(summary));
+            if let Some(r) = &verified {
+                text.push_str(&verifier_text(r));
+            }
+            emit(&text)
+        }
+        None => Ok(()),
+    };
     if !diags.is_empty() {
         let mut text = report::render(&diags, |n| db.source_text(n), cx.color);
         if errors > 0 {
@@ -375,12 +471,6 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
         }
         eprint!("{text}");
     }
-    if let Some(summary) = &summary {
-        let mut text = summary_text(summary);
-        if let Some(r) = &verified {
-            text.push_str(&verifier_text(r));
-        }
-        emit(&text)?;
-    }
+    written?;
     Ok(code)
 }
