@@ -6,7 +6,7 @@
 use crate::fen::{self, FenSource};
 use crate::geometry::{AxisInfo, Cell, Geometry, MAX_CELLS};
 use crate::model::*;
-use crate::tables::Tables;
+use crate::tables::{self, Tables};
 use rulebook_grammar::ast::{self, Span, Spanned};
 use rulebook_grammar::Diagnostic;
 use std::collections::{BTreeMap, BTreeSet};
@@ -211,6 +211,8 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     if draft.pieces.len() > 63 {
         cx.diags.push(Diagnostic::error("E0115", last, Span::new(0, 0), "more than 63 piece kinds", "too many pieces"));
     }
+    // The move tables' size, bounded part by part (reported once, where it is passed).
+    let mut table_cells: u64 = 0;
     for p in &draft.pieces {
         let letter = lower_letter(&mut cx, p.file, &p.node.letter);
         if let Some(prev) = letters.insert(letter, p.node) {
@@ -228,6 +230,20 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::PieceItem::Royal(_) => royal = true,
                 ast::PieceItem::Part(part) => {
                     if let Some(part) = lower_part(&mut cx, p.file, part) {
+                        let before = table_cells;
+                        table_cells = table_cells.saturating_add(tables::part_cells_bound(&geometry, &part));
+                        if table_cells > tables::MAX_TABLE_CELLS && before <= tables::MAX_TABLE_CELLS {
+                            cx.diags.push(
+                                Diagnostic::error(
+                                    "E0115",
+                                    p.file,
+                                    part.span,
+                                    format!("the move tables would hold up to {table_cells} cells with this part, more than the limit of {}", tables::MAX_TABLE_CELLS),
+                                    "the move tables' limit is passed here",
+                                )
+                                .with_help("every direction of every part is a ray from every square: use fewer directions (`mirror`, direction words), shorter rides (`max N`) or fewer parts"),
+                            );
+                        }
                         parts.push(part);
                     }
                 }
@@ -640,6 +656,55 @@ fn atom_vector(letter: &str) -> Option<[i32; 2]> {
     })
 }
 
+/// The most directions one part may generate from its atom: the rotations and
+/// reflections of the atom (every permutation of its components with every
+/// sign), or the reflections `mirror` asks for (LANGUAGE.md §9).
+pub const MAX_DIRECTIONS: u64 = 4096;
+
+/// How many distinct vectors [`symmetries`] makes of `v`, computed without
+/// making them, saturating at `cap`: the arrangements of the components'
+/// absolute values (a multinomial coefficient) times two signs for each
+/// non-zero component.
+fn symmetry_count(v: &[i32], cap: u64) -> u64 {
+    let mut multiplicity: BTreeMap<u32, u64> = BTreeMap::new();
+    for x in v {
+        *multiplicity.entry(x.unsigned_abs()).or_default() += 1;
+    }
+    let cap = u128::from(cap);
+    let mut total: u128 = 1;
+    let mut placed: u128 = 0;
+    for &m in multiplicity.values() {
+        // total × C(placed + m, m), one factor at a time (each step is exact).
+        for i in 1..=u128::from(m) {
+            total = total * (placed + i) / i;
+            if total >= cap {
+                return cap as u64;
+            }
+        }
+        placed += u128::from(m);
+    }
+    for _ in v.iter().filter(|&&x| x != 0) {
+        total *= 2;
+        if total >= cap {
+            return cap as u64;
+        }
+    }
+    total as u64
+}
+
+/// The error for a part whose atom makes more than [`MAX_DIRECTIONS`] directions.
+fn too_many_directions(file: &str, span: Span, count: u64, how: &str, cap: u64, help: &str) -> Diagnostic {
+    let count = if count >= cap { format!("more than {cap}") } else { count.to_string() };
+    Diagnostic::error(
+        "E0115",
+        file,
+        span,
+        format!("this part makes {count} directions ({how}), more than the limit of {MAX_DIRECTIONS}"),
+        format!("at most {MAX_DIRECTIONS} directions a part"),
+    )
+    .with_help(help)
+}
+
 /// All rotations and reflections of `v`: every permutation of its components with every sign.
 fn symmetries(v: &[i32]) -> BTreeSet<Vec<i32>> {
     let mut out = BTreeSet::new();
@@ -707,7 +772,19 @@ fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
         ast::PatternKind::Ride => StepKind::Ride,
         ast::PatternKind::Hop => StepKind::Hop,
     };
-    let mut relative: BTreeSet<Vec<i32>> = symmetries(&base);
+    // `mirror` replaces the rotations and reflections: do not make them then.
+    let mirrored = part.modifiers.iter().any(|m| matches!(m.node, ast::Modifier::Mirror(_)));
+    let mut relative: BTreeSet<Vec<i32>> = BTreeSet::new();
+    if !mirrored {
+        // Counted first: nine distinct components would make 185,794,560 vectors.
+        const CAP: u64 = 1_000_000_000_000;
+        let count = symmetry_count(&base, CAP);
+        if count > MAX_DIRECTIONS {
+            cx.diags.push(too_many_directions(file, part.atom.span, count, "every permutation of the atom's components, with every sign", CAP, "name the directions you mean with `mirror AXIS…` (reflections only) or direction words, or split the part into several"));
+            return None;
+        }
+        relative = symmetries(&base);
+    }
     let mut filters: Vec<(String, Span)> = Vec::new();
     let mut max = None;
     let mut exact = false;
@@ -720,6 +797,18 @@ fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Option<Part> {
         match &m.node {
             ast::Modifier::Direction(w) => filters.push((w.clone(), m.span)),
             ast::Modifier::Mirror(axes) => {
+                // Each listed axis along which the atom moves doubles the set: count first.
+                let flipped: BTreeSet<usize> = axes
+                    .iter()
+                    .filter_map(|axis| cx.geometry.axis_index(&axis.node))
+                    .filter(|&a| base[a] != 0)
+                    .collect();
+                const CAP: u64 = 1 << 40;
+                let count = if flipped.len() >= 40 { CAP } else { 1u64 << flipped.len() };
+                if count > MAX_DIRECTIONS {
+                    cx.diags.push(too_many_directions(file, m.span, count, "every combination of reflections over the listed axes", CAP, "mirror fewer axes, or split the part into several"));
+                    return None;
+                }
                 let mut set = BTreeSet::new();
                 set.insert(base.clone());
                 for axis in axes {
@@ -1818,6 +1907,18 @@ mod tests {
         assert_eq!(symmetries(&[1, 1, 0]).len(), 12);
         assert_eq!(symmetries(&[1, 1, 1]).len(), 8);
         assert_eq!(symmetries(&[2, 1, 0]).len(), 24);
+    }
+
+    #[test]
+    fn symmetry_count_matches_the_symmetries() {
+        for v in [&[2, 1][..], &[1, 0], &[1, 0, 0], &[1, 1, 0], &[1, 1, 1], &[2, 1, 0], &[3, -3, 1, 0], &[1, 2, 2, 0, 0], &[0, 0, 5]] {
+            assert_eq!(symmetry_count(v, u64::MAX), symmetries(v).len() as u64, "{v:?}");
+        }
+        // By hand: 7! permutations × 2^7 signs; 9! × 2^9; capped.
+        assert_eq!(symmetry_count(&[1, 2, 3, 4, 5, 6, 7], u64::MAX), 5040 * 128);
+        assert_eq!(symmetry_count(&[1, 2, 3, 4, 5, 6, 7, 8, 9], u64::MAX), 362_880 * 512);
+        assert_eq!(symmetry_count(&[1; 40], 1000), 1000);
+        assert_eq!(symmetry_count(&(1..=60).collect::<Vec<i32>>(), 1 << 50), 1 << 50);
     }
 
     #[test]

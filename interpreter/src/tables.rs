@@ -3,8 +3,8 @@
 //! walks; promotion and drop zones as per-cell flags. Built once per game so
 //! that move generation does no geometry at run time.
 
-use crate::geometry::{Cell, MAX_CELLS};
-use crate::model::{Color, Game, KindId, StepKind};
+use crate::geometry::{Cell, Geometry, MAX_CELLS};
+use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::BTreeMap;
 
 /// A ray may end on an empty cell.
@@ -86,6 +86,47 @@ pub struct AttackDir {
     pub masks: Vec<u64>,
     /// The looking-back cell indices increase along the ray.
     pub ascending: bool,
+}
+
+/// The most cells the move tables of a variant may hold: the cells of every
+/// ray, summed over piece kinds, players, starting cells, parts and directions
+/// (as bounded by [`part_cells_bound`]; LANGUAGE.md §9). Shipped variants
+/// stay below 150,000 (the 448-cell `examples/tall-3d.rules`); tables this
+/// large take at most about 250 MiB.
+pub const MAX_TABLE_CELLS: u64 = 1 << 23;
+
+/// An upper bound on the cells [`Tables::new`] stores for `part`, both players
+/// together: per direction, the cells from which its first step stays on the
+/// board (holes ignored) times the longest ray, doubled for a part that
+/// captures (the attack tables look back along it), plus the attack table's
+/// per-cell entries. Cheap: no cell is visited.
+pub fn part_cells_bound(geo: &Geometry, part: &Part) -> u64 {
+    let ncells = geo.cells() as u64;
+    let max_len = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u64;
+    let mut total: u64 = 0;
+    for v in part.vectors.iter().flatten() {
+        let mut starts: u64 = 1;
+        let mut steps = max_len;
+        for (a, &x) in v.iter().enumerate() {
+            let n = geo.size(a) as u64;
+            let x = u64::from(x.unsigned_abs());
+            starts = starts.saturating_mul(n.saturating_sub(x));
+            if x > 0 {
+                steps = steps.min((n - 1) / x);
+            }
+        }
+        let steps = match part.kind {
+            StepKind::Leap => 1,
+            StepKind::Ride => steps.min(part.max.map_or(u64::MAX, u64::from)),
+            StepKind::Hop => steps,
+        };
+        let mut cells = starts.saturating_mul(steps);
+        if part.capture {
+            cells = cells.saturating_mul(2).saturating_add(ncells);
+        }
+        total = total.saturating_add(cells);
+    }
+    total
 }
 
 /// Everything move generation looks up.
@@ -467,5 +508,45 @@ impl Tables {
     #[inline]
     pub fn ray_cells(&self, ray: &Ray) -> &[Cell] {
         &self.cells[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lower::MAX_DIRECTIONS;
+    use std::path::{Path, PathBuf};
+
+    fn rules_files() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        for dir in ["rules", "examples", "examples/ambiguous"] {
+            for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "rules") {
+                    files.push(path);
+                }
+            }
+        }
+        files
+    }
+
+    /// The limits of LANGUAGE.md §9 leave every shipped variant far inside them.
+    #[test]
+    fn shipped_variants_are_far_below_the_table_limits() {
+        let mut checked = 0;
+        for path in rules_files() {
+            let Ok((game, _)) = crate::load::load(&path) else { continue };
+            let parts = game.kinds.iter().flat_map(|k| &k.parts);
+            let cells: u64 = parts.clone().map(|p| part_cells_bound(&game.geometry, p)).sum();
+            let directions = parts.map(|p| p.vectors[0].len() as u64).max().unwrap_or(0);
+            assert!(cells <= MAX_TABLE_CELLS / 32, "{}: {cells} table cells", path.display());
+            assert!(directions <= MAX_DIRECTIONS / 128, "{}: {directions} directions", path.display());
+            // The bound is a bound: the tables built hold no more.
+            let tables = Tables::new(&game);
+            assert!(tables.cells.len() as u64 <= cells, "{}: {} > {cells}", path.display(), tables.cells.len());
+            checked += 1;
+        }
+        assert!(checked >= 12, "{checked} variants");
     }
 }
