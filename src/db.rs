@@ -14,7 +14,7 @@
 
 use rulebook_grammar::ast::{self, Span};
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::load::{extends_of, resolve};
+use rulebook_interpreter::load::{extends_of, read_input, resolve};
 use rulebook_interpreter::lower::{lower, SourceTree};
 use rulebook_interpreter::Game;
 use std::collections::HashMap;
@@ -77,7 +77,7 @@ impl Db for Database {
         if let Some(file) = files.get(&key) {
             return *file;
         }
-        let (text, error) = match std::fs::read_to_string(path) {
+        let (text, error) = match read_input(path) {
             Ok(text) => (text, None),
             Err(e) => (String::new(), Some(e.to_string())),
         };

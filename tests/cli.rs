@@ -749,3 +749,103 @@ fn bad_moves_are_reported_in_the_play_option() {
         snapshots().bind(|| insta::assert_snapshot!(format!("play-{name}"), report));
     }
 }
+
+// ---------------------------------------------------------------- input limits
+
+/// Runs the binary in `dir` under a 1 GB address-space limit and a time limit
+/// (a regression must not take the machine's memory): `(status, stdout,
+/// stderr)`, or `None` if it was still running after `secs` seconds.
+#[cfg(unix)]
+fn run_capped(dir: &Path, args: &[&str], secs: u64) -> Option<(i32, String, String)> {
+    let out_path = dir.join("capped.stdout");
+    let err_path = dir.join("capped.stderr");
+    let began = std::time::Instant::now();
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_rulebook"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("run rulebook");
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+            return Some((status.code().unwrap_or(-1), read(&out_path), read(&err_path)));
+        }
+        if began.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn rules_files_must_be_regular_files() {
+    // Issue 12, defect 7: `/dev/zero` as a rules file grew memory until it ran
+    // out; a FIFO without a writer blocked for ever.
+    let dir = broken_dir();
+    let fifo = dir.path().join("pipe.rules");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    std::fs::create_dir(dir.path().join("folder.rules")).expect("mkdir");
+    for (path, kind) in [("/dev/zero", "a character device"), ("pipe.rules", "a FIFO"), ("folder.rules", "a directory")] {
+        for args in [vec!["perft", path, "1"], vec!["moves", path], vec!["check", "--quick", path]] {
+            let (status, out, err) =
+                run_capped(dir.path(), &args, 20).unwrap_or_else(|| panic!("{args:?} was still running after 20 s"));
+            assert_eq!(status, 2, "{args:?}: {err}");
+            assert!(out.is_empty(), "{args:?}: {out}");
+            assert!(err.contains(&format!("`{path}`")), "{args:?}: {err}");
+            assert!(err.contains(&format!("not a regular file: it is {kind}")), "{args:?}: {err}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn extended_files_must_be_regular_and_small() {
+    // Issue 12, defect 7: `extends "/dev/zero"` read for ever. The error points
+    // at the `extends` line (E0117), in the database path (perft, check) as in
+    // the library loader.
+    let dir = broken_dir();
+    std::fs::write(dir.path().join("zero.rules"), "variant \"Zero\"\nextends \"/dev/zero\"\n").expect("write");
+    // 4 MiB is the limit: a comment line over it, then a board.
+    let mut big = "#".repeat(4 * 1024 * 1024);
+    big.push_str("\nboard { files a b  ranks 1 2 }\n");
+    std::fs::write(dir.path().join("big.rules"), &big).expect("write");
+    std::fs::write(dir.path().join("on-big.rules"), "extends \"big.rules\"\n").expect("write");
+    // `check` exits 1 for an error in the rules, the others 2 (the rules cannot be used).
+    for (args, want) in [(vec!["perft", "zero.rules", "1"], 2), (vec!["check", "--quick", "zero.rules"], 1)] {
+        let (status, _, err) = run_capped(dir.path(), &args, 20).unwrap_or_else(|| panic!("{args:?} still running after 20 s"));
+        assert_eq!(status, want, "{args:?}: {err}");
+        assert!(err.contains("[E0117] Error: cannot read `/dev/zero`: not a regular file: it is a character device"), "{args:?}: {err}");
+        assert!(err.contains("zero.rules:2:9"), "{args:?}: {err}");
+    }
+    // The file named on the command line is a usage error (2); an extended one is E0117.
+    for (file, want) in [("big.rules", 2), ("on-big.rules", 1)] {
+        let (status, _, err) =
+            run_capped(dir.path(), &["check", "--quick", file], 20).unwrap_or_else(|| panic!("{file} still running after 20 s"));
+        assert_eq!(status, want, "{file}: {err}");
+        assert!(err.contains("larger than 4 MiB, the limit for input files"), "{file}: {err}");
+        if want == 1 {
+            assert!(err.contains("[E0117] Error"), "{file}: {err}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn perft_suites_must_be_regular_and_small() {
+    let dir = broken_dir();
+    let chess = rules("chess.rules");
+    let (status, _, err) = run_capped(dir.path(), &["perft", &chess, "--epd", "/dev/zero"], 20).expect("still running after 20 s");
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("cannot read the perft suite `/dev/zero`: not a regular file: it is a character device"), "{err}");
+}

@@ -47,6 +47,14 @@ impl Loaded {
     }
 }
 
+/// Reads an input file (a rules file, a perft suite, a record): a regular file
+/// of at most 4 MiB of UTF-8 text (LANGUAGE.md §9). FIFOs, devices and
+/// directories are refused before they are opened. The error is the reason
+/// alone; callers name the file.
+pub fn read_input(path: &Path) -> std::io::Result<String> {
+    rulebook_interpreter::load::read_input(path)
+}
+
 /// Registers the rules file at `path`; an unreadable file is a usage error.
 pub fn open(db: &Database, path: &Path) -> Result<SourceFile, Failure> {
     let file = db.file(path);

@@ -279,7 +279,7 @@ fn run_suite(
     cx: Context,
 ) -> Result<u8, Failure> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = super::read_input(path)
         .map_err(|e| Failure::usage(format!("cannot read the perft suite `{name}`: {e}")))?;
     let (cases, mut diags) = epd::parse(&name, &text);
     loaded.extra.insert(name.clone(), text);
