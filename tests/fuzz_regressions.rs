@@ -13,8 +13,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// A fuzz target's body.
+type Target = fn(&[u8]);
+
 /// The targets, by directory name.
-const TARGETS: &[(&str, fn(&[u8]))] = &[
+const TARGETS: &[(&str, Target)] = &[
     ("rules", fuzz_support::rules),
     ("fen", fuzz_support::fen),
     ("record", fuzz_support::record),
