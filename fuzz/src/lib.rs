@@ -131,18 +131,36 @@ fn exercise(v: &Variant, pos: &Position, perft_depth: u32) {
     }
 }
 
+/// Plays up to `plies` random moves from `pos` (the session's generator
+/// seeded with `seed`), with the game's status, notation and record after
+/// each: what `play` against the random opponent does.
+fn playout(v: &Variant, pos: &Position, seed: u64, plies: usize) {
+    let mut s = Session::new(v.clone(), pos.clone(), seed, None);
+    for _ in 0..plies {
+        if s.result_by_rule().is_some() {
+            break;
+        }
+        let Some(m) = s.random_move() else { break };
+        assert!(s.play(m).is_ok(), "a random legal move cannot be played");
+        let _ = s.san(s.moves().len() - 1);
+    }
+    let _ = s.recorded();
+}
+
 /// Target `rules`: rules text → parse → `extends` (in memory) → lower →
-/// the setup as `check --quick` checks it → perft 2 from the setup.
+/// the setup as `check --quick` checks it → perft 2 from the setup → a
+/// short game of random moves.
 pub fn rules(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Some(game) = compile(INPUT_NAME, text) else { return };
     let v = Variant::new(Arc::new(game));
     let Ok(pos) = v.start() else { return };
     exercise(&v, &pos, 2);
+    playout(&v, &pos, data.len() as u64, 12);
 }
 
 /// Target `fen`: the first byte picks a library variant, the rest is a FEN
-/// read in it; a position read is exercised (perft 1).
+/// read in it; a position read is exercised (perft 1, a short random game).
 pub fn fen(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
@@ -150,6 +168,7 @@ pub fn fen(data: &[u8]) {
     let (_, v) = &all[pick as usize % all.len()];
     let Ok(pos) = v.parse_fen(text, "<fen>") else { return };
     exercise(v, &pos, 1);
+    playout(v, &pos, data.len() as u64, 8);
 }
 
 /// Target `record`: a game record replayed as `rulebook replay` does, with
