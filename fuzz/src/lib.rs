@@ -105,23 +105,35 @@ pub fn variants() -> &'static [(&'static str, Variant)] {
     })
 }
 
+/// The FEN written for `pos` reads back, and reads back as the same FEN
+/// (positions with face-down pieces are skipped: their FEN shows what the
+/// arbiter knows, not the drawn identities).
+fn round_trip(v: &Variant, pos: &Position) {
+    if pos.any_hidden() {
+        return;
+    }
+    let written = v.fen(pos);
+    let again = v
+        .parse_fen(&written, "<written>")
+        .unwrap_or_else(|d| panic!("the FEN we wrote, `{written}`, does not read back: {}", d.message));
+    assert_eq!(v.fen(&again), written, "the FEN we wrote changes when read back");
+}
+
 /// Checks what can be checked of a position without input: the status, the
-/// FEN written for it reads back to the same FEN, every legal move plays,
+/// FEN written for it and for the positions after its first moves reads
+/// back to the same FEN, every legal move plays,
 /// and perft 2 when it is small enough.
 fn exercise(v: &Variant, pos: &Position, perft_depth: u32) {
     let legal = v.legal_moves(pos);
     let _ = v.status(pos);
     let _ = v.in_check(pos);
-    if !pos.any_hidden() {
-        let written = v.fen(pos);
-        let again = v
-            .parse_fen(&written, "<written>")
-            .unwrap_or_else(|d| panic!("the FEN we wrote, `{written}`, does not read back: {}", d.message));
-        assert_eq!(v.fen(&again), written, "the FEN we wrote changes when read back");
-    }
-    for m in legal.iter().take(64) {
+    round_trip(v, pos);
+    for (k, m) in legal.iter().take(64).enumerate() {
         let _ = notation::san(v, pos, m, &legal);
         let _ = notation::coordinate(v, m);
+        if k < 16 {
+            round_trip(v, &v.play(pos, m));
+        }
     }
     if perft_depth > 0 && legal.len() <= PERFT_MAX_MOVES && v.game.geometry.cells() <= PERFT_MAX_CELLS {
         let n = perft::perft(v, pos, perft_depth);
@@ -143,6 +155,7 @@ fn playout(v: &Variant, pos: &Position, seed: u64, plies: usize) {
         let Some(m) = s.random_move() else { break };
         assert!(s.play(m).is_ok(), "a random legal move cannot be played");
         let _ = s.san(s.moves().len() - 1);
+        round_trip(v, s.position());
     }
     let _ = s.recorded();
 }
