@@ -14,7 +14,11 @@ Exit status:
   0  success
   1  a check failed: a perft suite count did not match, `check` found errors,
      or `replay` found the record invalid (an illegal move, a wrong result)
-  2  usage error, unreadable file, or input that cannot be used (rules, FEN, EPD)";
+  2  usage error, unreadable file, or input that cannot be used (rules, FEN, EPD)
+  3  `perft` stopped by --max-nodes or --time (no count is given)
+
+With --json, a command that fails prints {\"error\": {\"kind\", \"message\",
+\"exit_code\", \"diagnostics\"}} on stdout (the text report still goes to stderr).";
 
 /// rulebook: run chess variants written in the rules language.
 ///
@@ -131,6 +135,22 @@ pub struct PerftArgs {
     /// Threads to count with [default: the number of CPUs].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
+    /// Stop once more than N leaves were counted (exit status 3, no count:
+    /// an incomplete count would be a wrong one).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+    /// Stop after this many seconds (decimals allowed; exit status 3, no count).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time: Option<std::time::Duration>,
+}
+
+/// Parses `--time`: a positive number of seconds, at most a year.
+fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(secs > 0.0 && secs <= 366.0 * 86400.0) {
+        return Err(format!("`{text}` seconds: give a number above 0 and at most a year"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 /// Arguments of `rulebook moves`.

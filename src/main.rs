@@ -18,11 +18,38 @@ use cli::{Cli, Command};
 use commands::Context;
 use std::process::ExitCode;
 
+/// Does the command line ask for JSON output? (Read from the raw arguments,
+/// so that it also holds when clap rejects them.)
+fn wants_json() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// Prints `failure` as a JSON error object on stdout.
+fn emit_json_error(failure: &report::Failure) {
+    // A closed stdout leaves only the exit status to tell.
+    let _ = report::emit_json(&failure.json());
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Err(e) = cli.validate() {
-        e.exit();
-    }
+    let json = wants_json();
+    let cli = match Cli::try_parse().and_then(|cli| cli.validate().map(|()| cli)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let informative = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand);
+            if json && !informative {
+                let text = e.render().to_string();
+                let message = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+                let mut failure = report::Failure::usage(message);
+                failure.code = e.exit_code().clamp(0, 255) as u8;
+                emit_json_error(&failure);
+            }
+            e.exit();
+        }
+    };
     let cx = Context {
         color: report::stderr_color(),
     };
@@ -33,9 +60,19 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args, cx),
         Command::Replay(args) => commands::replay::run(args, cx),
     };
+    let json = match &cli.command {
+        Command::Perft(args) => args.json,
+        Command::Moves(args) => args.json,
+        Command::Check(args) => args.json,
+        Command::Play(_) | Command::Replay(_) => false,
+    };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
+            // A closed stdout is not an error to report (on stdout, of all places).
+            if json && failure.code != report::EXIT_BROKEN_PIPE {
+                emit_json_error(&failure);
+            }
             eprint!("{}", failure.text);
             ExitCode::from(failure.code)
         }

@@ -12,16 +12,25 @@ use std::io::{IsTerminal, Write};
 pub const EXIT_FAILED: u8 = 1;
 /// Exit status: usage error, unreadable file, or unusable input.
 pub const EXIT_USAGE: u8 = 2;
+/// Exit status: a perft count stopped by `--max-nodes` or `--time` (no count is given).
+pub const EXIT_STOPPED: u8 = 3;
 /// Exit status when stdout was closed under us (as if killed by SIGPIPE).
 pub const EXIT_BROKEN_PIPE: u8 = 141;
 
-/// Why a command stopped: what to print on stderr and the exit status.
+/// Why a command stopped: what to print on stderr and the exit status, and
+/// the same as a JSON error object for `--json` (see [`JsonError`]).
 #[derive(Debug)]
 pub struct Failure {
     /// The exit status.
     pub code: u8,
     /// Text for stderr (rendered reports or an `error:` line); may be empty.
     pub text: String,
+    /// What kind of failure, for `--json`: `usage`, `input`, `stopped`, `output`.
+    pub kind: &'static str,
+    /// One line saying what went wrong (without `error: `).
+    pub message: String,
+    /// The diagnostics behind it, for `--json`.
+    pub diagnostics: Vec<JsonDiagnostic>,
 }
 
 impl Failure {
@@ -30,12 +39,75 @@ impl Failure {
         Failure {
             code: EXIT_USAGE,
             text: format!("error: {message}\n"),
+            kind: "usage",
+            message: message.to_string(),
+            diagnostics: Vec::new(),
         }
     }
 
-    /// Reports already rendered, with an exit status.
+    /// Reports already rendered, with an exit status. The message is the
+    /// text's last line (the summary).
     pub fn reports(code: u8, text: String) -> Failure {
-        Failure { code, text }
+        let message = text
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.strip_prefix("error: ").unwrap_or(l).to_string())
+            .unwrap_or_default();
+        Failure {
+            code,
+            kind: if code == EXIT_STOPPED { "stopped" } else { "input" },
+            text,
+            message,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Adds the diagnostics the text rendered, for `--json`; `lookup` gives
+    /// the text of a source by name.
+    pub fn with_diagnostics(mut self, diags: &[Diagnostic], lookup: impl Fn(&str) -> Option<String>) -> Failure {
+        self.diagnostics = diags
+            .iter()
+            .map(|d| JsonDiagnostic::new(d, lookup(&d.file).as_deref()))
+            .collect();
+        self
+    }
+}
+
+/// The JSON object a command run with `--json` prints on stdout when it
+/// fails (unreadable file, bad rules, FEN, `--play` move or option value, a
+/// stopped count), with the exit status of the text output.
+#[derive(Debug, Serialize)]
+pub struct JsonError<'a> {
+    /// What went wrong.
+    pub error: JsonErrorBody<'a>,
+}
+
+/// The body of a [`JsonError`].
+#[derive(Debug, Serialize)]
+pub struct JsonErrorBody<'a> {
+    /// `usage` (the command line), `input` (a file, FEN or move that cannot
+    /// be used), `stopped` (a limit stopped perft), `output`.
+    pub kind: &'a str,
+    /// One line.
+    pub message: &'a str,
+    /// The exit status.
+    pub exit_code: u8,
+    /// The diagnostics, as in `check --json`.
+    pub diagnostics: &'a [JsonDiagnostic],
+}
+
+impl Failure {
+    /// The failure as a [`JsonError`].
+    pub fn json(&self) -> JsonError<'_> {
+        JsonError {
+            error: JsonErrorBody {
+                kind: self.kind,
+                message: &self.message,
+                exit_code: self.code,
+                diagnostics: &self.diagnostics,
+            },
+        }
     }
 }
 

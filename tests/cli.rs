@@ -849,3 +849,103 @@ fn perft_suites_must_be_regular_and_small() {
     assert_eq!(status, 2, "{err}");
     assert!(err.contains("cannot read the perft suite `/dev/zero`: not a regular file: it is a character device"), "{err}");
 }
+
+// ---------------------------------------------------------------- JSON errors, help, perft limits
+
+/// The `error` object of a `--json` failure on stdout.
+fn json_error(out: &std::process::Output) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(&stdout(out))
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out)));
+    v.get("error").cloned().unwrap_or_else(|| panic!("no error object: {v}"))
+}
+
+#[test]
+fn json_input_errors_are_json() {
+    // Issue 12: with --json, input errors were plain text on stderr only.
+    let chess = rules("chess.rules");
+    let cases: Vec<(Vec<&str>, &str, Option<&str>)> = vec![
+        (vec!["moves", "no/such.rules", "--json"], "usage", None),
+        (vec!["perft", "no/such.rules", "1", "--json"], "usage", None),
+        (vec!["check", "no/such.rules", "--json"], "usage", None),
+        (vec!["moves", &chess, "--json", "--fen", "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1"], "input", Some("<--fen>")),
+        (vec!["perft", &chess, "2", "--json", "--play", "e5"], "input", Some("<--play>")),
+        (vec!["perft", &chess, "two", "--json"], "usage", None),
+        (vec!["moves", &chess, "--json", "--bogus"], "usage", None),
+        (vec!["perft", &chess, "--json", "--epd", "no/such.epd"], "usage", None),
+    ];
+    for (args, kind, file) in cases {
+        let out = run(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let e = json_error(&out);
+        assert_eq!(e["kind"], kind, "{args:?}: {e}");
+        assert_eq!(e["exit_code"], 2, "{args:?}: {e}");
+        assert!(e["message"].as_str().is_some_and(|m| !m.is_empty() && !m.contains('\n')), "{args:?}: {e}");
+        if let Some(file) = file {
+            assert_eq!(e["diagnostics"][0]["file"], file, "{args:?}: {e}");
+            assert_eq!(e["diagnostics"][0]["severity"], "error", "{args:?}: {e}");
+        }
+        // The text report is still on stderr.
+        assert!(stderr(&out).contains("rror"), "{args:?}");
+    }
+    // Help is not an error.
+    let out = run(&["perft", "--help", "--json"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("Usage: rulebook"));
+}
+
+#[test]
+fn ambiguous_moves_help_names_what_the_command_takes() {
+    // Issue 12: `moves` and `perft` have no --letters, but the help said to use it.
+    for args in [
+        vec!["moves", "rules/nebelschach.rules", "--play", "e4B"],
+        vec!["perft", "rules/nebelschach.rules", "1", "--play", "e4B"],
+    ] {
+        let out = run(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let report = stderr(&out);
+        assert!(report.contains("`e4B` is ambiguous"), "{report}");
+        assert!(!report.contains("--letters"), "{report}");
+        // Both readings, as coordinate moves that can be written instead.
+        assert!(report.contains("e2e4/B") && report.contains("e2e4/P"), "{report}");
+    }
+}
+
+#[test]
+fn perft_limits_stop_the_count_with_status_3() {
+    // Issue 12: `perft … 40` ran silently for ever. Chess perft 6 is
+    // 119,060,324 leaves: far more than 100,000 and than 0.3 s can count.
+    let chess = rules("chess.rules");
+    for extra in [vec!["--jobs", "1"], vec!["--jobs", "2"], vec!["--divide"]] {
+        let mut args = vec!["perft", &chess, "6", "--max-nodes", "100000"];
+        args.extend(&extra);
+        let began = std::time::Instant::now();
+        let out = run(&args);
+        assert_eq!(code(&out), 3, "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+        assert!(stderr(&out).contains("perft stopped by --max-nodes 100000 after counting"), "{}", stderr(&out));
+        assert!(began.elapsed() < std::time::Duration::from_secs(30), "{args:?}");
+    }
+    let began = std::time::Instant::now();
+    let out = run(&["perft", &chess, "7", "--time", "0.3", "--jobs", "2"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(stderr(&out).contains("perft stopped by --time 0.3 after counting"), "{}", stderr(&out));
+    assert!(began.elapsed() < std::time::Duration::from_secs(20));
+    // JSON: the error object, kind `stopped`.
+    let out = run(&["perft", &chess, "6", "--max-nodes", "1000", "--json"]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(json_error(&out)["kind"], "stopped");
+    // A suite stops too.
+    let dir = suite_dir("id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nperft 1 20\nperft 6 119060324\n");
+    let out = run_in(Some(dir.path()), &["perft", &chess, "--epd", "suite.epd", "--max-nodes", "5000"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("ok   start 1 20\n"), "{}", stdout(&out));
+    // Limits that are not reached change nothing: perft 3 is 8,902.
+    let out = run(&["perft", &chess, "3", "--max-nodes", "8902", "--time", "60"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("8902"));
+    // Bad values are usage errors.
+    for bad in [["--max-nodes", "0"], ["--time", "0"], ["--time", "-1"], ["--time", "soon"]] {
+        let out = run(&["perft", &chess, "3", bad[0], bad[1]]);
+        assert_eq!(code(&out), 2, "{bad:?}");
+    }
+}

@@ -555,7 +555,7 @@ fn parse_among(
             format!("in the `{set_name}` letters: {}", moves.join(" "))
         };
         return Err(Diagnostic::error("E0402", name, span, format!("`{}` is ambiguous", text.trim()), "it reads differently in two letter sets")
-            .with_help(format!("{}; {}; choose the letter set (`--letters`, or a record's `Letters` tag)", describe(&first_set, &first), describe(other_set, other))));
+            .with_help(format!("{}; {}; write the coordinate move you mean", describe(&first_set, &first), describe(other_set, other))));
     }
     let decisions = distinct_decisions(&first);
     if decisions.len() > 1 {

@@ -5,35 +5,174 @@
 
 use crate::position::{Move, Position};
 use crate::variant::Variant;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Instant;
 
 /// Counts the leaves `depth` plies below `pos`.
 pub fn perft(v: &Variant, pos: &Position, depth: u32) -> u64 {
+    perft_watched(v, pos, depth, &mut Unwatched).unwrap_or(0)
+}
+
+/// Why a limited count stopped before it was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// More leaves were counted than the budget's node limit.
+    Nodes,
+    /// The budget's deadline passed.
+    Time,
+}
+
+/// Leaves counted between two looks at a [`Budget`]: the shared counter and
+/// the clock are touched once per this many leaves (or per position one ply
+/// above the leaves, whichever comes later), so a limit costs nothing
+/// measurable.
+pub const CHECK_EVERY: u64 = 8192;
+
+/// Limits shared by every thread of one perft run: the most leaves to count
+/// and a deadline. It also counts the leaves so far, for progress reports.
+#[derive(Debug)]
+pub struct Budget {
+    /// Leaves counted so far (in batches of about [`CHECK_EVERY`]).
+    counted: AtomicU64,
+    /// Stop once more leaves than this were counted.
+    max_nodes: u64,
+    /// Stop once this instant has passed.
+    deadline: Option<Instant>,
+    /// 0 while going on, else 1 + the [`Stop`] reason.
+    stopped: AtomicU8,
+}
+
+impl Budget {
+    /// A budget of at most `max_nodes` leaves (`None`: no limit) until
+    /// `deadline` (`None`: no limit).
+    pub fn new(max_nodes: Option<u64>, deadline: Option<Instant>) -> Budget {
+        Budget {
+            counted: AtomicU64::new(0),
+            max_nodes: max_nodes.unwrap_or(u64::MAX),
+            deadline,
+            stopped: AtomicU8::new(0),
+        }
+    }
+
+    /// The leaves counted so far, by every thread (reported in batches).
+    pub fn counted(&self) -> u64 {
+        self.counted.load(Ordering::Relaxed)
+    }
+
+    /// Why the count stopped, if it did.
+    pub fn stopped(&self) -> Option<Stop> {
+        match self.stopped.load(Ordering::Relaxed) {
+            0 => None,
+            1 => Some(Stop::Nodes),
+            _ => Some(Stop::Time),
+        }
+    }
+
+    /// Adds `leaves` to the shared count and looks at the limits: `false`
+    /// when the count must stop (also when another thread stopped it).
+    pub fn charge(&self, leaves: u64) -> bool {
+        let total = self.counted.fetch_add(leaves, Ordering::Relaxed).saturating_add(leaves);
+        if self.stopped.load(Ordering::Relaxed) != 0 {
+            return false;
+        }
+        let stop = if total > self.max_nodes {
+            Some(Stop::Nodes)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stop::Time)
+        } else {
+            None
+        };
+        match stop {
+            Some(why) => {
+                let code = if why == Stop::Nodes { 1 } else { 2 };
+                let _ = self.stopped.compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed);
+                false
+            }
+            None => true,
+        }
+    }
+}
+
+/// Counts the leaves `depth` plies below `pos` within `budget`: `None` if the
+/// budget stopped the count (then the count is incomplete and not returned).
+pub fn perft_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -> Option<u64> {
+    let mut watch = Watched { budget, pending: 0 };
+    let n = perft_watched(v, pos, depth, &mut watch)?;
+    let pending = watch.pending;
+    budget.charge(pending).then_some(n)
+}
+
+/// What the recursion reports leaves to: nothing for a plain count, a
+/// [`Budget`] for a limited one (the plain count compiles to the same code as
+/// without limits).
+trait Watch {
+    /// `leaves` were counted below one position; `false` stops the count.
+    fn leaves(&mut self, leaves: u64) -> bool;
+}
+
+/// No limits.
+struct Unwatched;
+
+impl Watch for Unwatched {
+    #[inline(always)]
+    fn leaves(&mut self, _: u64) -> bool {
+        true
+    }
+}
+
+/// A budget, charged in batches of [`CHECK_EVERY`] leaves.
+struct Watched<'a> {
+    budget: &'a Budget,
+    pending: u64,
+}
+
+impl Watch for Watched<'_> {
+    #[inline]
+    fn leaves(&mut self, leaves: u64) -> bool {
+        self.pending += leaves;
+        if self.pending < CHECK_EVERY {
+            return true;
+        }
+        let batch = std::mem::take(&mut self.pending);
+        self.budget.charge(batch)
+    }
+}
+
+fn perft_watched(v: &Variant, pos: &Position, depth: u32, watch: &mut impl Watch) -> Option<u64> {
     let levels = depth.max(1) as usize;
     let mut buffers: Vec<Vec<Move>> = (0..levels).map(|_| Vec::with_capacity(256)).collect();
     // One child position per level, overwritten for each move (no allocation, and
     // only the board's own cells are copied).
     let mut children: Vec<Position> = (0..levels).map(|_| pos.clone()).collect();
-    perft_with(v, pos, depth, &mut buffers, &mut children)
+    perft_with(v, pos, depth, &mut buffers, &mut children, watch)
 }
 
-fn perft_with(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position]) -> u64 {
+fn perft_with(
+    v: &Variant,
+    pos: &Position,
+    depth: u32,
+    buffers: &mut [Vec<Move>],
+    children: &mut [Position],
+    watch: &mut impl Watch,
+) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
-    let Some((moves, rest)) = buffers.split_first_mut() else { return 0 };
+    let Some((moves, rest)) = buffers.split_first_mut() else { return Some(0) };
     moves.clear();
     if depth == 1 {
-        return crate::movegen::count_legal(&v.game, &v.tables, pos, moves);
+        let n = crate::movegen::count_legal(&v.game, &v.tables, pos, moves);
+        return watch.leaves(n).then_some(n);
     }
     v.legal_moves_into(pos, moves);
-    let Some((child, grandchildren)) = children.split_first_mut() else { return 0 };
+    let Some((child, grandchildren)) = children.split_first_mut() else { return Some(0) };
     let mut total = 0;
     for m in moves.iter() {
         child.copy_from(pos, &v.tables);
         child.make(m, &v.game, &v.tables);
-        total += perft_with(v, child, depth - 1, rest, grandchildren);
+        total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
     }
-    total
+    Some(total)
 }
 
 /// The count below each legal move of `pos` (in generation order), for `--divide`.
@@ -90,4 +229,34 @@ pub fn perft_detail(v: &Variant, pos: &Position, depth: u32) -> PerftDetail {
         d.outcomes += below.outcomes;
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn chess() -> Variant {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
+        let (game, _) = crate::load::load(&path).map_err(|e| e.0).expect("chess loads");
+        Variant::new(std::sync::Arc::new(game))
+    }
+
+    #[test]
+    fn a_limited_count_stops_or_counts_the_same() {
+        let v = chess();
+        let start = v.start().expect("setup");
+        // 197,281 leaves at depth 4 (the published count).
+        let open = Budget::new(None, None);
+        assert_eq!(perft_limited(&v, &start, 4, &open), Some(197_281));
+        assert_eq!(open.counted(), 197_281);
+        assert_eq!(open.stopped(), None);
+        let small = Budget::new(Some(50_000), None);
+        assert_eq!(perft_limited(&v, &start, 4, &small), None);
+        assert_eq!(small.stopped(), Some(Stop::Nodes));
+        assert!(small.counted() > 50_000 && small.counted() < 50_000 + 2 * CHECK_EVERY + 1000, "{}", small.counted());
+        let late = Budget::new(None, Some(Instant::now() - Duration::from_secs(1)));
+        assert_eq!(perft_limited(&v, &start, 4, &late), None);
+        assert_eq!(late.stopped(), Some(Stop::Time));
+    }
 }

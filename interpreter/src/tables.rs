@@ -111,8 +111,8 @@ pub fn part_cells_bound(geo: &Geometry, part: &Part) -> u64 {
             let n = geo.size(a) as u64;
             let x = u64::from(x.unsigned_abs());
             starts = starts.saturating_mul(n.saturating_sub(x));
-            if x > 0 {
-                steps = steps.min((n - 1) / x);
+            if let Some(along) = (n - 1).checked_div(x) {
+                steps = steps.min(along);
             }
         }
         let steps = match part.kind {

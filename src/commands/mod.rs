@@ -55,6 +55,21 @@ pub fn read_input(path: &Path) -> std::io::Result<String> {
     rulebook_interpreter::load::read_input(path)
 }
 
+impl Loaded {
+    /// The text of the source diagnostics call `name`.
+    pub fn source(&self, name: &str) -> Option<String> {
+        self.extra.0.get(name).cloned().or_else(|| self.db.source_text(name))
+    }
+
+    /// A usage failure (exit 2) reporting `d`, rendered and for `--json`.
+    pub fn failure(&self, d: &rulebook_grammar::Diagnostic, cx: Context) -> Failure {
+        let mut failure = Failure::reports(EXIT_USAGE, self.render(std::slice::from_ref(d), cx.color))
+            .with_diagnostics(std::slice::from_ref(d), |name| self.source(name));
+        failure.message = d.message.clone();
+        failure
+    }
+}
+
 /// Registers the rules file at `path`; an unreadable file is a usage error.
 pub fn open(db: &Database, path: &Path) -> Result<SourceFile, Failure> {
     let file = db.file(path);
@@ -91,7 +106,8 @@ pub fn load(path: &Path, cx: Context) -> Result<Loaded, Failure> {
                     path.display(),
                     report::plural(n, "error")
                 ),
-            ))
+            )
+            .with_diagnostics(diags, |name| db.source_text(name)))
         }
     }
 }
@@ -120,7 +136,7 @@ pub fn play_line(
         }
         let mv_at = word_at + word.len() - mv.len();
         let m = notation::parse_move(&loaded.variant, &pos, mv, "<--play>", mv_at)
-            .map_err(|d| Failure::reports(EXIT_USAGE, loaded.render(std::slice::from_ref(&d), cx.color)))?;
+            .map_err(|d| loaded.failure(&d, cx))?;
         let next = loaded.variant.play(&pos, &m);
         earlier.push(std::mem::replace(&mut pos, next));
     }
@@ -136,10 +152,5 @@ pub fn position(loaded: &mut Loaded, fen: Option<&str>, cx: Context) -> Result<P
         }
         None => loaded.variant.start(),
     };
-    result.map_err(|d| {
-        Failure::reports(
-            EXIT_USAGE,
-            loaded.render(std::slice::from_ref(&d), cx.color),
-        )
-    })
+    result.map_err(|d| loaded.failure(&d, cx))
 }

@@ -3,8 +3,10 @@
 use super::{load, play_line, position, Context, Loaded};
 use crate::cli::PerftArgs;
 use rulebook_interpreter::epd::{self, Case};
-use crate::report::{self, emit, emit_json, Failure, EXIT_FAILED, EXIT_USAGE};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::report::{self, emit, emit_json, Failure, EXIT_FAILED, EXIT_STOPPED, EXIT_USAGE};
+use indicatif::{HumanCount, ProgressBar, ProgressState, ProgressStyle};
+use rulebook_interpreter::perft::{Budget, Stop};
+use std::sync::Arc;
 use rulebook_interpreter::fen::{self, FenSource};
 use rulebook_interpreter::notation;
 use rulebook_interpreter::perft as count;
@@ -14,8 +16,6 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Depth from which the progress bar is shown (on a terminal).
-const PROGRESS_DEPTH: u32 = 5;
 /// Depth from which root moves are shared among threads.
 const PARALLEL_DEPTH: u32 = 4;
 
@@ -34,29 +34,61 @@ pub fn run(args: &PerftArgs, cx: Context) -> Result<u8, Failure> {
     }
 }
 
+/// The budget of `--max-nodes` and `--time`, its clock started now.
+fn budget(args: &PerftArgs) -> Arc<Budget> {
+    let deadline = args.time.map(|d| Instant::now() + d);
+    Arc::new(Budget::new(args.max_nodes, deadline))
+}
+
+/// The report of a count stopped by `--max-nodes` or `--time` (exit 3).
+fn stopped(args: &PerftArgs, budget: &Budget, why: Stop) -> Failure {
+    let limit = match why {
+        Stop::Nodes => format!("--max-nodes {}", args.max_nodes.unwrap_or_default()),
+        Stop::Time => format!("--time {}", args.time.map_or(0.0, |d| d.as_secs_f64())),
+    };
+    Failure::reports(
+        EXIT_STOPPED,
+        format!(
+            "error: perft stopped by {limit} after counting {} leaves: the count is incomplete, so none is given\n",
+            budget.counted()
+        ),
+    )
+}
+
 /// The count below each root move of `pos`, `depth` plies deep (`depth` ≥ 1),
-/// in generation order. Root moves are shared among `jobs` threads when the
-/// search is deep enough to pay for them; `tick` is called after each.
+/// in generation order, or `None` if `budget` stopped it. Root moves are
+/// shared among `jobs` threads when the search is deep enough to pay for
+/// them; `tick` is called after each.
 pub fn divide(
     v: &Variant,
     pos: &Position,
     depth: u32,
     jobs: usize,
+    budget: &Budget,
     tick: &(dyn Fn() + Sync),
-) -> Vec<(Move, u64)> {
-    if jobs <= 1 || depth < PARALLEL_DEPTH {
-        return count::divide(v, pos, depth, |_, _| tick());
-    }
+) -> Option<Vec<(Move, u64)>> {
     let moves = v.legal_moves(pos);
+    if depth <= 1 {
+        budget.charge(moves.len() as u64).then_some(())?;
+        return Some(moves.into_iter().map(|m| (m, 1)).collect());
+    }
+    if jobs <= 1 || depth < PARALLEL_DEPTH {
+        let mut rows = Vec::with_capacity(moves.len());
+        for m in moves {
+            let n = count::perft_limited(v, &v.play(pos, &m), depth - 1, budget)?;
+            tick();
+            rows.push((m, n));
+        }
+        return Some(rows);
+    }
     let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(m) = moves.get(i) else { break };
-        counts[i].store(
-            count::perft(v, &v.play(pos, m), depth - 1),
-            Ordering::Relaxed,
-        );
+        // A stopped budget stops every thread at its next look.
+        let Some(n) = count::perft_limited(v, &v.play(pos, m), depth - 1, budget) else { break };
+        counts[i].store(n, Ordering::Relaxed);
         tick();
     };
     std::thread::scope(|s| {
@@ -66,43 +98,50 @@ pub fn divide(
         }
         work();
     });
-    moves
-        .into_iter()
-        .zip(counts)
-        .map(|(m, c)| (m, c.into_inner()))
-        .collect()
+    if budget.stopped().is_some() {
+        return None;
+    }
+    Some(moves.into_iter().zip(counts).map(|(m, c)| (m, c.into_inner())).collect())
 }
 
-/// The number of leaves `depth` plies below `pos`.
+/// The number of leaves `depth` plies below `pos`, or `None` if `budget`
+/// stopped the count.
 pub fn total(
     v: &Variant,
     pos: &Position,
     depth: u32,
     jobs: usize,
+    budget: &Budget,
     tick: &(dyn Fn() + Sync),
-) -> u64 {
+) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
     if jobs <= 1 || depth < PARALLEL_DEPTH {
-        let n = count::perft(v, pos, depth);
+        let n = count::perft_limited(v, pos, depth, budget)?;
         tick();
-        return n;
+        return Some(n);
     }
-    divide(v, pos, depth, jobs, tick)
-        .iter()
-        .map(|(_, n)| n)
-        .sum()
+    Some(divide(v, pos, depth, jobs, budget, tick)?.iter().map(|(_, n)| n).sum())
 }
 
-/// A progress bar on stderr, only on a terminal.
-fn progress_bar(len: usize, what: &str) -> ProgressBar {
+/// A progress bar on stderr, only on a terminal: `len` steps of `what`, with
+/// the leaves `budget` has counted so far and their rate.
+fn progress_bar(len: usize, what: &str, budget: &Arc<Budget>) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let template = format!("{{spinner}} {{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}");
+    let template = format!("{{spinner}} {{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, {{leaves}}");
+    let counted = Arc::clone(budget);
+    let leaves = move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let n = counted.counted();
+        let secs = state.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 { (n as f64 / secs) as u64 } else { 0 };
+        let _ = write!(w, "{} leaves ({}/s)", HumanCount(n), HumanCount(rate));
+    };
     let style = ProgressStyle::with_template(&template)
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("leaves", leaves)
         .progress_chars("=> ");
     let bar = ProgressBar::new(len as u64).with_style(style);
     bar.enable_steady_tick(Duration::from_millis(120));
@@ -154,20 +193,25 @@ fn run_one(
     let start = position(loaded, args.fen.as_deref(), cx)?;
     let (pos, _) = play_line(loaded, start, args.play.as_deref(), cx)?;
     let v = &loaded.variant;
+    let budget = budget(args);
     let started = Instant::now();
-    let show = depth >= PROGRESS_DEPTH && std::io::stderr().is_terminal();
+    // On a terminal, progress by root move (and the leaves so far), whatever the depth.
+    let show = depth > 0 && std::io::stderr().is_terminal();
     let (nodes, rows) = if args.divide || show {
         let bar = if show {
-            progress_bar(v.legal_moves(&pos).len(), "root moves")
+            progress_bar(v.legal_moves(&pos).len(), "root moves", &budget)
         } else {
             ProgressBar::hidden()
         };
         let rows = if depth == 0 {
-            Vec::new()
+            Some(Vec::new())
         } else {
-            divide(v, &pos, depth, jobs, &|| bar.inc(1))
+            divide(v, &pos, depth, jobs, &budget, &|| bar.inc(1))
         };
         bar.finish_and_clear();
+        let Some(rows) = rows else {
+            return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes)));
+        };
         let nodes = if depth == 0 {
             1
         } else {
@@ -175,7 +219,10 @@ fn run_one(
         };
         (nodes, Some(rows))
     } else {
-        (total(v, &pos, depth, jobs, &|| ()), None)
+        match total(v, &pos, depth, jobs, &budget, &|| ()) {
+            Some(n) => (n, None),
+            None => return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes))),
+        }
     };
     let elapsed = started.elapsed();
     let entries: Option<Vec<DivideEntry>> = match (args.divide, rows) {
@@ -310,7 +357,8 @@ fn run_suite(
                 "{text}error: the perft suite `{name}` has {}; nothing was run\n",
                 report::plural(errors, "error")
             ),
-        ));
+        )
+        .with_diagnostics(&diags, |n| loaded.source(n)));
     }
     if !diags.is_empty() {
         eprint!("{}", loaded.render(&diags, cx.color));
@@ -328,17 +376,16 @@ fn run_suite(
         })
         .collect();
     let skipped = positions.iter().map(|(c, _)| c.checks.len()).sum::<usize>() - runnable.len();
-    let show = runnable.iter().any(|r| r.2 >= PROGRESS_DEPTH) && std::io::stderr().is_terminal();
-    let bar = if show {
-        progress_bar(runnable.len(), "checks")
-    } else {
-        ProgressBar::hidden()
-    };
+    let budget = budget(args);
+    let bar = progress_bar(runnable.len(), "checks", &budget);
     let started = Instant::now();
     let mut results = Vec::with_capacity(runnable.len());
     let mut failed = 0;
     for (case, pos, depth, expected) in runnable {
-        let nodes = total(v, pos, depth, jobs, &|| ());
+        let Some(nodes) = total(v, pos, depth, jobs, &budget, &|| ()) else {
+            bar.finish_and_clear();
+            return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes)));
+        };
         let ok = nodes == expected;
         if !ok {
             failed += 1;
