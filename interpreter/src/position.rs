@@ -382,9 +382,9 @@ impl Position {
         if revealed && game.end.fifty_move_reveal {
             resets = true;
         }
-        self.halfmove = if resets { 0 } else { self.halfmove + 1 };
+        self.halfmove = if resets { 0 } else { self.halfmove.saturating_add(1) };
         if us == 1 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side ^= 1;
     }

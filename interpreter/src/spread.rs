@@ -249,9 +249,9 @@ fn pass(pos: &mut Position, game: &Game, piece: u8, captured: bool) {
     pos.ep_len = 0;
     pos.ep_victim = NO_CELL;
     let resets = captured || game.end.fifty_move_piece == Some(piece);
-    pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
+    pos.halfmove = if resets { 0 } else { pos.halfmove.saturating_add(1) };
     if pos.side == 1 {
-        pos.fullmove += 1;
+        pos.fullmove = pos.fullmove.saturating_add(1);
     }
     pos.side ^= 1;
 }
@@ -415,9 +415,9 @@ fn split(pos: &mut Position, state: &mut SpreadState, m: &Move, game: &Game, t: 
     }
     pos.lose_right_at(m.from);
     let resets = game.end.fifty_move_piece == Some(m.piece);
-    pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
+    pos.halfmove = if resets { 0 } else { pos.halfmove.saturating_add(1) };
     if us == 1 {
-        pos.fullmove += 1;
+        pos.fullmove = pos.fullmove.saturating_add(1);
     }
     pos.side ^= 1;
 }
