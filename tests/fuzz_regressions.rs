@@ -176,6 +176,9 @@ fn write_seeds() {
     for (p, (i, pos)) in fuzz_support::positions().iter().enumerate() {
         let v = &variants[*i].1;
         let stem = variants[*i].0.trim_end_matches(".rules");
+        for set in 0..=v.game.letter_sets.len() {
+            write("move_text", &format!("{stem}-p{p}-all{set}"), &[p as u8, set as u8]);
+        }
         let legal = v.legal_moves(pos);
         let step = (legal.len() / 3).max(1);
         for (k, m) in legal.iter().step_by(step).take(3).enumerate() {
