@@ -82,6 +82,30 @@ fn the_start_has_86_actions() {
     assert_eq!(stdout(&out).lines().last(), Some("86"));
 }
 
+/// Issue 12: Black's castling split (king c8/e8, rook d8/a8, no label) and
+/// both labels in use ("/" the knights, "\" the pawns).
+const CASTLED_TWO_GROUPS: &str =
+    r"r1krk3/6pp/6pn/5n2/1P6/1P5N/8/1N1R2K1 w - - 0 1 ~ kc8e8+rd8a8:equal Nb1h3+nh6f5:equal:/ Pb4b3+pg6g7:equal:\";
+
+#[test]
+fn no_entangle_with_a_castling_unit_when_no_label_is_free() {
+    // The hand count (interpreter/tests/niels_chess.rs, `i12_…`) and the
+    // independent implementation of issue 12: 211 moves, the rook's capture
+    // of the d8 half two outcomes of one choice. The rook may join "/" and
+    // "\", not the castling unit (`d1d1&d2~d8` was offered: a third group).
+    let out = run(&["moves", RULES, "--fen", CASTLED_TWO_GROUPS]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().last(), Some("211 legal moves: 210 choices, counted with each chance outcome"), "{text}");
+    assert!(!text.contains("~d8") && !text.contains("~c8") && !text.contains("~e8"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains('~')).count(), 8, "{text}");
+    let refused = run(&["moves", RULES, "--fen", CASTLED_TWO_GROUPS, "--play", "d1d1&d2~d8"]);
+    assert_eq!(code(&refused), 2, "{}", stdout(&refused));
+    assert!(stderr(&refused).contains("`d1d1&d2~d8` is not a legal move here"), "{}", stderr(&refused));
+    let out = run(&["perft", RULES, "1", "--fen", CASTLED_TWO_GROUPS]);
+    assert_eq!(stdout(&out).lines().last(), Some("211"));
+}
+
 // ---------------------------------------------------------------- play
 
 #[test]

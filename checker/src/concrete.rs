@@ -24,7 +24,8 @@ use rulebook_interpreter::{Move, Position, Variant};
 ///   spread state is well formed ([`spread_well_formed`]); a position whose
 ///   spread state is not breaks the claim.
 /// * `GroupsAtMost { groups }`: at most `groups` entangled groups, a group
-///   being a unit that carries a label ([`groups`]).
+///   being a unit that entangling formed or joined: one that carries a label
+///   or holds pieces of both sides ([`groups`]).
 pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
     let nwords = v.tables.nwords;
     match p {
@@ -93,16 +94,14 @@ pub fn spread_well_formed(v: &Variant, pos: &Position) -> bool {
     true
 }
 
-/// The entangled groups of `pos`: its units that carry a label (the rules
-/// give a label to every unit of two or more pieces formed by entangling;
-/// a castling split's unit carries none). Counting units, not labels, also
-/// catches a label given to two units.
+/// The entangled groups of `pos`: its units that carry a label or hold
+/// pieces of both sides (entangling joins a piece to a unit of the other
+/// side; a castling split's unit, one side's, is no group), as
+/// [`rulebook_interpreter::spread::entangled_groups`] counts them. Counting
+/// units, not labels, also catches a label given to two units and a group
+/// left without one.
 pub fn groups(pos: &Position) -> usize {
-    let Some(state) = pos.spread.as_deref() else { return 0 };
-    let mut units: Vec<u8> = state.pairs.iter().filter(|p| p.label != 0).map(|p| p.unit).collect();
-    units.sort_unstable();
-    units.dedup();
-    units.len()
+    rulebook_interpreter::spread::entangled_groups(pos)
 }
 
 /// Does the move property `p` hold of the move `m` played in `pos`?

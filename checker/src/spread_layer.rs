@@ -6,10 +6,21 @@
 //! **State.** One *token* per piece of the setup (a spread pair of the setup
 //! is one token; pieces in hand are tokens off the board). Per token: on the
 //! board or not, its owner, the number of cells it stands on, and its unit
-//! (-1: none, i.e. conventional). Per group label of `entangle { groups … }`:
-//! the unit holding it (-1: free). The side to move. Where pieces stand is
-//! forgotten. The entangled groups are the labels in use (a group is a unit
-//! holding a label).
+//! (-1: none, i.e. conventional). Per unit: whether it is an entangled
+//! group (unit ids are token indices). Per group label of `entangle {
+//! groups … }`: the unit holding it (-1: free). The side to move. Where
+//! pieces stand is forgotten.
+//!
+//! **Groups.** An entangled group is a unit that an entangle formed or
+//! joined (docs/LANGUAGE.md §3.17): it holds pieces of both sides (an
+//! entangle joins a piece to a unit of the other side), and the rules give
+//! it a label. The layer marks such a unit when an entangle joins it (in the
+//! setup: a unit with a label or with pieces of both sides, as the concrete
+//! check counts them); a collapse or a new split clears the mark. `entangled
+//! groups at most N` counts the units holding a label and the marked units
+//! with members and without one, not the labels: a group without
+//! a label counts too. That every group has a label is a lemma the layer
+//! proves, not an assumption.
 //!
 //! **Actions**, each allowed only when the rules data has the mechanism
 //! (a `spread` block with a weight, `castling splits` with a castling rule,
@@ -18,9 +29,9 @@
 //! | action | precondition | effect |
 //! |---|---|---|
 //! | pass | — | nothing: a quiet move, a half's move, a promotion, a tunnel, a bounce |
-//! | split `x` | `x` the mover's, conventional, of a kind with a quiet move | `x` on one more cell, in a new unit without a label |
+//! | split `x` | `x` the mover's, conventional, of a kind with a quiet move | `x` on one more cell, in a new unit without a label, not a group |
 //! | castling split `x r` | both the mover's and conventional, `x` of the castling kind, `r` of the partner kind | both on one more cell, in one new unit without a label |
-//! | entangle `x y` | `x` the mover's, conventional, with a quiet and a capturing move; `y` an enemy in a unit `U` | `x` on one more cell, joins `U`; a `U` without a label takes a free one (or, when it already has two members, as a castling unit may, stays without) |
+//! | entangle `x y` | `x` the mover's, conventional, with a quiet and a capturing move; `y` an enemy in a unit `U`; `U` holds a label, or one is free | `x` on one more cell, joins `U`, now a group; a `U` without a label (a single pair, a castling unit) takes a free one |
 //! | castling entangle `x r y` | the castling split's and the entangle's | both join `U` as above |
 //! | collision `x y` | `x` the mover's, with a capturing move; `y` an enemy | the units of `x` and `y` collapse (members back on one cell, no unit, their labels free); then `y` may be captured |
 //! | drop `x` | `x` off the board, a hand exists | `x` back, conventional, the mover's |
@@ -33,10 +44,14 @@
 //! is a sequence of abstract actions, checked only on the layer, not played
 //! on a board.
 //!
-//! **Proofs** are Houdini over the claims and two structural lemmas (a token
-//! is conventional exactly when it stands on one cell; a unit holds at most
-//! one label): the largest subset that holds in the setup and is preserved
-//! by every action. **Refutations** are bounded model checking from the
+//! **Proofs** are Houdini over the claims and three structural lemmas (a
+//! token is conventional exactly when it stands on one cell; a unit holds at
+//! most one label; a group's unit holds a label): the largest subset that
+//! holds in the setup and is preserved by every action. There a groups claim
+//! stands as the stronger "at most N labels in use, and every group holds
+//! one", which implies it (each labelled unit holds its own label) and keeps
+//! the induction query small; counting the units themselves takes a term per
+//! unit and token, which is what a refutation's last state is checked on. **Refutations** are bounded model checking from the
 //! setup, shortest first.
 //!
 //! (A first version kept a label per token, with lemmas relating pairs of
@@ -151,6 +166,8 @@ enum Fact {
     ConventionalOneCell,
     /// A unit holds at most one label.
     OneLabelPerUnit,
+    /// The unit of a token marked as in a group holds a label.
+    GroupsLabelled,
 }
 
 /// A symbolic state of the layer.
@@ -164,6 +181,8 @@ struct LState {
     cells: Vec<Int>,
     /// Per token: its unit, -1 for none (conventional).
     unit: Vec<Int>,
+    /// Per unit id: the unit is an entangled group.
+    group: Vec<Bool>,
     /// Per label: the unit holding it, -1 when free.
     owner: Vec<Int>,
     /// The side to move.
@@ -235,6 +254,10 @@ pub struct SpreadLayer<'a> {
     initial: Vec<Initial>,
     /// Per label: the setup's unit holding it (-1: free).
     initial_owner: Vec<i64>,
+    /// Per unit id: the setup's unit is an entangled group.
+    initial_groups: Vec<bool>,
+    /// Facts proved to hold in every reachable state (by the last `check`).
+    invariants: Vec<Fact>,
     initial_side: i64,
     timeout_ms: u32,
     deadline: Instant,
@@ -268,12 +291,25 @@ impl<'a> SpreadLayer<'a> {
                     .map_or(-1, |p| p.unit as i64)
             })
             .collect();
+        // The setup's entangled groups: units with a label or with pieces of
+        // both sides (as `concrete::groups` counts them).
+        let initial_groups = (0..tokens.len())
+            .map(|u| {
+                start.spread.as_deref().is_some_and(|s| {
+                    let owner = |c: u16| color_of(start.board[c as usize]);
+                    let mut members = s.pairs.iter().filter(|p| p.unit as usize == u);
+                    members.next().is_some_and(|f| f.label != 0 || members.any(|p| p.label != 0 || owner(p.red) != owner(f.red)))
+                })
+            })
+            .collect();
         Ok(SpreadLayer {
             variant,
             tokens,
             rules,
             initial,
             initial_owner,
+            initial_groups,
+            invariants: Vec::new(),
             initial_side: start.side as i64,
             timeout_ms,
             deadline,
@@ -327,6 +363,7 @@ impl<'a> SpreadLayer<'a> {
             colour: (0..n).map(|i| Int::new_const(format!("{name}.colour{i}"))).collect(),
             cells: (0..n).map(|i| Int::new_const(format!("{name}.cells{i}"))).collect(),
             unit: (0..n).map(|i| Int::new_const(format!("{name}.unit{i}"))).collect(),
+            group: (0..n).map(|u| Bool::new_const(format!("{name}.group{u}"))).collect(),
             owner: (0..self.rules.labels.len()).map(|l| Int::new_const(format!("{name}.owner{l}"))).collect(),
             side: Int::new_const(format!("{name}.side")),
         }
@@ -387,6 +424,9 @@ impl<'a> SpreadLayer<'a> {
         for (o, &v) in s.owner.iter().zip(&self.initial_owner) {
             out.push(o.eq(int(v)));
         }
+        for (g, &v) in s.group.iter().zip(&self.initial_groups) {
+            out.push(if v { g.clone() } else { g.not() });
+        }
         out
     }
 
@@ -434,8 +474,8 @@ impl<'a> SpreadLayer<'a> {
 
     /// The entangle target `y`, an alive enemy token in a unit `U`, and the
     /// label choice `l`: none (`l` = the number of labels) when `U` holds a
-    /// label (it keeps it); a free label when `U` holds none; or none when
-    /// `U` holds none but has another member (as a castling unit may).
+    /// label (it keeps it); a free label when `U` holds none, whatever its
+    /// members (a single pair or a castling unit becomes a group).
     fn entangle_target(&self, s: &LState, a: &Action) -> Bool {
         let u = pick(&s.unit, &a.y);
         let none = int(self.rules.labels.len() as i64);
@@ -447,8 +487,7 @@ impl<'a> SpreadLayer<'a> {
             u.eq(int(-1)).not(),
             Bool::or(&[
                 Bool::and(&[unlabelled.not(), a.l.eq(&none)]),
-                Bool::and(&[unlabelled.clone(), Bool::or(&takes)]),
-                Bool::and(&[unlabelled, a.l.eq(&none), self.has_member(s, &u, Some(&a.y))]),
+                Bool::and(&[unlabelled, Bool::or(&takes)]),
             ]),
         ])
     }
@@ -514,9 +553,11 @@ impl<'a> SpreadLayer<'a> {
             colour: Vec::new(),
             cells: Vec::new(),
             unit: Vec::new(),
+            group: Vec::new(),
             owner: Vec::new(),
             side: int(1) - &s.side,
         };
+        let entangling = Bool::or(&[is(ENTANGLE), is(CASTLE_ENTANGLE)]);
         for j in 0..n {
             let (is_x, is_r, is_y) = (a.x.eq(int(j as i64)), a.r.eq(int(j as i64)), a.y.eq(int(j as i64)));
             let x_or_r = Bool::or(&[is_x.clone(), is_r]);
@@ -532,7 +573,15 @@ impl<'a> SpreadLayer<'a> {
             out.cells.push(reset.ite(&int(1), &grows.ite(&(&s.cells[j] + 1), &s.cells[j])));
             out.unit.push(reset.ite(&none, &splitting.ite(&a.f, &joining.ite(&target, &s.unit[j]))));
         }
-        let entangling = Bool::or(&[is(ENTANGLE), is(CASTLE_ENTANGLE)]);
+        // A unit an entangle joins is a group; one that collapses, or a
+        // split's new unit, is not.
+        let new_unit = Bool::or(&[is(SPLIT), is(CASTLE_SPLIT)]);
+        for (u, g) in s.group.iter().enumerate() {
+            let u = int(u as i64);
+            let off = Bool::or(&[collapses(&u), Bool::and(&[new_unit.clone(), a.f.eq(&u)])]);
+            let joined = Bool::and(&[entangling.clone(), target.eq(&u)]);
+            out.group.push(off.ite(&Bool::from_bool(false), &joined.ite(&Bool::from_bool(true), g)));
+        }
         for (l, o) in s.owner.iter().enumerate() {
             let taken = Bool::and(&[entangling.clone(), a.l.eq(int(l as i64))]);
             out.owner.push(taken.ite(&target, &collapses(o).ite(&none, o)));
@@ -552,17 +601,58 @@ impl<'a> SpreadLayer<'a> {
         for (x, y) in a.owner.iter().zip(&b.owner) {
             out.push(x.eq(y));
         }
+        for (x, y) in a.group.iter().zip(&b.group) {
+            out.push(x.eq(y));
+        }
         out
     }
 
-    /// The number of labels in use: the entangled groups (a group is a unit
-    /// holding a label; with [`Fact::OneLabelPerUnit`] the two counts agree).
-    fn groups(&self, s: &LState) -> Int {
+    /// Unit `u` is a group without a label: marked as a group, with an
+    /// alive member, and no label names it.
+    fn unlabelled_group(&self, s: &LState, u: i64) -> Bool {
+        let u_term = int(u);
+        Bool::and(&[s.group[u as usize].clone(), self.has_member(s, &u_term, None), self.unlabelled(s, &u_term)])
+    }
+
+    /// The units a group may be (unit ids are token indices).
+    fn unit_ids(&self) -> std::ops::Range<i64> {
+        0..self.tokens.len() as i64
+    }
+
+    /// The number of labels in use.
+    fn labels_in_use(&self, s: &LState) -> Int {
         let ones: Vec<Int> = s.owner.iter().map(|o| o.eq(int(-1)).ite(&int(0), &int(1))).collect();
         if ones.is_empty() {
             int(0)
         } else {
             Int::add(&ones)
+        }
+    }
+
+    /// The number of entangled groups: the units holding a label (one per
+    /// label in use, with [`Fact::OneLabelPerUnit`]) and the groups without
+    /// one (none, with [`Fact::GroupsLabelled`]).
+    fn groups(&self, s: &LState) -> Int {
+        let mut ones = vec![self.labels_in_use(s)];
+        ones.extend(self.unit_ids().map(|u| self.unlabelled_group(s, u).ite(&int(1), &int(0))));
+        Int::add(&ones)
+    }
+
+    /// Every unit marked as a group holds a label.
+    fn groups_labelled(&self, s: &LState) -> Bool {
+        let parts: Vec<Bool> =
+            s.group.iter().enumerate().map(|(u, g)| g.implies(self.unlabelled(s, &int(u as i64)).not())).collect();
+        Bool::and(&parts)
+    }
+
+    /// `fact` holds in `s`, a groups claim in its stronger inductive form
+    /// (see the module docs; `holds` states it exactly).
+    fn holds_inductive(&self, s: &LState, fact: &Fact) -> Bool {
+        match fact {
+            Fact::Claim(Property::GroupsAtMost { groups }) => {
+                Bool::and(&[self.labels_in_use(s).le(int(*groups as i64)), self.groups_labelled(s)])
+            }
+            _ => self.holds(s, fact),
         }
     }
 
@@ -586,6 +676,7 @@ impl<'a> SpreadLayer<'a> {
                 }
                 Bool::and(&parts)
             }
+            Fact::GroupsLabelled => self.groups_labelled(s),
         }
     }
 
@@ -614,8 +705,14 @@ impl<'a> SpreadLayer<'a> {
     /// shortest trace of at most `max_steps` actions from the setup, else open.
     pub fn check(&mut self, claims: &[Property], max_steps: usize) -> Vec<LayerVerdict> {
         let mut facts: Vec<Fact> = claims.iter().map(|p| Fact::Claim(p.clone())).collect();
-        facts.extend([Fact::ConventionalOneCell, Fact::OneLabelPerUnit]);
+        facts.extend([Fact::ConventionalOneCell, Fact::OneLabelPerUnit, Fact::GroupsLabelled]);
         let proved = self.houdini(&facts);
+        // What Houdini kept holds in every state reachable from the setup:
+        // the refutations may assume it of each state of their lines.
+        self.invariants = match &proved {
+            Ok(kept) => facts.iter().zip(kept).filter(|(_, k)| **k).map(|(f, _)| f.clone()).collect(),
+            Err(_) => Vec::new(),
+        };
         claims
             .iter()
             .enumerate()
@@ -650,7 +747,7 @@ impl<'a> SpreadLayer<'a> {
         let mut keep: Vec<bool> = Vec::with_capacity(facts.len());
         for f in facts {
             let mut q = init.clone();
-            q.push(self.holds(&start, f).not());
+            q.push(self.holds_inductive(&start, f).not());
             keep.push(self.ask(&q)?.is_none());
         }
         // The step: drop every fact a counterexample breaks, until none does.
@@ -663,9 +760,9 @@ impl<'a> SpreadLayer<'a> {
             q.extend(self.action_domain(&a));
             q.push(self.enabled(&s, &a, Only::All));
             for &i in &kept {
-                q.push(self.holds(&s, &facts[i]));
+                q.push(self.holds_inductive(&s, &facts[i]));
             }
-            let after: Vec<Bool> = kept.iter().map(|&i| self.holds(&next, &facts[i])).collect();
+            let after: Vec<Bool> = kept.iter().map(|&i| self.holds_inductive(&next, &facts[i])).collect();
             q.push(Bool::and(&after).not());
             let Some(model) = self.ask(&q)? else { return Ok(keep) };
             let broken: Vec<usize> = kept.iter().zip(&after).filter(|(_, f)| !truth(&model, f)).map(|(&i, _)| i).collect();
@@ -720,6 +817,13 @@ impl<'a> SpreadLayer<'a> {
             q.extend(self.action_domain(&actions[i]));
             q.push(self.enabled(&states[i], &actions[i], only));
             q.extend(self.same(&states[i + 1], &self.next(&states[i], &actions[i])));
+        }
+        // The proved invariants hold in each state of the line (they help
+        // the solver; they rule out no line that is possible on the layer).
+        for st in &states {
+            for f in &self.invariants {
+                q.push(self.holds_inductive(st, f));
+            }
         }
         q.push(self.holds(&states[k], &fact).not());
         let Some(model) = self.ask(&q)? else { return Ok(None) };
@@ -792,9 +896,20 @@ impl<'a> SpreadLayer<'a> {
                 }
             }
             Property::GroupsAtMost { .. } => {
-                let names: Vec<String> =
+                let mut names: Vec<String> =
                     last.owner.iter().enumerate().filter(|(_, o)| value(o) != -1).map(|(l, _)| label_name(l)).collect();
-                format!("{} entangled group{} ({})", names.len(), if names.len() == 1 { "" } else { "s" }, names.join(", "))
+                // Groups without a label: units holding pieces of both sides.
+                for u in self.unit_ids() {
+                    if !truth(model, &self.unlabelled_group(last, u)) {
+                        continue;
+                    }
+                    let members: Vec<String> = (0..self.tokens.len())
+                        .filter(|&j| truth(model, &last.alive[j]) && value(&last.unit[j]) == u)
+                        .map(|j| format!("{}'s {}", player(value(&last.colour[j])), piece(j as i64)))
+                        .collect();
+                    names.push(format!("one without a label: {}", members.join(", ")));
+                }
+                format!("{} entangled group{} ({})", names.len(), if names.len() == 1 { "" } else { "s" }, names.join("; "))
             }
             _ => String::new(),
         };
