@@ -135,6 +135,10 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             let Some(kind) = game.kind_by_letter(ch) else {
                 return Err(unknown_letter(game, src, at + j, ch));
             };
+            if game.kinds[kind as usize].royal {
+                return Err(err(src, at + j, at + j + ch.len_utf8(), "a royal piece cannot be in hand", "royal piece in the pocket")
+                    .with_help("royal pieces are never captured, so never in hand: remove it from the brackets"));
+            }
             let color: Color = if ch.is_ascii_uppercase() { 0 } else { 1 };
             let slot = &mut pos.hand[color as usize][kind as usize];
             *slot = slot.saturating_add(1);
