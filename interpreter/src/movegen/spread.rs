@@ -216,7 +216,14 @@ fn splits(
             game.castling.as_ref().map_or(NO_CELL, |r| r.sides[m.side as usize].rook_to[us as usize])
         };
         if rules.castling_split {
-            parts.extend(castles.iter().filter(|m| m.from == from));
+            // A castling split needs four cells, the king's and the rook's
+            // from and to: where a FEN puts the king or the rook on a
+            // castling square already, one cell would hold two halves.
+            let four = |m: &Move| {
+                let cells = [m.from, m.to, m.aux as Cell, rook_to(m)];
+                (0..4).all(|i| (i + 1..4).all(|j| cells[i] != cells[j]))
+            };
+            parts.extend(castles.iter().filter(|m| m.from == from && four(m)));
         }
         let forward = rules.red_forward.contains(&piece);
         let dist = |c: Cell| -> usize {
