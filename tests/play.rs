@@ -294,7 +294,8 @@ fn a_game_that_fails_writes_no_record() {
     // A game that succeeds replaces it, and leaves no temporary file behind.
     let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", &record_arg]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(read(&record).starts_with("[Variant \"Chess\"]\n"));
+    assert!(read(&record).starts_with("[Event \"?\"]\n"));
+    assert!(read(&record).contains("\n[Variant \"Chess\"]\n"));
     let files: Vec<String> = std::fs::read_dir(dir.path())
         .expect("read dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -418,4 +419,316 @@ fn a_nebelschach_record_must_name_every_outcome() {
     let report = stderr(&out);
     assert!(report.contains("[E0518]"), "{report}");
     snapshots().bind(|| insta::assert_snapshot!("replay-open-outcome", report));
+}
+
+// ---------------------------------------------------------------- issue 12: where records go
+
+/// Runs the binary in the repository root with raw bytes on standard input.
+fn run_bytes(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run rulebook");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input).expect("write stdin");
+    }
+    child.wait_with_output().expect("rulebook finishes")
+}
+
+/// The moves of a record: its last non-empty line.
+fn movetext_of(record: &str) -> String {
+    record.lines().rev().find(|l| !l.is_empty()).unwrap_or("").to_string()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_into_a_fifo_is_written_into_the_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("game.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader_path = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(&reader_path));
+    });
+    let arg = fifo.display().to_string();
+    let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", &arg]);
+    let kind = std::fs::symlink_metadata(&fifo).expect("still there").file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced by {kind:?}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the reader got the record").expect("read");
+    assert!(got.contains("[Variant \"Chess\"]"), "{got}");
+    assert!(got.ends_with("1. e4 *\n"), "{got}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_through_a_symlink_replaces_the_file_it_points_to() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let real = dir.path().join("real.pgn");
+    let link = dir.path().join("link.pgn");
+    std::fs::write(&real, "an older game\n").expect("write");
+    std::os::unix::fs::symlink("real.pgn", &link).expect("symlink");
+    let arg = link.display().to_string();
+    let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", &arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink(), "the link is still a link");
+    assert!(read(&real).ends_with("1. e4 *\n"), "{}", read(&real));
+    let files: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), 2, "no temporary file left: {files:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_that_cannot_be_written_is_an_error_with_status_2() {
+    use std::os::unix::fs::FileTypeExt;
+    // /dev/full refuses every write (ENOSPC); it stays the device it is.
+    let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", "/dev/full"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("cannot write the record `/dev/full`"), "{err}");
+    assert!(std::fs::metadata("/dev/full").expect("/dev/full").file_type().is_char_device());
+    // /dev/null takes it, and stays a device.
+    let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", "/dev/null"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(std::fs::metadata("/dev/null").expect("/dev/null").file_type().is_char_device());
+    // A directory is refused before the game.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let arg = dir.path().display().to_string();
+    let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", &arg]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_record_follows_the_umask_and_an_old_one_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mode_after = |umask: &str, file: &str| {
+        let path = dir.path().join(file);
+        let script = format!(
+            "umask {umask}; exec \"$0\" play rules/chess.rules --moves e4 --seed 1 --record \"$1\""
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_rulebook"), &path.display().to_string()])
+            .current_dir(root())
+            .output()
+            .expect("sh runs");
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        std::fs::metadata(&path).expect("written").permissions().mode() & 0o777
+    };
+    assert_eq!(mode_after("022", "a.pgn"), 0o644);
+    assert_eq!(mode_after("077", "b.pgn"), 0o600);
+    assert_eq!(mode_after("002", "c.pgn"), 0o664);
+    // An existing record keeps its mode when it is replaced.
+    let old = dir.path().join("d.pgn");
+    std::fs::write(&old, "old\n").expect("write");
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    assert_eq!(mode_after("077", "d.pgn"), 0o640);
+}
+
+#[test]
+fn the_rules_played_and_the_files_they_extend_are_never_overwritten() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for f in ["nebelschach.rules", "chess.rules"] {
+        std::fs::copy(root().join("rules").join(f), dir.path().join(f)).expect("copy");
+    }
+    let rules = dir.path().join("nebelschach.rules").display().to_string();
+    let mut targets = vec![rules.clone(), dir.path().join("chess.rules").display().to_string()];
+    // Through a symlink, and through another spelling of the path.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("chess.rules", dir.path().join("link.rules")).expect("symlink");
+        targets.push(dir.path().join("link.rules").display().to_string());
+    }
+    targets.push(dir.path().join(".").join("chess.rules").display().to_string());
+    for target in &targets {
+        let out = run(&["play", &rules, "--moves", "e4", "--seed", "1", "--record", target]);
+        assert_eq!(code(&out), 2, "{target}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "refused before the game");
+        let err = stderr(&out);
+        assert!(err.contains(&format!("cannot write the record `{target}`")), "{err}");
+        assert!(err.contains("rules"), "{err}");
+    }
+    assert_eq!(read(&dir.path().join("chess.rules")), read(&root().join("rules/chess.rules")));
+    assert_eq!(read(&dir.path().join("nebelschach.rules")), read(&root().join("rules/nebelschach.rules")));
+}
+
+// ---------------------------------------------------------------- issue 12: input
+
+#[test]
+fn a_line_that_is_not_utf8_is_an_error_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("game.pgn");
+    let arg = record.display().to_string();
+    let out = run_bytes(
+        &["play", "rules/chess.rules", "--seed", "5", "--record", &arg],
+        b"e4\n\xff\xfe\nd4\nquit\n",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("not UTF-8"), "{err}");
+    let text = stdout(&out);
+    assert!(text.contains("2. d4\n"), "the game went on: {text}");
+    let written = read(&record);
+    assert!(movetext_of(&written).starts_with("1. e4 "), "{written}");
+    assert!(movetext_of(&written).contains(" 2. d4 "), "{written}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupt_saves_the_record() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args(["play", "rules/chess.rules", "--seed", "5", "--record", &record.display().to_string()])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run rulebook");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"e4\n").expect("write");
+    stdin.flush().expect("flush");
+    // Wait for the random reply, then interrupt while play waits for input.
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let reply = loop {
+        let line = lines.next().expect("a line").expect("text");
+        if line.starts_with("1... ") {
+            break line;
+        }
+    };
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("exits");
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let written = read(&record);
+    assert!(written.contains("[Result \"*\"]"), "{written}");
+    assert_eq!(movetext_of(&written), format!("1. e4 {} *", &reply["1... ".len()..]), "{written}");
+}
+
+#[test]
+fn a_typed_chance_outcome_is_refused_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("fog.pgn");
+    let arg = record.display().to_string();
+    let out = run_with(
+        None,
+        &["play", "rules/nebelschach.rules", "--seed", "3", "--letters", "de", "--as", "both", "--record", &arg],
+        Some("h4T\nh4\nquit\n"),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("`h4T` names its chance outcome"), "{err}");
+    assert!(err.contains("drawn, never chosen"), "{err}");
+    assert!(err.contains("type `h4`"), "{err}");
+    let written = read(&record);
+    assert!(movetext_of(&written).starts_with("1. h4"), "{written}");
+    assert_eq!(movetext_of(&written).split(' ').count(), 3, "one move: {written}");
+    // A collision's outcome in Niel's Chess likewise.
+    let fen = "4k3/8/8/3p4/8/2N5/8/N3K3 w - - 0 1 ~ Nc3a1:unequal";
+    let out = run_with(None, &["play", "rules/niels-chess.rules", "--fen", fen, "--seed", "3", "--as", "both"], Some("Nc3xd5/blue\nquit\n"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("`Nc3xd5/blue` names its chance outcome"), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("1. Nc3xd5"), "{}", stdout(&out));
+}
+
+#[test]
+fn undo_takes_back_the_last_own_move_and_the_reply() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("game.pgn");
+    let arg = record.display().to_string();
+    let out = run_with(None, &["play", "rules/chess.rules", "--seed", "5", "--record", &arg], Some("undo\ne4\nundo\nd4\nquit\n"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("nothing to take back"), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Taken back: 1. e4"), "{text}");
+    let moves = movetext_of(&read(&record));
+    // White's d4 and Black's reply: two moves and the result.
+    assert!(moves.starts_with("1. d4 "), "{moves}");
+    assert_eq!(moves.split(' ').count(), 4, "{moves}");
+    // In hot-seat, one move is taken back; with chance, its outcome goes
+    // with it, and the same move draws the same outcome again.
+    let out = run_with(
+        None,
+        &["play", "rules/nebelschach.rules", "--seed", "8", "--letters", "de", "--as", "both", "--record", &arg],
+        Some("h4\nundo\nh4\nquit\n"),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let played: Vec<&str> = text.lines().filter(|l| l.starts_with("1. h4")).collect();
+    assert_eq!(played.len(), 2, "{text}");
+    assert_eq!(played[0], played[1], "undo cannot re-draw an outcome: {text}");
+    let moves = movetext_of(&read(&record));
+    assert_eq!(moves, format!("{} *", played[0]), "{moves}");
+}
+
+// ---------------------------------------------------------------- issue 12: what a record says
+
+#[test]
+fn a_record_starts_with_the_seven_tag_roster_and_names_its_letters() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("game.pgn");
+    let arg = record.display().to_string();
+    let out = run(&["play", "rules/chess.rules", "--moves", "e4", "--seed", "1", "--record", &arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let written = read(&record);
+    let names: Vec<&str> = written
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .map(|l| l[1..].split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(names[..7], ["Event", "Site", "Date", "Round", "White", "Black", "Result"], "{written}");
+    assert!(names.contains(&"Letters"), "{written}");
+    assert!(written.contains("[Date \"????.??.??\"]"), "{written}");
+    let out = run(&["replay", &arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn an_interactive_nebelschach_record_without_letters_replays() {
+    // Issue 12, defect 3: written in the FEN letters (`e4B`: revealed as a
+    // bishop), read back in any letter set (`B`: the German pawn) it was ambiguous.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = root().join("rules/nebelschach.rules").display().to_string();
+    // A record from before the Letters tag was always written: the FEN letters.
+    std::fs::write(dir.path().join("old.pgn"), "[Variant \"Nebelschach\"]\n[Result \"*\"]\n\n1. e4B *\n").expect("write");
+    let out = run_in(Some(dir.path()), &["replay", "old.pgn", "--rules", &rules]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\n4  .  .  .  .  B  .  .  .\n"), "a white bishop on e4: {text}");
+    // A hand-written record in the German letters without the tag still reads.
+    std::fs::write(dir.path().join("de.pgn"), "[Variant \"Nebelschach\"]\n\n1. h4D *\n").expect("write");
+    let out = run_in(Some(dir.path()), &["replay", "de.pgn", "--rules", &rules]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // What interactive play writes now says its letters.
+    let record = dir.path().join("new.pgn");
+    let arg = record.display().to_string();
+    let out = run_with(None, &["play", "rules/nebelschach.rules", "--seed", "2", "--as", "both", "--record", &arg], Some("e4\ne5\nd4\nquit\n"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let written = read(&record);
+    assert!(written.contains("[Letters \"en\"]"), "{written}");
+    let out = run(&["replay", &arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
 }

@@ -3,25 +3,35 @@
 //! exactly.
 //!
 //! ```text
+//! [Event "?"]
+//! [Site "?"]
+//! [Date "????.??.??"]
+//! [Round "?"]
+//! [White "?"]
+//! [Black "rulebook (random moves)"]
+//! [Result "*"]
 //! [Variant "Nebelschach"]
 //! [Rules "rules/nebelschach.rules"]
 //! [RulesHash "sha256:3f7a…"]
 //! [Seed "42"]
 //! [Letters "de"]
-//! [Result "*"]
 //!
 //! 1. h4D e6S 2. De4 h6B *
 //! ```
 //!
 //! Tags come first, one `[Name "value"]` each (`\"` and `\\` escape a quote
-//! and a backslash in a value). `Variant`, `Rules` (the rules file's path as
+//! and a backslash in a value). A written record starts with PGN's seven-tag
+//! roster, in its order: `Event`, `Site`, `Date`, `Round`, `White`, `Black`
+//! (`?` and `????.??.??` where unknown) and `Result`, so that PGN tools read
+//! it; the reader needs none of them. Then `Variant`, `Rules` (the rules file's path as
 //! given when the game was played), `RulesHash` (`sha256:` and the SHA-256, in
 //! hex, of the texts of the rules file and every file it extends, in the
 //! order they are loaded: the file itself first), `Seed` (of the random
-//! number generator), `Letters` (the letter set the moves are written in;
-//! absent for the FEN letters), `FEN` (only when the game did not start from
-//! the setup) and `Result` (`1-0`, `0-1`, `1/2-1/2`, or `*` for a game that
-//! did not end). Other tags are kept and ignored.
+//! number generator), `Letters` (the letter set the moves are written in:
+//! `en` for the FEN letters; records written before it was always written
+//! lack it, and mean the FEN letters), `SetUp` and `FEN` (only when the game
+//! did not start from the setup). `Result` is `1-0`, `0-1`, `1/2-1/2`, or `*`
+//! for a game that did not end. Other tags are kept and ignored.
 //!
 //! The movetext follows: move numbers (`1.`, `1...`), the moves in the
 //! variant's SAN-style notation (spread actions and their outcomes included:
@@ -120,9 +130,37 @@ impl RecordedMove {
     }
 }
 
+/// The players and the occasion, as PGN's seven-tag roster gives them
+/// (the roster's seventh tag, `Result`, is [`Header::result`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Roster {
+    /// `Event`: the name of the tournament or match (`?`: unknown).
+    pub event: String,
+    /// `Site`: where it was played (`?`: unknown).
+    pub site: String,
+    /// `Date`: `YYYY.MM.DD`, with `?` for unknown digits.
+    pub date: String,
+    /// `Round` (`?`: unknown).
+    pub round: String,
+    /// `White`: the first player (`?`: unknown).
+    pub white: String,
+    /// `Black`: the second player (`?`: unknown).
+    pub black: String,
+}
+
+impl Default for Roster {
+    /// Everything unknown: `?`, and the date `????.??.??`.
+    fn default() -> Roster {
+        let unknown = || "?".to_string();
+        Roster { event: unknown(), site: unknown(), date: "????.??.??".to_string(), round: unknown(), white: unknown(), black: unknown() }
+    }
+}
+
 /// What a record says before its moves (its tags).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The seven-tag roster but `Result`.
+    pub roster: Roster,
     /// The variant's name (`Variant`).
     pub variant: String,
     /// The rules file's path as given (`Rules`).
@@ -131,7 +169,8 @@ pub struct Header {
     pub rules_hash: Option<String>,
     /// The random number generator's seed (`Seed`).
     pub seed: Option<u64>,
-    /// The letter set the moves are written in (`Letters`; `None`: the FEN letters).
+    /// The letter set the moves are written in (`Letters`, `en` for the FEN
+    /// letters; `None`: no tag, which a reader takes for the FEN letters).
     pub letters: Option<String>,
     /// The start position when it is not the setup (`FEN`).
     pub fen: Option<String>,
@@ -149,6 +188,14 @@ fn escape(value: &str) -> String {
 pub fn write(header: &Header, moves: &[RecordedMove]) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    let roster = &header.roster;
+    tag("Event", &roster.event);
+    tag("Site", &roster.site);
+    tag("Date", &roster.date);
+    tag("Round", &roster.round);
+    tag("White", &roster.white);
+    tag("Black", &roster.black);
+    tag("Result", header.result.as_str());
     tag("Variant", &header.variant);
     tag("Rules", &header.rules);
     if let Some(hash) = &header.rules_hash {
@@ -161,9 +208,9 @@ pub fn write(header: &Header, moves: &[RecordedMove]) -> String {
         tag("Letters", letters);
     }
     if let Some(fen) = &header.fen {
+        tag("SetUp", "1");
         tag("FEN", fen);
     }
-    tag("Result", header.result.as_str());
     out.push('\n');
     out.push_str(&movetext(moves, header.result));
     out
@@ -521,6 +568,7 @@ mod tests {
 
     fn header() -> Header {
         Header {
+            roster: Roster::default(),
             variant: "Chess".into(),
             rules: "rules/chess.rules".into(),
             rules_hash: Some("sha256:00".into()),
@@ -544,7 +592,8 @@ mod tests {
         let text = write(&header(), &moves(&["e4", "e5", "Nf3"]));
         assert_eq!(
             text,
-            "[Variant \"Chess\"]\n[Rules \"rules/chess.rules\"]\n[RulesHash \"sha256:00\"]\n[Seed \"7\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n"
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\
+             [Variant \"Chess\"]\n[Rules \"rules/chess.rules\"]\n[RulesHash \"sha256:00\"]\n[Seed \"7\"]\n\n1. e4 e5 2. Nf3 *\n"
         );
         let record = Record::parse("g.pgn", &text).expect("parses");
         let texts: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();

@@ -30,6 +30,9 @@ pub struct Session {
     /// The seed of the random number generator.
     pub seed: u64,
     rng: ChaCha8Rng,
+    /// The generator as it was at the start, then after each move (what
+    /// [`Session::undo`] goes back to).
+    rngs: Vec<ChaCha8Rng>,
     /// The start position, then the position after each move.
     positions: Vec<Position>,
     /// The moves played, each with its chance outcome.
@@ -73,11 +76,13 @@ impl Session {
     /// A new game of `variant` from `start`, with the random number generator
     /// seeded with `seed`; moves are written in the letter set `letters`.
     pub fn new(variant: Variant, start: Position, seed: u64, letters: Option<LetterSet>) -> Session {
+        let rng = ChaCha8Rng::seed_from_u64(seed);
         Session {
             variant,
             letters,
             seed,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rngs: vec![rng.clone()],
+            rng,
             positions: vec![start],
             moves: Vec::new(),
         }
@@ -242,7 +247,23 @@ impl Session {
         let next = self.variant.play(self.position(), &m);
         self.moves.push(m);
         self.positions.push(next);
+        self.rngs.push(self.rng.clone());
         Ok(())
+    }
+
+    /// Takes back the last move, its chance outcome with it: the position
+    /// and the random number generator go back to where they were before
+    /// it, so the same move played again draws the same outcome (taking a
+    /// move back cannot draw its chance again). Returns the move taken
+    /// back, `None` when no move was played.
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.positions.pop();
+        self.rngs.pop();
+        if let Some(rng) = self.rngs.last() {
+            self.rng = rng.clone();
+        }
+        Some(m)
     }
 
     /// Move `ply` (0-based) as a record writes it: SAN in the session's
@@ -329,6 +350,17 @@ impl Session {
         out
     }
 }
+
+/// The FEN letters as a letter set, named `en` (the name the rules language
+/// reserves for them): every kind keeps the letter of its `piece`
+/// definition. A session in this set reads moves in the FEN letters only
+/// (a session without a set reads any set the variant declares).
+pub fn fen_letters() -> LetterSet {
+    LetterSet { name: FEN_LETTERS.to_string(), letters: Vec::new(), span: Default::default(), file: String::new() }
+}
+
+/// The name of the FEN letters as a letter set (`--letters en`, `[Letters "en"]`).
+pub const FEN_LETTERS: &str = "en";
 
 /// Does `viewer` see the identity of a face-down piece captured by `capturer`?
 fn sees(seen_by: SeenBy, capturer: Color, viewer: Option<Color>) -> bool {
@@ -540,6 +572,34 @@ mod tests {
         for mark in ["&", ">", "/red ", "/blue/", "~", "^"] {
             assert!(seen.contains(mark), "no `{mark}` in {seen}");
         }
+    }
+
+    #[test]
+    fn undo_takes_a_move_back_with_its_draw() {
+        let mut s = session("nebelschach.rules", 8);
+        assert_eq!(s.undo(), None, "nothing to take back at the start");
+        let start = s.variant.fen(s.position());
+        let candidates = s.candidates("h4", "<test>", 0).expect("legal");
+        let first = s.resolve(&candidates).expect("drawn");
+        s.play(first).expect("plays");
+        assert_eq!(s.undo(), Some(first));
+        assert_eq!(s.variant.fen(s.position()), start);
+        assert!(s.moves().is_empty());
+        // The draw is taken back too: the same move draws the same outcome.
+        let again = s.resolve(&candidates).expect("drawn");
+        assert_eq!(again, first);
+    }
+
+    #[test]
+    fn the_fen_letter_set_reads_only_the_fen_letters() {
+        let mut s = session("nebelschach.rules", 1);
+        // `e4B`: revealed as a bishop in the FEN letters, as a pawn (Bauer) in `de`.
+        assert!(s.candidates("e4B", "<test>", 0).is_err(), "ambiguous in any set");
+        s.letters = Some(fen_letters());
+        let c = s.candidates("e4B", "<test>", 0).expect("one reading");
+        assert_eq!(c.len(), 1);
+        let bishop = s.variant.game.kind_by_name("Bishop").expect("bishop");
+        assert_eq!(c[0].reveal, bishop);
     }
 
     #[test]

@@ -1,7 +1,17 @@
 //! `rulebook play`: a game against a random opponent, hot-seat, or a
-//! scripted line, with an optional record written when the game stops.
+//! scripted line, with an optional record written when the game stops (also
+//! when it is interrupted: SIGINT, SIGTERM or SIGHUP save it first).
 //! Also what `replay` shares with it: views, end-of-game lines, the rules'
-//! hash, and writing files atomically.
+//! hash, and writing records.
+//!
+//! Where a record goes: a new path or a regular file is replaced atomically
+//! (a temporary file beside it, renamed over it), a new file with the mode
+//! the user's umask leaves of 0666, an existing one keeping its mode. A
+//! symlink is followed: the file it names is what is replaced (the link
+//! stays), and a link to nothing is written through, creating its target.
+//! Anything else (a FIFO, a device such as `/dev/stdout`) is written in
+//! place. The rules file being played and the files it extends are refused,
+//! however they are named, before the game starts.
 
 use super::{load, open, position, Context, Loaded};
 use crate::cli::{PlayArgs, Side};
@@ -11,16 +21,26 @@ use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::model::{Color, LetterSet};
 use rulebook_interpreter::notation;
-use rulebook_interpreter::record::{self, GameResult, Header, RecordedMove};
-use rulebook_interpreter::session::{result_of, PlayError, Session};
+use rulebook_interpreter::record::{self, GameResult, Header, RecordedMove, Roster};
+use rulebook_interpreter::session::{fen_letters, result_of, PlayError, Session, FEN_LETTERS};
 use rulebook_interpreter::position::NO_KIND;
 use rulebook_interpreter::{view, Move, Status};
 use sha2::{Digest, Sha256};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Diagnostic code: a move after the game has ended by rule.
 pub const GAME_OVER: &str = "E0517";
+/// Diagnostic code: a move typed in interactive play names its chance outcome.
+pub const TYPED_OUTCOME: &str = "E0522";
+
+/// The exit status after an interrupt (SIGINT, SIGTERM, SIGHUP): 128 + SIGINT.
+pub const EXIT_INTERRUPTED: i32 = 130;
+/// The longest line interactive play reads; a longer one stops the game.
+pub const MAX_LINE: usize = 64 * 1024;
+/// The name of the player that makes random moves, in a record's roster.
+const RANDOM_PLAYER: &str = "rulebook (random moves)";
 
 /// The source name of the `--moves` text in diagnostics.
 const MOVES_SOURCE: &str = "<--moves>";
@@ -32,6 +52,7 @@ const HELP: &str = "\
 Type a move in the variant's notation (e4, Nf3, exd5, O-O, e8=Q), or one of:
   moves   list the legal moves
   board   show the board again
+  undo    take back your last move (and the reply to it)
   help    this text
   quit    stop the game (the result stays open: *)
   resign  give the game up
@@ -41,7 +62,8 @@ Type a move in the variant's notation (e4, Nf3, exd5, O-O, e8=Q), or one of:
 const HIDDEN_HELP: &str = "\
 A face-down piece (R? on the board) moves as its disguise, the letter shown,
 and is revealed when it arrives: its identity is drawn at random from its
-owner's face-down pieces, as is a captured face-down piece's.
+owner's face-down pieces, as is a captured face-down piece's. Outcomes are
+drawn, never chosen: type the move without its outcome (h4, not h4D).
 ";
 
 /// The viewer `--as` means for a view: white, black, or (for `both` or no
@@ -54,10 +76,14 @@ pub fn viewer(side: Option<Side>) -> Option<Color> {
     }
 }
 
-/// The letter set `name` of the loaded variant (`None`: the FEN letters); an
-/// unknown name is a usage error that lists the variant's sets.
+/// The letter set `name` of the loaded variant (`None`: the FEN letters,
+/// read in any set; `en`: the FEN letters only); an unknown name is a usage
+/// error that lists the variant's sets.
 pub fn letter_set(loaded: &Loaded, name: Option<&str>) -> Result<Option<LetterSet>, Failure> {
     let Some(name) = name else { return Ok(None) };
+    if name == FEN_LETTERS {
+        return Ok(Some(fen_letters()));
+    }
     let game = &loaded.variant.game;
     if let Some(set) = game.letter_set(name) {
         return Ok(Some(set.clone()));
@@ -66,7 +92,7 @@ pub fn letter_set(loaded: &Loaded, name: Option<&str>) -> Result<Option<LetterSe
     let has = if known.is_empty() {
         format!("{} declares no letter sets (its moves use the FEN letters)", game.name)
     } else {
-        format!("{} declares: {}", game.name, known.join(", "))
+        format!("{} declares: {} (and `{FEN_LETTERS}`, the FEN letters)", game.name, known.join(", "))
     };
     Err(Failure::usage(format!("no letter set `{name}`: {has}")))
 }
@@ -189,19 +215,105 @@ pub fn words(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Writes `text` to `path` atomically: into a temporary file in the same
-/// directory, then renamed over `path`, so that `path` is never half written.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
-    let fail = |e: &dyn std::fmt::Display| Failure::usage(format!("cannot write `{}`: {e}", path.display()));
-    let dir = directory_of(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".rulebook-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| fail(&e))?;
+/// `cannot write the record `PATH`: …`, a usage failure (status 2).
+fn cannot_write(path: &Path, why: impl std::fmt::Display) -> Failure {
+    Failure::usage(format!("cannot write the record `{}`: {why}", path.display()))
+}
+
+/// Writes the record `text` to `path`: atomically (a temporary file beside
+/// the target, renamed over it) when the target is a regular file or a new
+/// path; a symlink's target is replaced, the link kept; anything else (a
+/// FIFO, a device) is written in place. A new file gets the mode the umask
+/// leaves of 0666, a replaced one keeps its mode. Every error names the path.
+pub fn write_record(path: &Path, text: &str) -> Result<(), Failure> {
+    let fail = |e: &dyn std::fmt::Display| cannot_write(path, e);
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    match std::fs::metadata(path) {
+        // A link to nothing: written through, which creates its target.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && is_link => write_in_place(path, text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => write_atomic(path, path, text, None),
+        Err(e) => Err(fail(&e)),
+        Ok(m) if m.is_dir() => Err(fail(&"it is a directory")),
+        Ok(m) if m.is_file() => {
+            let target = if is_link { std::fs::canonicalize(path).map_err(|e| fail(&e))? } else { path.to_path_buf() };
+            write_atomic(path, &target, text, Some(m.permissions()))
+        }
+        Ok(_) => write_in_place(path, text),
+    }
+}
+
+/// Writes `text` into what is at `path` (a FIFO, a device, a symlink's
+/// missing target), without a temporary file.
+fn write_in_place(path: &Path, text: &str) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| cannot_write(path, e);
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(path).map_err(fail)?;
+    file.write_all(text.as_bytes()).map_err(fail)?;
+    file.flush().map_err(fail)
+}
+
+/// Writes `text` to `target` (`path` or the file its symlink names)
+/// atomically: into a temporary file in the same directory, then renamed
+/// over `target`, so that it is never half written. `keep`: the mode of
+/// the file replaced; a new file gets 0666 less the umask.
+fn write_atomic(path: &Path, target: &Path, text: &str, keep: Option<std::fs::Permissions>) -> Result<(), Failure> {
+    let fail = |e: &dyn std::fmt::Display| cannot_write(path, e);
+    let dir = directory_of(target);
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".rulebook-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The mode is given to open(2), which takes the umask off it.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(&dir).map_err(|e| fail(&e))?;
     tmp.write_all(text.as_bytes()).map_err(|e| fail(&e))?;
+    if let Some(mode) = keep {
+        tmp.as_file().set_permissions(mode).map_err(|e| fail(&e))?;
+    }
     tmp.as_file().sync_all().map_err(|e| fail(&e))?;
-    tmp.persist(path).map_err(|e| fail(&e.error))?;
+    tmp.persist(target).map_err(|e| fail(&e.error))?;
+    Ok(())
+}
+
+/// Are `a` and `b` one file (through links and other spellings of the
+/// path)? Compared by device and inode, from `stat`: nothing is opened, so
+/// a FIFO does not block. `false` when either is not there.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        x.dev() == y.dev() && x.ino() == y.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (x, y);
+        matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(p), Ok(q)) if p == q)
+    }
+}
+
+/// Refuses, before the game, a record path that cannot be a record: a
+/// directory, a path in a directory that does not exist, or one of the
+/// rules files `rules` (the file played and those it extends), however named.
+fn check_record_path(path: &Path, rules: &[PathBuf]) -> Result<(), Failure> {
+    let dir = directory_of(path);
+    if !dir.is_dir() {
+        return Err(cannot_write(path, format!("there is no directory `{}`", dir.display())));
+    }
+    if path.is_dir() {
+        return Err(cannot_write(path, "it is a directory"));
+    }
+    for (i, file) in rules.iter().enumerate() {
+        if same_file(path, file) {
+            let what = if i == 0 {
+                format!("it is the rules file being played (`{}`)", file.display())
+            } else {
+                format!("it is a rules file that `{}` extends (`{}`)", rules[0].display(), file.display())
+            };
+            return Err(cannot_write(path, what));
+        }
+    }
     Ok(())
 }
 
@@ -218,19 +330,81 @@ fn fail_with(loaded: &Loaded, d: Diagnostic, code: u8, cx: Context) -> Failure {
     Failure::reports(code, loaded.render(std::slice::from_ref(&d), cx.color))
 }
 
+/// What `--record` needs besides the session: where, and the tags that do
+/// not come from the session.
+struct RecordTo {
+    /// The record's path.
+    path: PathBuf,
+    /// The rules file as given (the `Rules` tag).
+    rules: String,
+    /// The `RulesHash` tag.
+    hash: String,
+    /// Was the game started from a `--fen`?
+    from_fen: bool,
+    /// The roster's players.
+    white: String,
+    /// The roster's players.
+    black: String,
+}
+
+impl RecordTo {
+    /// The record of `session` so far, with `result`.
+    fn text(&self, session: &Session, result: GameResult) -> String {
+        let header = Header {
+            roster: Roster { white: self.white.clone(), black: self.black.clone(), ..Roster::default() },
+            variant: session.variant.game.name.clone(),
+            rules: self.rules.clone(),
+            rules_hash: Some(self.hash.clone()),
+            seed: Some(session.seed),
+            letters: Some(session.letters.as_ref().map_or_else(|| FEN_LETTERS.to_string(), |s| s.name.clone())),
+            fen: self.from_fen.then(|| session.variant.fen(session.start())),
+            result,
+        };
+        record::write(&header, &session.recorded())
+    }
+}
+
+/// The record an interrupt saves: its path and its text as of the last
+/// move (`None` once the record is written or when there is none).
+type Pending = Arc<Mutex<Option<(PathBuf, String)>>>;
+
+/// Saves the pending record when the process is interrupted (SIGINT,
+/// SIGTERM, SIGHUP), then exits with [`EXIT_INTERRUPTED`]: the handler runs
+/// on its own thread, so it works while play waits for a line.
+fn save_on_interrupt(pending: &Pending) {
+    let pending = Arc::clone(pending);
+    let installed = ctrlc::set_handler(move || {
+        let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match guard.take() {
+            Some((path, text)) => match write_record(&path, &text) {
+                Ok(()) => eprintln!("\nInterrupted: the game stops; the record is in `{}`.", path.display()),
+                Err(f) => eprint!("\nInterrupted: the game stops.\n{}", f.text),
+            },
+            None => eprintln!("\nInterrupted."),
+        }
+        // The lock is held to the end: the game cannot write the record meanwhile.
+        std::process::exit(EXIT_INTERRUPTED);
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: an interrupt will not save the record: {e}");
+    }
+}
+
 /// Runs `rulebook play`.
 pub fn run(args: &PlayArgs, cx: Context) -> Result<u8, Failure> {
     if let Some(path) = &args.record {
+        // The directory first (before the rules are read), as before.
         let dir = directory_of(path);
         if !dir.is_dir() {
-            return Err(Failure::usage(format!(
-                "cannot write the record `{}`: there is no directory `{}`",
-                path.display(),
-                dir.display()
-            )));
+            return Err(cannot_write(path, format!("there is no directory `{}`", dir.display())));
         }
     }
     let mut loaded = load(&args.rules, cx)?;
+    if let Some(path) = &args.record {
+        let file = open(&loaded.db, &args.rules)?;
+        let rules: Vec<PathBuf> = db::chain(&loaded.db, file).iter().map(|f| f.path(&loaded.db).clone()).collect();
+        check_record_path(path, &rules)?;
+    }
     let letters = letter_set(&loaded, args.letters.as_deref())?;
     let start = position(&mut loaded, args.fen.as_deref(), cx)?;
     let hash = rules_hash(&loaded, &args.rules)?;
@@ -243,23 +417,53 @@ pub fn run(args: &PlayArgs, cx: Context) -> Result<u8, Failure> {
         }
     };
     let mut session = Session::new(loaded.variant.clone(), start, seed, letters);
-    let result = match &args.moves {
-        Some(line) => scripted(&mut loaded, &mut session, line, args.side, cx)?,
-        None => interactive(&mut loaded, &mut session, args.side.unwrap_or(Side::White), cx)?,
+    let side = args.side.unwrap_or(Side::White);
+    let player = |color: Color| {
+        let human = args.moves.is_some() || side == Side::Both || (side == Side::White) == (color == 0);
+        if human { "?".to_string() } else { RANDOM_PLAYER.to_string() }
     };
-    if let Some(path) = &args.record {
-        let header = Header {
-            variant: session.variant.game.name.clone(),
-            rules: args.rules.display().to_string(),
-            rules_hash: Some(hash),
-            seed: Some(session.seed),
-            letters: session.letters.as_ref().map(|s| s.name.clone()),
-            fen: args.fen.as_ref().map(|_| session.variant.fen(session.start())),
-            result,
-        };
-        write_atomic(path, &record::write(&header, &session.recorded()))?;
+    let to = args.record.as_ref().map(|path| RecordTo {
+        path: path.clone(),
+        rules: args.rules.display().to_string(),
+        hash,
+        from_fen: args.fen.is_some(),
+        white: player(0),
+        black: player(1),
+    });
+    let pending: Pending = Arc::new(Mutex::new(None));
+    let played = match &args.moves {
+        // A scripted game that fails writes no record.
+        Some(line) => scripted(&mut loaded, &mut session, line, args.side, cx)?,
+        None => {
+            if to.is_some() {
+                save_on_interrupt(&pending);
+            }
+            // An interactive game that fails (its input or output broke)
+            // still writes its record, unfinished, before the error.
+            interactive(&mut loaded, &mut session, side, to.as_ref(), &pending, cx)
+                .map_err(|f| (f, session.result_by_rule().unwrap_or(GameResult::Unfinished)))
+                .map_or_else(|(f, result)| write_then_fail(to.as_ref(), &pending, &session, result, f), Ok)?
+        }
+    };
+    if let Some(to) = &to {
+        let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *guard = None;
+        write_record(&to.path, &to.text(&session, played))?;
     }
     Ok(0)
+}
+
+/// Writes the record of a game that failed (its result as it stood), then
+/// returns the failure `f` (or the write's, when that fails too).
+fn write_then_fail(to: Option<&RecordTo>, pending: &Pending, session: &Session, result: GameResult, f: Failure) -> Result<GameResult, Failure> {
+    if let Some(to) = to {
+        let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *guard = None;
+        if let Err(w) = write_record(&to.path, &to.text(session, result)) {
+            return Err(Failure::reports(f.code, format!("{}{}", f.text, w.text)));
+        }
+    }
+    Err(f)
 }
 
 /// A seed from the clock (nanoseconds since 1970, mixed).
@@ -314,13 +518,86 @@ fn draw(session: &mut Session, candidates: &[Move], word: &str) -> Result<Move, 
     Ok(m)
 }
 
-/// Reads a line from `lines`; `None` at the end of the input.
-fn read_line(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<Option<String>, Failure> {
-    match lines.next() {
-        None => Ok(None),
-        Some(Ok(line)) => Ok(Some(line)),
-        Some(Err(e)) => Err(Failure::usage(format!("cannot read the input: {e}"))),
+/// A line of interactive input.
+enum Line {
+    /// A line of text (without its line end).
+    Text(String),
+    /// A line that is not UTF-8: where its first bad byte is, and the byte.
+    NotText(usize, u8),
+    /// A line longer than [`MAX_LINE`] bytes.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes from `input`.
+fn read_line(input: &mut impl BufRead) -> Result<Line, Failure> {
+    let mut buf = Vec::new();
+    let n = input
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .map_err(|e| Failure::usage(format!("cannot read the input: {e}")))?;
+    if n == 0 {
+        return Ok(Line::End);
     }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    } else if buf.len() > MAX_LINE {
+        return Ok(Line::TooLong);
+    }
+    match String::from_utf8(buf) {
+        Ok(text) => Ok(Line::Text(text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            Ok(Line::NotText(at, e.as_bytes()[at]))
+        }
+    }
+}
+
+/// The error for a typed move that names its chance outcome: outcomes are
+/// drawn, never chosen. `decision` is the move to type instead.
+fn typed_outcome(session: &Session, text: &str, offset: usize, decision: &Move) -> Diagnostic {
+    let pos = session.position();
+    let decisions = session.decisions();
+    let plain = notation::san_plain_in(&session.variant, pos, decision, &decisions, session.letters.as_ref());
+    Diagnostic::error(
+        TYPED_OUTCOME,
+        INPUT_SOURCE,
+        Span::new(offset, offset + text.len()),
+        format!("`{text}` names its chance outcome: outcomes are drawn, never chosen"),
+        "the move with an outcome",
+    )
+    .with_help(format!("type `{plain}`: its outcome is drawn when it is played"))
+}
+
+/// How many distinct chance outcomes `moves` have.
+fn outcome_count(moves: &[Move]) -> usize {
+    let mut seen: Vec<&Move> = Vec::new();
+    for m in moves {
+        if !seen.iter().any(|s| s.reveal == m.reveal && s.unveil == m.unveil && s.outcome == m.outcome) {
+            seen.push(m);
+        }
+    }
+    seen.len()
+}
+
+/// Takes back the last move a human (`humans`, by colour) made and every
+/// move after it. Returns the moves taken back as `viewer` knows them, in
+/// the order they were played; empty when no human has moved.
+fn undo(session: &mut Session, humans: [bool; 2], viewer: Option<Color>) -> Vec<String> {
+    let Some(last) = (0..session.moves().len()).rev().find(|&ply| humans[session.positions()[ply].side as usize]) else {
+        return Vec::new();
+    };
+    let taken: Vec<String> = (last..session.moves().len()).map(|ply| move_line(session, ply, viewer)).collect();
+    while session.moves().len() > last {
+        if session.undo().is_none() {
+            break;
+        }
+    }
+    taken
 }
 
 /// The legal decisions now, as the `moves` command lists them.
@@ -364,7 +641,16 @@ fn decisions_text(session: &Session) -> String {
 
 /// Plays with humans on the sides `side` says (the other side moves at
 /// random), reading moves from standard input. Returns the result to record.
-fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Context) -> Result<GameResult, Failure> {
+/// After every move (and undo) the record an interrupt would save is
+/// brought up to date in `pending`.
+fn interactive(
+    loaded: &mut Loaded,
+    session: &mut Session,
+    side: Side,
+    to: Option<&RecordTo>,
+    pending: &Pending,
+    cx: Context,
+) -> Result<GameResult, Failure> {
     let humans = match side {
         Side::White => [true, false],
         Side::Black => [false, true],
@@ -377,10 +663,19 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
         Side::Black => Some(1),
         Side::Both => None,
     };
+    let update = |session: &Session| {
+        if let Some(to) = to {
+            let result = session.result_by_rule().unwrap_or(GameResult::Unfinished);
+            let text = to.text(session, result);
+            let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *guard = Some((to.path.clone(), text));
+        }
+    };
+    update(session);
     let stdin = std::io::stdin();
     // A prompt only for a person at a terminal; piped moves get none.
     let prompt = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let result = 'game: loop {
         if let Some(result) = session.result_by_rule() {
             break 'game result;
@@ -390,6 +685,7 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
             let m = session.random_move();
             let Some(m) = m else { break 'game GameResult::Unfinished };
             draw(session, &[m], "the random move")?;
+            update(session);
             emit(&format!("{}\n", move_line(session, session.moves().len() - 1, watcher)))?;
             continue;
         }
@@ -400,9 +696,19 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
             if prompt {
                 emit(&format!("{name}> "))?;
             }
-            let Some(line) = read_line(&mut lines)? else {
-                emit(if prompt { "\nThe input ended: the game stops.\n" } else { "The input ended: the game stops.\n" })?;
-                break 'game GameResult::Unfinished;
+            let line = match read_line(&mut input)? {
+                Line::Text(line) => line,
+                Line::NotText(at, byte) => {
+                    eprintln!("error: the line is not UTF-8 text (byte 0x{byte:02x} at byte {}): type the move again", at + 1);
+                    continue;
+                }
+                Line::TooLong => {
+                    return Err(Failure::usage(format!("a line of more than {MAX_LINE} bytes: the input is not moves; the game stops")));
+                }
+                Line::End => {
+                    emit(if prompt { "\nThe input ended: the game stops.\n" } else { "The input ended: the game stops.\n" })?;
+                    break 'game GameResult::Unfinished;
+                }
             };
             let text = line.trim();
             match text {
@@ -418,6 +724,16 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
                 }
                 "moves" => emit(&decisions_text(session))?,
                 "board" => emit(&format!("\n{}", board(session, me)))?,
+                "undo" => {
+                    let taken = undo(session, humans, me);
+                    if taken.is_empty() {
+                        eprintln!("error: nothing to take back: {name} has not moved yet");
+                        continue;
+                    }
+                    update(session);
+                    emit(&format!("Taken back: {}\n", taken.join(" ")))?;
+                    continue 'game;
+                }
                 "quit" | "exit" => {
                     emit("The game stops.\n")?;
                     break 'game GameResult::Unfinished;
@@ -433,17 +749,24 @@ fn interactive(loaded: &mut Loaded, session: &mut Session, side: Side, cx: Conte
                     match session.candidates(text, INPUT_SOURCE, offset) {
                         Err(d) => eprint!("{}", loaded.render(std::slice::from_ref(&d), cx.color)),
                         Ok(candidates) => {
-                            // The player decides; chance decides the outcome,
-                            // whatever outcome the text may name.
-                            let decision = candidates.first().map(Move::decision);
+                            // The player decides; chance decides the outcome.
+                            let Some(decision) = candidates.first().map(Move::decision) else { continue };
                             let mut branches: Vec<Move> =
-                                session.legal().into_iter().filter(|m| Some(m.decision()) == decision).collect();
+                                session.legal().into_iter().filter(|m| m.decision() == decision).collect();
                             if branches.is_empty() {
                                 // An equal split written with its colours the
                                 // other way round: not listed as such, no chance.
-                                branches = candidates;
+                                branches = candidates.clone();
+                            }
+                            // A text that names an outcome the draw could
+                            // decide otherwise is refused: nothing is played.
+                            if outcome_count(&candidates) < outcome_count(&branches) {
+                                let d = typed_outcome(session, text, offset, &decision);
+                                eprint!("{}", loaded.render(std::slice::from_ref(&d), cx.color));
+                                continue;
                             }
                             draw(session, &branches, text)?;
+                            update(session);
                             emit(&format!("{}\n", move_line(session, session.moves().len() - 1, me)))?;
                             continue 'game;
                         }

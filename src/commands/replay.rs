@@ -10,7 +10,9 @@ use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::fen::{self, FenSource};
 use rulebook_interpreter::notation;
 use rulebook_interpreter::record::{GameResult, Record, Tag};
-use rulebook_interpreter::session::Session;
+use rulebook_interpreter::session::{fen_letters, Session, FEN_LETTERS};
+use rulebook_interpreter::Move;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Diagnostic code: the rules file the `Rules` tag names cannot be found.
@@ -26,11 +28,45 @@ pub const HASH_DIFFERS: &str = "E0520";
 /// Diagnostic code (warning): the rules' variant is not the `Variant` tag's.
 pub const VARIANT_DIFFERS: &str = "E0521";
 
+/// The largest record `replay` reads (a game of ten thousand moves takes
+/// about 100 KiB).
+pub const MAX_RECORD: u64 = 16 * 1024 * 1024;
+
+/// Reads the record at `path`, at most [`MAX_RECORD`] bytes of UTF-8 text
+/// (a pipe or a device is read too, up to that size).
+fn read_record(path: &Path, name: &str) -> Result<String, Failure> {
+    let fail = |e: &dyn std::fmt::Display| Failure::usage(format!("cannot read the record `{name}`: {e}"));
+    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(fail(&"it is a directory"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD + 1).read_to_end(&mut bytes).map_err(|e| fail(&e))?;
+    if bytes.len() as u64 > MAX_RECORD {
+        return Err(fail(&format!("it is larger than {} MiB", MAX_RECORD / (1024 * 1024))));
+    }
+    String::from_utf8(bytes).map_err(|e| fail(&format!("it is not UTF-8 text (byte {})", e.utf8_error().valid_up_to() + 1)))
+}
+
+/// The moves `text` may mean. A record without a `Letters` tag was written
+/// in the FEN letters (before the tag was always written): they are tried
+/// first, then every letter set (a record written by hand).
+fn read_move(session: &mut Session, untagged: bool, text: &str, name: &str, offset: usize) -> Result<Vec<Move>, Diagnostic> {
+    if untagged {
+        session.letters = Some(fen_letters());
+        let in_fen_letters = session.candidates(text, name, offset);
+        session.letters = None;
+        if let Ok(found) = in_fen_letters {
+            return Ok(found);
+        }
+    }
+    session.candidates(text, name, offset)
+}
+
 /// Runs `rulebook replay`.
 pub fn run(args: &ReplayArgs, cx: Context) -> Result<u8, Failure> {
     let name = args.record.display().to_string();
-    let text = std::fs::read_to_string(&args.record)
-        .map_err(|e| Failure::usage(format!("cannot read the record `{name}`: {e}")))?;
+    let text = read_record(&args.record, &name)?;
     let render_record = |diags: &[Diagnostic]| report::render(diags, |n| (n == name).then(|| text.clone()), cx.color);
     let record = Record::parse(&name, &text).map_err(|diags| {
         let n = report::error_count(&diags);
@@ -67,12 +103,13 @@ pub fn run(args: &ReplayArgs, cx: Context) -> Result<u8, Failure> {
     }
     .map_err(|d| usage(&loaded, d))?;
     let mut session = Session::new(v.clone(), start, record.seed().unwrap_or(0), letters);
+    let untagged = record.tag("Letters").is_none();
 
     for mv in &record.moves {
         if session.result_by_rule().is_some() {
             return Err(invalid(&loaded, game_over(&session, &name, mv.span, &mv.text)));
         }
-        let candidates = session.candidates(&mv.text, &name, mv.span.start).map_err(|d| invalid(&loaded, d))?;
+        let candidates = read_move(&mut session, untagged, &mv.text, &name, mv.span.start).map_err(|d| invalid(&loaded, d))?;
         match candidates.as_slice() {
             [m] => {
                 session.play(*m).map_err(|_| Failure::usage(format!("`{}` cannot be played", mv.text)))?;
@@ -219,9 +256,9 @@ fn unknown_letters(loaded: &Loaded, tag: &Tag, name: &str) -> Diagnostic {
     let game = &loaded.variant.game;
     let known: Vec<&str> = game.letter_sets.iter().map(|s| s.name.as_str()).collect();
     let help = if known.is_empty() {
-        format!("{} declares no letter sets: remove the tag to read the FEN letters", game.name)
+        format!("{} declares no letter sets: write `{FEN_LETTERS}` for the FEN letters", game.name)
     } else {
-        format!("{} declares: {}", game.name, known.join(", "))
+        format!("{} declares: {} (and `{FEN_LETTERS}`, the FEN letters)", game.name, known.join(", "))
     };
     Diagnostic::error(UNKNOWN_LETTERS, name, tag.value_or_tag_span(), format!("no letter set `{}`", tag.value), "unknown letter set")
         .with_help(help)
