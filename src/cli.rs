@@ -71,17 +71,21 @@ pub enum Command {
     /// On a terminal (or with moves piped to standard input), prints the
     /// board from the side to move's point of view before each of your
     /// moves and reads one line: a move in the variant's notation, `moves`
-    /// (the legal moves), `board`, `help`, `quit` or `resign`. The side you
-    /// do not play (--as) makes random legal moves. Chance outcomes (a
-    /// face-down piece's identity) are drawn with the seeded random number
-    /// generator; without --seed a seed is taken from the clock and printed,
-    /// so the game can be played again. The game stops when it ends by rule,
-    /// on `quit` or `resign`, or when the input ends.
+    /// (the legal moves), `board`, `undo` (take back your last move and the
+    /// reply to it), `help`, `quit` or `resign`. The side you do not play
+    /// (--as) makes random legal moves. Chance outcomes (a face-down piece's
+    /// identity, a collision's roll) are drawn with the seeded random number
+    /// generator, never chosen: a typed outcome (h4D) is refused. Without
+    /// --seed a seed is taken from the clock and printed, so the game can be
+    /// played again. The game stops when it ends by rule, on `quit` or
+    /// `resign`, when the input ends, or on Ctrl-C (status 130; the record
+    /// is saved first).
     ///
     /// With --moves, plays that line instead (a move that leaves its chance
     /// outcome open is drawn with the seed), prints each move as recorded and
     /// the final board, and stops; a bad move ends it with status 2.
     /// --record writes the game as a record (see `replay`) when it stops.
+    /// Status 2 when the record cannot be written.
     Play(PlayArgs),
     /// Replay a game record and check it.
     ///
@@ -226,12 +230,15 @@ pub struct PlayArgs {
     /// numbers like `1.` are skipped), e.g. --moves "e4 e5 Nf3".
     #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
-    /// Write the game to FILE as a record when it stops (replaced at once,
-    /// never left half-written).
+    /// Write the game to FILE as a record when it stops: a regular file is
+    /// replaced at once, never left half-written (a symlink's target is
+    /// replaced, a FIFO or device written in place); the rules files played
+    /// are refused.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Write and read moves in this letter set of the variant (e.g. `de`)
-    /// [default: the FEN letters for writing; any set for reading].
+    /// Write and read moves in this letter set of the variant (e.g. `de`;
+    /// `en`: the FEN letters only) [default: the FEN letters for writing;
+    /// any set for reading].
     #[arg(long, value_name = "NAME")]
     pub letters: Option<String>,
     /// Start from this position instead of the variant's setup (FEN; quote it).
