@@ -850,6 +850,16 @@ fn perft_suites_must_be_regular_and_small() {
     assert!(err.contains("cannot read the perft suite `/dev/zero`: not a regular file: it is a character device"), "{err}");
 }
 
+#[cfg(unix)]
+#[test]
+fn game_records_must_be_regular_and_small() {
+    // Issue 12, defect 7: records go through the same reader as rules files.
+    let dir = broken_dir();
+    let (status, _, err) = run_capped(dir.path(), &["replay", "/dev/zero"], 20).expect("still running after 20 s");
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("cannot read the record `/dev/zero`: not a regular file: it is a character device"), "{err}");
+}
+
 // ---------------------------------------------------------------- JSON errors, help, perft limits
 
 /// The `error` object of a `--json` failure on stdout.

@@ -12,7 +12,6 @@ use rulebook_interpreter::notation;
 use rulebook_interpreter::record::{GameResult, Record, Tag};
 use rulebook_interpreter::session::{fen_letters, Session, FEN_LETTERS};
 use rulebook_interpreter::Move;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Diagnostic code: the rules file the `Rules` tag names cannot be found.
@@ -28,24 +27,11 @@ pub const HASH_DIFFERS: &str = "E0520";
 /// Diagnostic code (warning): the rules' variant is not the `Variant` tag's.
 pub const VARIANT_DIFFERS: &str = "E0521";
 
-/// The largest record `replay` reads (a game of ten thousand moves takes
-/// about 100 KiB).
-pub const MAX_RECORD: u64 = 16 * 1024 * 1024;
-
-/// Reads the record at `path`, at most [`MAX_RECORD`] bytes of UTF-8 text
-/// (a pipe or a device is read too, up to that size).
+/// Reads the record at `path` with the one input reader: a regular file of
+/// at most 4 MiB of UTF-8 text (LANGUAGE.md §9; a game of ten thousand moves
+/// takes about 100 KiB). FIFOs and devices are refused before they are opened.
 fn read_record(path: &Path, name: &str) -> Result<String, Failure> {
-    let fail = |e: &dyn std::fmt::Display| Failure::usage(format!("cannot read the record `{name}`: {e}"));
-    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(fail(&"it is a directory"));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_RECORD + 1).read_to_end(&mut bytes).map_err(|e| fail(&e))?;
-    if bytes.len() as u64 > MAX_RECORD {
-        return Err(fail(&format!("it is larger than {} MiB", MAX_RECORD / (1024 * 1024))));
-    }
-    String::from_utf8(bytes).map_err(|e| fail(&format!("it is not UTF-8 text (byte {})", e.utf8_error().valid_up_to() + 1)))
+    super::read_input(path).map_err(|e| Failure::usage(format!("cannot read the record `{name}`: {e}")))
 }
 
 /// The moves `text` may mean. A record without a `Letters` tag was written
