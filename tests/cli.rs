@@ -696,6 +696,25 @@ fn check_warns_about_an_end_rule_that_fires_at_the_setup() {
 }
 
 #[test]
+fn check_takes_a_move_limit_larger_than_the_clock() {
+    // Found in review of issue 12: `draw after 4000000000 moves` made the
+    // checker's C0213 witness compute 2 × 4,000,000,000 half-moves in a u32
+    // (a panic with overflow checks). Such a count never fits the half-move
+    // clock, so the warning stands without a witness. A quiet mate within 4
+    // plies (fool's mate) is what makes the checker look for one.
+    let dir = broken_dir();
+    std::fs::write(
+        dir.path().join("huge.rules"),
+        "extends \"chess.rules\"\nend {\n  checkmate: lose\n  stalemate: draw\n  draw after 4000000000 moves without capture or Pawn move\n}\n",
+    )
+    .expect("write");
+    let out = run_in(Some(dir.path()), &["check", "huge.rules", "--depth", "4", "--timeout", "10"]);
+    let report = stderr(&out);
+    assert_eq!(code(&out), 0, "{report}");
+    assert!(report.contains("[C0213] Warning"), "{report}");
+}
+
+#[test]
 fn broken_rules_stop_perft_and_moves() {
     let dir = broken_dir();
     for args in [

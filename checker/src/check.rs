@@ -910,7 +910,9 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], found: &Explo
                 ));
             // A line from the exploration whose last move ends the game this
             // way without resetting the count, replayed with the count one short.
-            if let (Some(limit), Ok(start)) = (end.fifty_move, v.start()) {
+            // A limit whose count does not fit the half-move clock has no witness.
+            let clock = end.fifty_move.and_then(|limit| Some((limit, u32::try_from(2 * u64::from(limit) - 1).ok()?)));
+            if let (Some((limit, one_short)), Ok(start)) = (clock, v.start()) {
                 let reset = match end.fifty_move_piece {
                     Some(k) => format!("capture or {} move", game.kinds[k as usize].name),
                     None => "capture".to_string(),
@@ -921,13 +923,13 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], found: &Explo
                     for m in before {
                         pos = v.play(&pos, m);
                     }
-                    pos.halfmove = 2 * limit - 1;
+                    pos.halfmove = one_short;
                     pos.ep_len = 0;
                     pos.ep_victim = NO_CELL;
-                    pos.fullmove += limit;
+                    pos.fullmove = pos.fullmove.saturating_add(limit);
                     let after = v.play(&pos, last);
                     let ends = v.legal_moves(&after).is_empty() && v.in_check(&after) == mate;
-                    if !ends || after.halfmove < 2 * limit {
+                    if !ends || u64::from(after.halfmove) < 2 * u64::from(limit) {
                         continue;
                     }
                     let fen = v.fen(&pos);
@@ -935,8 +937,8 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], found: &Explo
                     d = d
                         .with_detail(format!(
                             "witness: in {fen}, after {} half-moves without {reset}, the move {mv} is {word} and completes the count of {}",
-                            2 * limit - 1,
-                            2 * limit
+                            one_short,
+                            u64::from(one_short) + 1
                         ))
                         .with_detail(diagram(v, &pos))
                         .with_detail(format!("replay it with `rulebook moves RULES --fen \"{fen}\" --play {mv}`"));
