@@ -20,7 +20,7 @@ use rulebook_interpreter::fen::{self, FenSource};
 use rulebook_interpreter::load::extends_of;
 use rulebook_interpreter::lower::{lower, SourceTree};
 use rulebook_interpreter::record::Record;
-use rulebook_interpreter::session::Session;
+use rulebook_interpreter::session::{fen_letters, Session, FEN_LETTERS};
 use rulebook_interpreter::{notation, perft, Game, Position, Variant};
 use std::sync::{Arc, OnceLock};
 
@@ -196,6 +196,7 @@ pub fn record(data: &[u8]) {
     let Some((_, v)) = variants().iter().find(|(name, _)| *name == file) else { return };
     let letters = match record.tag("Letters") {
         None => None,
+        Some(tag) if tag.value == FEN_LETTERS => Some(fen_letters()),
         Some(tag) => match v.game.letter_set(&tag.value) {
             Some(set) => Some(set.clone()),
             None => return,
@@ -257,8 +258,9 @@ pub fn positions() -> &'static [(usize, Position)] {
 /// variant, setup or mid-game), the second a letter set (none, or one the
 /// variant declares), the rest is move text. Every candidate the text is
 /// read as must be a legal move, and plays. With no text, every legal move
-/// written as a record writes it (in that letter set) must read back as
-/// that one move (in variants with letter sets, only when one is named).
+/// written as a record writes it (in that letter set, or in the FEN letters
+/// `Letters "en"` where the variant declares sets and none is named) must
+/// read back as that one move.
 pub fn move_text(data: &[u8]) {
     let [pick, set, rest @ ..] = data else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
@@ -273,12 +275,15 @@ pub fn move_text(data: &[u8]) {
     let legal = v.legal_moves(pos);
     // With no letter set given, the FEN letters and every declared set are
     // read at once, and a text they read differently is ambiguous by design
-    // (E0402), so the round trip needs one set named, or a variant with none.
-    if text.is_empty() && (letters.is_some() || sets.is_empty()) {
+    // (E0402); a record then names the FEN letters (`Letters "en"`), and so
+    // does the round trip.
+    let fen_set = fen_letters();
+    let written_in = letters.or((!sets.is_empty()).then_some(&fen_set));
+    if text.is_empty() {
         // No text: every legal move, written as a record writes it, reads back as itself.
         for m in &legal {
-            let written = notation::san_in(v, pos, m, &legal, letters);
-            let read = notation::parse_candidates(v, pos, &written, letters, "<move>", 0)
+            let written = notation::san_in(v, pos, m, &legal, written_in);
+            let read = notation::parse_candidates(v, pos, &written, written_in, "<move>", 0)
                 .unwrap_or_else(|d| panic!("`{written}`, written for a legal move, does not read back: {}", d.message));
             assert!(
                 read.len() == 1 && notation::is_listed(v, &legal, &read[0]) && read[0].decision() == m.decision(),
