@@ -175,20 +175,23 @@ fn perft_with(
     Some(total)
 }
 
-/// The count below each legal move of `pos` (in generation order), for `--divide`.
-/// `on_move` is called after each root move (for progress reporting).
-pub fn divide(v: &Variant, pos: &Position, depth: u32, mut on_move: impl FnMut(usize, usize)) -> Vec<(Move, u64)> {
+/// The count below each legal move of `pos` (in generation order), for `--divide`,
+/// within `budget`: `None` if it stopped the count. `on_move` is called after
+/// each root move (for progress reporting).
+pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_move: impl FnMut(usize, usize)) -> Option<Vec<(Move, u64)>> {
     let moves = v.legal_moves(pos);
     let n = moves.len();
-    moves
-        .into_iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let count = if depth <= 1 { 1 } else { perft(v, &v.play(pos, &m), depth - 1) };
-            on_move(i + 1, n);
-            (m, count)
-        })
-        .collect()
+    if depth <= 1 {
+        // The root moves are the leaves.
+        budget.charge(n as u64).then_some(())?;
+    }
+    let mut rows = Vec::with_capacity(n);
+    for (i, m) in moves.into_iter().enumerate() {
+        let count = if depth <= 1 { 1 } else { perft_limited(v, &v.play(pos, &m), depth - 1, budget)? };
+        on_move(i + 1, n);
+        rows.push((m, count));
+    }
+    Some(rows)
 }
 
 /// A perft count split by how the last ply's leaves arise.

@@ -67,20 +67,10 @@ pub fn divide(
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Option<Vec<(Move, u64)>> {
-    let moves = v.legal_moves(pos);
-    if depth <= 1 {
-        budget.charge(moves.len() as u64).then_some(())?;
-        return Some(moves.into_iter().map(|m| (m, 1)).collect());
-    }
     if jobs <= 1 || depth < PARALLEL_DEPTH {
-        let mut rows = Vec::with_capacity(moves.len());
-        for m in moves {
-            let n = count::perft_limited(v, &v.play(pos, &m), depth - 1, budget)?;
-            tick();
-            rows.push((m, n));
-        }
-        return Some(rows);
+        return count::divide(v, pos, depth, budget, |_, _| tick());
     }
+    let moves = v.legal_moves(pos);
     let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let work = || loop {
@@ -326,7 +316,7 @@ fn run_suite(
     cx: Context,
 ) -> Result<u8, Failure> {
     let name = path.display().to_string();
-    let text = super::read_input(path)
+    let text = rulebook_interpreter::load::read_input(path)
         .map_err(|e| Failure::usage(format!("cannot read the perft suite `{name}`: {e}")))?;
     let (cases, mut diags) = epd::parse(&name, &text);
     loaded.extra.insert(name.clone(), text);
