@@ -20,7 +20,7 @@ use rulebook_interpreter::fen::{self, FenSource};
 use rulebook_interpreter::load::extends_of;
 use rulebook_interpreter::lower::{lower, SourceTree};
 use rulebook_interpreter::record::Record;
-use rulebook_interpreter::session::{fen_letters, Session, FEN_LETTERS};
+use rulebook_interpreter::session::{fen_letters, letter_set_named, Session};
 use rulebook_interpreter::{notation, perft, Game, Position, Variant};
 use std::sync::{Arc, OnceLock};
 
@@ -196,12 +196,12 @@ pub fn record(data: &[u8]) {
     let Some((_, v)) = variants().iter().find(|(name, _)| *name == file) else { return };
     let letters = match record.tag("Letters") {
         None => None,
-        Some(tag) if tag.value == FEN_LETTERS => Some(fen_letters()),
-        Some(tag) => match v.game.letter_set(&tag.value) {
-            Some(set) => Some(set.clone()),
+        Some(tag) => match letter_set_named(&v.game, &tag.value) {
+            Some(set) => Some(set),
             None => return,
         },
     };
+    let untagged = record.tag("Letters").is_none();
     let start = match record.tag("FEN") {
         Some(tag) => fen::parse(&v.game, &v.tables, &tag.value, &FenSource { name: "<record>", offset: tag.value_span.start }),
         None => v.start(),
@@ -212,7 +212,7 @@ pub fn record(data: &[u8]) {
         if session.result_by_rule().is_some() {
             return;
         }
-        let Ok(candidates) = session.candidates(&mv.text, "<record>", mv.span.start) else { return };
+        let Ok(candidates) = session.record_candidates(&mv.text, untagged, "<record>", mv.span.start) else { return };
         match candidates.as_slice() {
             [m] => {
                 assert!(session.play(*m).is_ok(), "the one candidate for `{}` cannot be played", mv.text);

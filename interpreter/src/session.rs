@@ -11,7 +11,7 @@
 //! which identities of face-down pieces a viewer can still expect, and which
 //! captured face-down pieces the viewer saw.
 
-use crate::model::{Color, KindId, LetterSet, Outcome, SeenBy};
+use crate::model::{Color, Game, KindId, LetterSet, Outcome, SeenBy};
 use crate::notation;
 use crate::position::{Move, Position, NO_KIND};
 use crate::record::{GameResult, RecordedMove};
@@ -148,6 +148,20 @@ impl Session {
     /// `name` and `offset` say where the text came from, for the diagnostic.
     pub fn candidates(&self, text: &str, name: &str, offset: usize) -> Result<Vec<Move>, Diagnostic> {
         notation::parse_candidates(&self.variant, self.position(), text, self.letters.as_ref(), name, offset)
+    }
+
+    /// The moves `text`, a move of a record, may mean. A record without a
+    /// `Letters` tag (`untagged`) was written in the FEN letters (before the
+    /// tag was always written): they are tried first, then the session's
+    /// letters (every letter set, for a record written by hand).
+    pub fn record_candidates(&self, text: &str, untagged: bool, name: &str, offset: usize) -> Result<Vec<Move>, Diagnostic> {
+        if untagged {
+            let in_fen_letters = notation::parse_candidates(&self.variant, self.position(), text, Some(&fen_letters()), name, offset);
+            if let Ok(found) = in_fen_letters {
+                return Ok(found);
+            }
+        }
+        self.candidates(text, name, offset)
     }
 
     /// A uniform integer below `bound` (0 when `bound` is 0), by rejection
@@ -361,6 +375,16 @@ pub fn fen_letters() -> LetterSet {
 
 /// The name of the FEN letters as a letter set (`--letters en`, `[Letters "en"]`).
 pub const FEN_LETTERS: &str = "en";
+
+/// The letter set `name` names in `game` (`--letters`, a record's `Letters`
+/// tag): [`FEN_LETTERS`] for the FEN letters, else one the variant declares;
+/// `None` when it declares none of that name.
+pub fn letter_set_named(game: &Game, name: &str) -> Option<LetterSet> {
+    if name == FEN_LETTERS {
+        return Some(fen_letters());
+    }
+    game.letter_set(name).cloned()
+}
 
 /// Does `viewer` see the identity of a face-down piece captured by `capturer`?
 fn sees(seen_by: SeenBy, capturer: Color, viewer: Option<Color>) -> bool {

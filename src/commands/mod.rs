@@ -33,29 +33,9 @@ pub struct Loaded {
 impl Loaded {
     /// Renders `diags` against the loaded sources.
     pub fn render(&self, diags: &[rulebook_grammar::Diagnostic], color: bool) -> String {
-        report::render(
-            diags,
-            |name| {
-                self.extra
-                    .0
-                    .get(name)
-                    .cloned()
-                    .or_else(|| self.db.source_text(name))
-            },
-            color,
-        )
+        report::render(diags, |name| self.source(name), color)
     }
-}
 
-/// Reads an input file (a rules file, a perft suite, a record): a regular file
-/// of at most 4 MiB of UTF-8 text (LANGUAGE.md §9). FIFOs, devices and
-/// directories are refused before they are opened. The error is the reason
-/// alone; callers name the file.
-pub fn read_input(path: &Path) -> std::io::Result<String> {
-    rulebook_interpreter::load::read_input(path)
-}
-
-impl Loaded {
     /// The text of the source diagnostics call `name`.
     pub fn source(&self, name: &str) -> Option<String> {
         self.extra.0.get(name).cloned().or_else(|| self.db.source_text(name))

@@ -22,13 +22,13 @@ use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::model::{Color, LetterSet};
 use rulebook_interpreter::notation;
 use rulebook_interpreter::record::{self, GameResult, Header, RecordedMove, Roster};
-use rulebook_interpreter::session::{fen_letters, result_of, PlayError, Session, FEN_LETTERS};
+use rulebook_interpreter::session::{letter_set_named, result_of, PlayError, Session, FEN_LETTERS};
 use rulebook_interpreter::position::NO_KIND;
 use rulebook_interpreter::{view, Move, Status};
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Diagnostic code: a move after the game has ended by rule.
 pub const GAME_OVER: &str = "E0517";
@@ -81,12 +81,9 @@ pub fn viewer(side: Option<Side>) -> Option<Color> {
 /// error that lists the variant's sets.
 pub fn letter_set(loaded: &Loaded, name: Option<&str>) -> Result<Option<LetterSet>, Failure> {
     let Some(name) = name else { return Ok(None) };
-    if name == FEN_LETTERS {
-        return Ok(Some(fen_letters()));
-    }
     let game = &loaded.variant.game;
-    if let Some(set) = game.letter_set(name) {
-        return Ok(Some(set.clone()));
+    if let Some(set) = letter_set_named(game, name) {
+        return Ok(Some(set));
     }
     let known: Vec<&str> = game.letter_sets.iter().map(|s| s.name.as_str()).collect();
     let has = if known.is_empty() {
@@ -294,13 +291,10 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Refuses, before the game, a record path that cannot be a record: a
-/// directory, a path in a directory that does not exist, or one of the
-/// rules files `rules` (the file played and those it extends), however named.
+/// directory, or one of the rules files `rules` (the file played and those
+/// it extends), however named. (A path in a directory that does not exist
+/// is refused earlier, before the rules are read.)
 fn check_record_path(path: &Path, rules: &[PathBuf]) -> Result<(), Failure> {
-    let dir = directory_of(path);
-    if !dir.is_dir() {
-        return Err(cannot_write(path, format!("there is no directory `{}`", dir.display())));
-    }
     if path.is_dir() {
         return Err(cannot_write(path, "it is a directory"));
     }
@@ -374,7 +368,7 @@ type Pending = Arc<Mutex<Option<(PathBuf, String)>>>;
 fn save_on_interrupt(pending: &Pending) {
     let pending = Arc::clone(pending);
     let installed = ctrlc::set_handler(move || {
-        let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = lock(&pending);
         match guard.take() {
             Some((path, text)) => match write_record(&path, &text) {
                 Ok(()) => eprintln!("\nInterrupted: the game stops; the record is in `{}`.", path.display()),
@@ -446,20 +440,30 @@ pub fn run(args: &PlayArgs, cx: Context) -> Result<u8, Failure> {
         }
     };
     if let Some(to) = &to {
-        let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        *guard = None;
-        write_record(&to.path, &to.text(&session, played))?;
+        write_final(to, &pending, &session, played)?;
     }
     Ok(0)
+}
+
+/// The pending record, locked (usable even if a thread panicked holding it).
+fn lock(pending: &Pending) -> MutexGuard<'_, Option<(PathBuf, String)>> {
+    pending.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Writes the record of `session` with `result` as the game ends. The
+/// pending record is dropped and its lock held while writing, so that an
+/// interrupt cannot write it at the same time.
+fn write_final(to: &RecordTo, pending: &Pending, session: &Session, result: GameResult) -> Result<(), Failure> {
+    let mut guard = lock(pending);
+    *guard = None;
+    write_record(&to.path, &to.text(session, result))
 }
 
 /// Writes the record of a game that failed (its result as it stood), then
 /// returns the failure `f` (or the write's, when that fails too).
 fn write_then_fail(to: Option<&RecordTo>, pending: &Pending, session: &Session, result: GameResult, f: Failure) -> Result<GameResult, Failure> {
     if let Some(to) = to {
-        let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        *guard = None;
-        if let Err(w) = write_record(&to.path, &to.text(session, result)) {
+        if let Err(w) = write_final(to, pending, session, result) {
             return Err(Failure::reports(f.code, format!("{}{}", f.text, w.text)));
         }
     }
@@ -667,7 +671,7 @@ fn interactive(
         if let Some(to) = to {
             let result = session.result_by_rule().unwrap_or(GameResult::Unfinished);
             let text = to.text(session, result);
-            let mut guard = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut guard = lock(pending);
             *guard = Some((to.path.clone(), text));
         }
     };

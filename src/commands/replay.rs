@@ -10,8 +10,7 @@ use rulebook_grammar::Diagnostic;
 use rulebook_interpreter::fen::{self, FenSource};
 use rulebook_interpreter::notation;
 use rulebook_interpreter::record::{GameResult, Record, Tag};
-use rulebook_interpreter::session::{fen_letters, Session, FEN_LETTERS};
-use rulebook_interpreter::Move;
+use rulebook_interpreter::session::{Session, FEN_LETTERS};
 use std::path::{Path, PathBuf};
 
 /// Diagnostic code: the rules file the `Rules` tag names cannot be found.
@@ -31,22 +30,7 @@ pub const VARIANT_DIFFERS: &str = "E0521";
 /// at most 4 MiB of UTF-8 text (LANGUAGE.md §9; a game of ten thousand moves
 /// takes about 100 KiB). FIFOs and devices are refused before they are opened.
 fn read_record(path: &Path, name: &str) -> Result<String, Failure> {
-    super::read_input(path).map_err(|e| Failure::usage(format!("cannot read the record `{name}`: {e}")))
-}
-
-/// The moves `text` may mean. A record without a `Letters` tag was written
-/// in the FEN letters (before the tag was always written): they are tried
-/// first, then every letter set (a record written by hand).
-fn read_move(session: &mut Session, untagged: bool, text: &str, name: &str, offset: usize) -> Result<Vec<Move>, Diagnostic> {
-    if untagged {
-        session.letters = Some(fen_letters());
-        let in_fen_letters = session.candidates(text, name, offset);
-        session.letters = None;
-        if let Ok(found) = in_fen_letters {
-            return Ok(found);
-        }
-    }
-    session.candidates(text, name, offset)
+    rulebook_interpreter::load::read_input(path).map_err(|e| Failure::usage(format!("cannot read the record `{name}`: {e}")))
 }
 
 /// Runs `rulebook replay`.
@@ -95,7 +79,7 @@ pub fn run(args: &ReplayArgs, cx: Context) -> Result<u8, Failure> {
         if session.result_by_rule().is_some() {
             return Err(invalid(&loaded, game_over(&session, &name, mv.span, &mv.text)));
         }
-        let candidates = read_move(&mut session, untagged, &mv.text, &name, mv.span.start).map_err(|d| invalid(&loaded, d))?;
+        let candidates = session.record_candidates(&mv.text, untagged, &name, mv.span.start).map_err(|d| invalid(&loaded, d))?;
         match candidates.as_slice() {
             [m] => {
                 session.play(*m).map_err(|_| Failure::usage(format!("`{}` cannot be played", mv.text)))?;
