@@ -6,7 +6,7 @@
 //! perft depths; the check runs once either way).
 
 use rulebook_checker::Verdict;
-use rulebook_interpreter::{load::load, perft::perft, Variant};
+use rulebook_interpreter::{model::load::load, engine::perft::perft, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use std::path::Path;

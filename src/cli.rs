@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// The deepest perft the CLI accepts (the counts overflow long before, and the
 /// interpreter allocates one move buffer per ply).
-pub use rulebook_interpreter::epd::MAX_DEPTH;
+pub use rulebook_interpreter::text::epd::MAX_DEPTH;
 
 /// Exit statuses, shared by all commands (also shown in `--help`).
 const EXIT_STATUS: &str = "\

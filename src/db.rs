@@ -14,8 +14,8 @@
 
 use rulebook_grammar::ast::{self, Span};
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::load::{extends_of, read_input, resolve};
-use rulebook_interpreter::lower::{lower, SourceTree};
+use rulebook_interpreter::model::load::{extends_of, read_input, resolve};
+use rulebook_interpreter::model::lower::{lower, SourceTree};
 use rulebook_interpreter::Game;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -192,7 +192,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Result<ast::File, Vec<Diagnostic>
 ///
 /// A chain that goes round in a circle, or names a file that cannot be read,
 /// is `E0117` at the `extends` that says so, as in
-/// [`rulebook_interpreter::load::load`].
+/// [`rulebook_interpreter::model::load::load`].
 #[salsa::tracked(returns(ref))]
 pub fn compile(db: &dyn Db, file: SourceFile) -> Result<Arc<Game>, Vec<Diagnostic>> {
     let mut chain: Vec<SourceFile> = Vec::new();

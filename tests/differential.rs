@@ -2,8 +2,8 @@
 //! legal moves (from rules/chess.rules and rules/chess960.rules) must equal
 //! shakmaty's at every ply, as must check and the FEN's board, side and rights.
 
-use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::{load::load, Variant};
+use rulebook_interpreter::text::notation::coordinate;
+use rulebook_interpreter::{model::load::load, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use std::collections::BTreeSet;

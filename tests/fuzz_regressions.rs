@@ -88,8 +88,8 @@ fn seeds_run_cleanly() {
 #[test]
 #[ignore = "writes fuzz/seeds; run by scripts/fuzz --seeds"]
 fn write_seeds() {
-    use rulebook_interpreter::notation;
-    use rulebook_interpreter::session::Session;
+    use rulebook_interpreter::text::notation;
+    use rulebook_interpreter::play::session::Session;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let seeds = root.join("fuzz/seeds");
     let write = |target: &str, name: &str, data: &[u8]| {
@@ -167,7 +167,7 @@ fn write_seeds() {
                 text.push_str(&format!("[Letters \"{set}\"]\n"));
             }
             text.push_str("[Result \"*\"]\n\n");
-            text.push_str(&rulebook_interpreter::record::movetext(&s.recorded(), rulebook_interpreter::record::GameResult::Unfinished));
+            text.push_str(&rulebook_interpreter::text::record::movetext(&s.recorded(), rulebook_interpreter::text::record::GameResult::Unfinished));
             write("record", &format!("{stem}-{}", set.unwrap_or("fen")), text.as_bytes());
         }
     }

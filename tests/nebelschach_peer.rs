@@ -45,7 +45,7 @@
 //! distinct identities left in the victim's owner's pool if the captured
 //! piece is face down.
 
-use rulebook_interpreter::{load::load, perft::perft, Variant};
+use rulebook_interpreter::{model::load::load, engine::perft::perft, Variant};
 use shakmaty::attacks;
 use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, File, FromSetup, Move, Piece, Position, PositionError, Rank, Role, Setup, Square,

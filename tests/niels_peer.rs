@@ -100,8 +100,8 @@
 //! test (perft 4 and every built position to depth 3, 95 s with --release) is
 //! `#[ignore]`d: `cargo test --release --test niels_peer -- --ignored`.
 
-use rulebook_interpreter::spread as sp;
-use rulebook_interpreter::{load::load, perft::perft, Move as EMove, Position as EPos, Variant};
+use rulebook_interpreter::engine::spread as sp;
+use rulebook_interpreter::{model::load::load, engine::perft::perft, Move as EMove, Position as EPos, Variant};
 use shakmaty::{attacks, Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -1078,7 +1078,7 @@ fn role_of(v: &Variant, kind: u8) -> Role {
 
 /// The peer's view of an interpreter position (its public fields only).
 fn convert(v: &Variant, e: &EPos) -> Pos {
-    use rulebook_interpreter::position::{color_of, kind_of, NO_CELL};
+    use rulebook_interpreter::engine::position::{color_of, kind_of, NO_CELL};
     let mut board = [None; 64];
     for cell in v.game.geometry.board_cells() {
         let code = e.board[cell as usize];
@@ -1111,7 +1111,7 @@ fn convert(v: &Variant, e: &EPos) -> Pos {
 
 /// An interpreter move as the peer's action and outcome.
 fn decode(v: &Variant, p: &Pos, m: &EMove) -> (Action, Chance) {
-    use rulebook_interpreter::position::{MoveKind, NO_PROMOTION};
+    use rulebook_interpreter::engine::position::{MoveKind, NO_PROMOTION};
     let sq = |c: u32| square(v, c as u16);
     let (from, to) = (sq(m.from as u32), sq(m.to as u32));
     let cells = || {

@@ -9,9 +9,9 @@
 //! for the same decisions), and checks the record's moves and the final FEN
 //! that `replay` reaches against it.
 
-use rulebook_interpreter::load::load;
-use rulebook_interpreter::notation;
-use rulebook_interpreter::session::Session;
+use rulebook_interpreter::model::load::load;
+use rulebook_interpreter::text::notation;
+use rulebook_interpreter::play::session::Session;
 use rulebook_interpreter::{Move, Variant};
 use std::path::Path;
 use std::sync::Arc;
@@ -95,7 +95,7 @@ fn random_games_of_every_rules_file_replay_from_their_records() {
             // The record holds the game's moves, as the session writes them.
             let written = std::fs::read_to_string(&record).expect("the record");
             let expected: Vec<String> = session.recorded().iter().map(|m| m.text.clone()).collect();
-            let parsed = rulebook_interpreter::record::Record::parse("r", &written).expect("the record parses");
+            let parsed = rulebook_interpreter::text::record::Record::parse("r", &written).expect("the record parses");
             let got: Vec<String> = parsed.moves.iter().map(|m| m.text.clone()).collect();
             assert_eq!(got, expected, "{context}");
             // replay accepts it and reaches the same position.
@@ -117,11 +117,11 @@ fn random_games_of_every_rules_file_replay_from_their_records() {
 /// The FEN the record's moves reach, read the way `replay` reads them: in
 /// the `Letters` tag's set (`en`: the FEN letters).
 fn replay_fen(variant: &Variant, record: &str) -> String {
-    let parsed = rulebook_interpreter::record::Record::parse("r", record).expect("parses");
+    let parsed = rulebook_interpreter::text::record::Record::parse("r", record).expect("parses");
     // Without the tag (records written before it was always written): the FEN letters.
     let letters = parsed.tag("Letters").map_or_else(|| "en".to_string(), |t| t.value.clone());
     let set = if letters == "en" {
-        rulebook_interpreter::session::fen_letters()
+        rulebook_interpreter::play::session::fen_letters()
     } else {
         variant.game.letter_set(&letters).cloned().expect("a declared set")
     };
@@ -144,7 +144,7 @@ fn a_scripted_nebelschach_game_in_every_letter_set_replays() {
         let (_, mut session) = random_game(&variant, 11);
         // The whole game, outcomes included, in SAN in that letter set.
         session.letters = Some(if letters == "en" {
-            rulebook_interpreter::session::fen_letters()
+            rulebook_interpreter::play::session::fen_letters()
         } else {
             variant.game.letter_set(letters).cloned().expect("declared")
         });

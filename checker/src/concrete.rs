@@ -4,9 +4,9 @@
 //! every position it reaches; the symbolic encoding states the same
 //! properties for Z3.
 
-use rulebook_interpreter::geometry::{Cell, Geometry};
+use rulebook_interpreter::model::geometry::{Cell, Geometry};
 use rulebook_interpreter::model::{Color, KindId, Property};
-use rulebook_interpreter::position::{color_of, kind_of, MoveKind, PROMOTED};
+use rulebook_interpreter::engine::position::{color_of, kind_of, MoveKind, PROMOTED};
 use rulebook_interpreter::{Move, Position, Variant};
 
 /// Does the position property `p` hold in `pos`? (Move properties: `true`.)
@@ -97,11 +97,11 @@ pub fn spread_well_formed(v: &Variant, pos: &Position) -> bool {
 /// The entangled groups of `pos`: its units that carry a label or hold
 /// pieces of both sides (entangling joins a piece to a unit of the other
 /// side; a castling split's unit, one side's, is no group), as
-/// [`rulebook_interpreter::spread::entangled_groups`] counts them. Counting
+/// [`rulebook_interpreter::engine::spread::entangled_groups`] counts them. Counting
 /// units, not labels, also catches a label given to two units and a group
 /// left without one.
 pub fn groups(pos: &Position) -> usize {
-    rulebook_interpreter::spread::entangled_groups(pos)
+    rulebook_interpreter::engine::spread::entangled_groups(pos)
 }
 
 /// Does the move property `p` hold of the move `m` played in `pos`?

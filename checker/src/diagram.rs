@@ -1,7 +1,7 @@
 //! Board diagrams for reports: a position as text, one block per level of a
 //! board with more than two axes, the highest rank on top.
 
-use rulebook_interpreter::notation::piece_letter;
+use rulebook_interpreter::text::notation::piece_letter;
 use rulebook_interpreter::{Position, Variant};
 
 /// The position as a text diagram: rank labels on the left, file labels

@@ -26,10 +26,10 @@
 //! player's face-down disguises), which is always a valid pool.
 
 use crate::templates::{Template, Templates, MAX_EP};
-use rulebook_interpreter::geometry::Cell;
+use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Color, Game, KindId};
-use rulebook_interpreter::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, PROMOTED};
-use rulebook_interpreter::variant::Variant;
+use rulebook_interpreter::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, PROMOTED};
+use rulebook_interpreter::engine::variant::Variant;
 use z3::ast::{Bool, Int};
 use z3::Model;
 

@@ -25,8 +25,8 @@
 
 use crate::concrete::{move_holds, position_holds};
 use rulebook_interpreter::model::{Claim, Outcome};
-use rulebook_interpreter::notation::{coordinate, is_capture};
-use rulebook_interpreter::position::{MoveKind, NO_KIND};
+use rulebook_interpreter::text::notation::{coordinate, is_capture};
+use rulebook_interpreter::engine::position::{MoveKind, NO_KIND};
 use rulebook_interpreter::{Move, Position, Status, Variant};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

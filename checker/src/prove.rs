@@ -9,10 +9,10 @@
 
 use crate::concrete::position_holds;
 use crate::encode::{Encoder, Key, State, Step};
-use rulebook_interpreter::geometry::Cell;
+use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Color, Property};
-use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::position::{code, Move, PROMOTED};
+use rulebook_interpreter::text::notation::coordinate;
+use rulebook_interpreter::engine::position::{code, Move, PROMOTED};
 use rulebook_interpreter::{Position, Variant};
 use std::time::Instant;
 use z3::ast::{Bool, Int};

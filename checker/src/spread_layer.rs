@@ -60,7 +60,7 @@
 
 use crate::templates::Templates;
 use rulebook_interpreter::model::{Color, KindId, Property};
-use rulebook_interpreter::position::{color_of, kind_of, Position};
+use rulebook_interpreter::engine::position::{color_of, kind_of, Position};
 use rulebook_interpreter::Variant;
 use std::time::Instant;
 use z3::ast::{Bool, Int};

@@ -6,7 +6,7 @@
 //! A template is geometry only: whether it applies in a position depends on
 //! the cells it names, which is what the Z3 encoding states.
 
-use rulebook_interpreter::geometry::Cell;
+use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Color, Game, KindId, StepKind};
 
 /// Up to this many passed cells become en-passant targets (as in the interpreter).

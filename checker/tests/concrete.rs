@@ -5,12 +5,12 @@ mod support;
 
 use rulebook_checker::concrete::{colour, king_step, move_holds, position_holds};
 use rulebook_interpreter::model::{KindId, Property};
-use rulebook_interpreter::geometry::Cell;
-use rulebook_interpreter::position::{Move, MoveKind};
+use rulebook_interpreter::model::geometry::Cell;
+use rulebook_interpreter::engine::position::{Move, MoveKind};
 use rulebook_interpreter::{Position, Variant};
 use support::variant;
-use rulebook_interpreter::load::load;
-use rulebook_interpreter::position::NO_PROMOTION;
+use rulebook_interpreter::model::load::load;
+use rulebook_interpreter::engine::position::NO_PROMOTION;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ fn placed(v: &Variant, pieces: &str) -> Position {
         let letter = item.chars().next().unwrap();
         let k = v.game.kind_by_letter(letter).unwrap();
         let color = if letter.is_ascii_uppercase() { 0 } else { 1 };
-        p.put(sq(v, &item[1..]), rulebook_interpreter::position::code(k, color), &v.tables);
+        p.put(sq(v, &item[1..]), rulebook_interpreter::engine::position::code(k, color), &v.tables);
     }
     p
 }
@@ -49,7 +49,7 @@ fn rank(v: &Variant, r: usize) -> Vec<Cell> {
 fn legal(v: &Variant, p: &Position, text: &str) -> Move {
     *v.legal_moves(p)
         .iter()
-        .find(|m| rulebook_interpreter::notation::coordinate(v, m) == text)
+        .find(|m| rulebook_interpreter::text::notation::coordinate(v, m) == text)
         .unwrap_or_else(|| panic!("{text} is not legal"))
 }
 

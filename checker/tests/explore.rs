@@ -2,11 +2,11 @@
 
 use rulebook_checker::explore::{explore, Exploration, Limits, Line};
 use rulebook_grammar::ast::Span;
-use rulebook_interpreter::geometry::Cell;
-use rulebook_interpreter::load::load;
+use rulebook_interpreter::model::geometry::Cell;
+use rulebook_interpreter::model::load::load;
 use rulebook_interpreter::model::{Claim, KindId, Outcome, Property};
-use rulebook_interpreter::notation::{is_capture, parse_move};
-use rulebook_interpreter::position::MoveKind;
+use rulebook_interpreter::text::notation::{is_capture, parse_move};
+use rulebook_interpreter::engine::position::MoveKind;
 use rulebook_interpreter::{Position, Status, Variant};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -119,7 +119,7 @@ fn every_variant_proved_claims_hold_in_random_games() {
 fn nebelschach_far_rank_needs_the_face_down_lemma() {
     use rulebook_checker::prove::{Induction, Prover};
     use rulebook_interpreter::model::Property;
-    use rulebook_interpreter::position::kind_of;
+    use rulebook_interpreter::engine::position::kind_of;
     use std::time::Instant;
     let v = variant("nebelschach");
     let lemma = Lemma::face_down_at(&v, &v.start().expect("setup"));

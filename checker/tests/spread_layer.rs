@@ -11,7 +11,7 @@ use rulebook_checker::spread_layer::{LayerVerdict, SpreadLayer};
 use rulebook_checker::{check, Options, Verdict};
 use rulebook_grammar::ast::Span;
 use rulebook_interpreter::model::{Claim, EntangleRules, KindId, Property, SpreadRules, Weight};
-use rulebook_interpreter::spread::{Pair, SpreadState};
+use rulebook_interpreter::engine::spread::{Pair, SpreadState};
 use rulebook_interpreter::{Position, Variant};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

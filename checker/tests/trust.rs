@@ -26,9 +26,9 @@
 mod support;
 
 use rulebook_checker::encode::{key_of, Encoder, Key, State, Step};
-use rulebook_interpreter::position::NO_KIND;
-use rulebook_interpreter::spread::{ACTION, ENTANGLE, SPLIT};
-use rulebook_interpreter::{epd, Move, Position, Variant};
+use rulebook_interpreter::engine::position::NO_KIND;
+use rulebook_interpreter::engine::spread::{ACTION, ENTANGLE, SPLIT};
+use rulebook_interpreter::{text::epd, Move, Position, Variant};
 use support::{root, variant, Rng};
 use std::collections::BTreeSet;
 use z3::ast::{Ast, Bool, Int};

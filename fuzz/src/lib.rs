@@ -16,12 +16,12 @@
 //! variant from the same map.
 
 use rulebook_grammar::ast;
-use rulebook_interpreter::fen::{self, FenSource};
-use rulebook_interpreter::load::extends_of;
-use rulebook_interpreter::lower::{lower, SourceTree};
-use rulebook_interpreter::record::Record;
-use rulebook_interpreter::session::{fen_letters, letter_set_named, Session};
-use rulebook_interpreter::{notation, perft, Game, Position, Variant};
+use rulebook_interpreter::text::fen::{self, FenSource};
+use rulebook_interpreter::model::load::extends_of;
+use rulebook_interpreter::model::lower::{lower, SourceTree};
+use rulebook_interpreter::text::record::Record;
+use rulebook_interpreter::play::session::{fen_letters, letter_set_named, Session};
+use rulebook_interpreter::{text::notation, engine::perft, Game, Position, Variant};
 use std::sync::{Arc, OnceLock};
 
 /// The rules files a fuzz input may extend (by file name) or name in a

@@ -1,30 +1,21 @@
 #![warn(missing_docs)]
-//! The interpreter: builds the semantic model of a variant from its syntax
-//! trees ([`lower`]), compiles it for execution ([`tables`]) and runs it: legal
-//! moves ([`movegen`]), positions and FEN ([`position`], [`fen`]), notation
-//! ([`notation`]) and perft ([`perft`]).
+//! The interpreter, one folder per layer:
+//!
+//! - [`model`]: the semantic model of a variant, lowered from its syntax trees;
+//! - [`engine`]: the model compiled for execution: tables, positions, legal
+//!   moves, perft;
+//! - [`text`]: FEN, move notation, perft suites and game records;
+//! - [`play`]: a game in progress and each player's view of it.
 
 // Diagnostics are returned by value (they are what users see); boxing them
 // would only move the allocation.
 #![allow(clippy::result_large_err)]
 
-pub mod epd;
-pub mod fen;
-pub mod geometry;
-pub mod load;
-pub mod lower;
+pub mod engine;
 pub mod model;
-pub mod movegen;
-pub mod notation;
-pub mod perft;
-pub mod position;
-pub mod record;
-pub mod session;
-pub mod spread;
-pub mod tables;
-pub mod variant;
-pub mod view;
+pub mod play;
+pub mod text;
 
+pub use engine::position::{Move, Position};
+pub use engine::variant::{Status, Variant};
 pub use model::Game;
-pub use position::{Move, Position};
-pub use variant::{Status, Variant};

@@ -1,9 +1,18 @@
 //! The semantic model of a variant: what the rules say, with every name
 //! resolved and every movement pattern expanded into absolute vectors per
-//! player. It is plain data (no caches); [`crate::tables::Tables`] compiles it
+//! player. It is plain data (no caches); [`crate::engine::tables::Tables`] compiles it
 //! for execution and the checker reads the same model.
 
-use crate::geometry::{Cell, Geometry};
+//!
+//! Its parts: [`geometry`] (cells, axes, square names), [`lower`] (syntax
+//! trees to this model, one module per item), [`load`] (a rules file and its
+//! `extends` chain from disk, without the database).
+
+pub mod geometry;
+pub mod load;
+pub mod lower;
+
+use crate::model::geometry::{Cell, Geometry};
 use rulebook_grammar::ast::Span;
 
 /// Index of a piece kind in [`Game::kinds`].

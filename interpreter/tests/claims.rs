@@ -3,10 +3,10 @@
 //! when several end conditions hold at once.
 
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::load::load;
+use rulebook_interpreter::model::load::load;
 use rulebook_interpreter::model::{EndCondition, Game, Outcome, Property};
-use rulebook_interpreter::notation::{coordinate, parse_move};
-use rulebook_interpreter::position::MoveKind;
+use rulebook_interpreter::text::notation::{coordinate, parse_move};
+use rulebook_interpreter::engine::position::MoveKind;
 use rulebook_interpreter::{Status, Variant};
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ fn errors(name: &str, text: &str) -> Vec<Diagnostic> {
     }
 }
 
-fn cell_names(game: &Game, cells: &[rulebook_interpreter::geometry::Cell]) -> Vec<String> {
+fn cell_names(game: &Game, cells: &[rulebook_interpreter::model::geometry::Cell]) -> Vec<String> {
     cells.iter().map(|&c| game.geometry.name(c)).collect()
 }
 
@@ -95,7 +95,7 @@ fn claims_do_not_change_play() {
     );
     assert!(without.game.claims.is_empty());
     let (a, b) = (with.start().expect("setup"), without.start().expect("setup"));
-    assert_eq!(rulebook_interpreter::perft::perft(&with, &a, 3), rulebook_interpreter::perft::perft(&without, &b, 3));
+    assert_eq!(rulebook_interpreter::engine::perft::perft(&with, &a, 3), rulebook_interpreter::engine::perft::perft(&without, &b, 3));
 }
 
 #[test]

@@ -6,8 +6,8 @@
 //! §5 FEN), square by square; the derivation is written next to each test.
 //! Coordinates are 0-based (file, rank[, level]) where they help: a1 = (0,0).
 
-use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::{load::load, perft::perft, Variant};
+use rulebook_interpreter::text::notation::coordinate;
+use rulebook_interpreter::{model::load::load, engine::perft::perft, Variant};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

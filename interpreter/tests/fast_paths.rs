@@ -3,8 +3,8 @@
 //! definition: every pseudo-legal move tried on a copy. Along random games of
 //! every shipped variant and example, both give the same moves and counts.
 
-use rulebook_interpreter::movegen::{count_legal, legal_moves_reference};
-use rulebook_interpreter::notation::coordinate;
+use rulebook_interpreter::engine::movegen::{count_legal, legal_moves_reference};
+use rulebook_interpreter::text::notation::coordinate;
 use std::collections::BTreeSet;
 use std::path::Path;
 

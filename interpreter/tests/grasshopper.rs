@@ -1,6 +1,6 @@
 //! Grasshopper chess against the worked examples of its rule descriptions.
 
-use rulebook_interpreter::notation::coordinate;
+use rulebook_interpreter::text::notation::coordinate;
 use rulebook_interpreter::Variant;
 
 mod support;
@@ -39,7 +39,7 @@ fn chessvariants_opening_line() {
     let v = grasshopper();
     let mut pos = v.start().expect("setup parses");
     for mv in ["h2h4", "c7a5", "h4e7"] {
-        let m = rulebook_interpreter::notation::parse_move(&v, &pos, mv, "<test>", 0)
+        let m = rulebook_interpreter::text::notation::parse_move(&v, &pos, mv, "<test>", 0)
             .unwrap_or_else(|d| panic!("{mv}: {}", d.message));
         pos = v.play(&pos, &m);
     }

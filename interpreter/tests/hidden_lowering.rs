@@ -4,7 +4,7 @@
 //! treat them, and the errors they give.
 
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::load::load;
+use rulebook_interpreter::model::load::load;
 use rulebook_interpreter::model::{Game, Property, SeenBy};
 use std::path::{Path, PathBuf};
 

@@ -5,12 +5,12 @@
 //! description, and each test says which.
 
 use num_rational::Ratio;
-use rulebook_interpreter::geometry::Cell;
+use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{KindId, LetterSet};
-use rulebook_interpreter::movegen::attacked;
-use rulebook_interpreter::notation::{coordinate, parse_candidates, parse_move, san_in};
-use rulebook_interpreter::perft::perft;
-use rulebook_interpreter::position::{color_of, kind_of, MoveKind, NO_CELL, NO_KIND, NO_PROMOTION};
+use rulebook_interpreter::engine::movegen::attacked;
+use rulebook_interpreter::text::notation::{coordinate, parse_candidates, parse_move, san_in};
+use rulebook_interpreter::engine::perft::perft;
+use rulebook_interpreter::engine::position::{color_of, kind_of, MoveKind, NO_CELL, NO_KIND, NO_PROMOTION};
 use rulebook_interpreter::{Move, Position, Variant};
 use std::collections::{BTreeMap, BTreeSet};
 

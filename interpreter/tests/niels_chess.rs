@@ -27,11 +27,11 @@
 //! leaves the mover in check).
 
 use num_rational::Ratio;
-use rulebook_interpreter::geometry::Cell;
-use rulebook_interpreter::movegen;
-use rulebook_interpreter::notation::{coordinate, parse_candidates, parse_move, piece_letter, san};
-use rulebook_interpreter::position::{code, color_of, kind_of, MoveKind, NO_CELL};
-use rulebook_interpreter::spread::{self, attacker_branch, victim_branch, Branch};
+use rulebook_interpreter::model::geometry::Cell;
+use rulebook_interpreter::engine::movegen;
+use rulebook_interpreter::text::notation::{coordinate, parse_candidates, parse_move, piece_letter, san};
+use rulebook_interpreter::engine::position::{code, color_of, kind_of, MoveKind, NO_CELL};
+use rulebook_interpreter::engine::spread::{self, attacker_branch, victim_branch, Branch};
 use rulebook_interpreter::{Move, Position, Status, Variant};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -2021,7 +2021,7 @@ fn i12_no_entangle_with_a_castling_unit_without_a_free_label() {
     let count = |piece: char| all.iter().filter(|m| piece_letter(v, pos.board[m.from as usize]) == piece).count();
     assert_eq!((count('K'), count('R'), count('N'), count('P')), (50, 154, 6, 1));
     assert_eq!(all.len(), 211);
-    assert_eq!(rulebook_interpreter::perft::perft(v, &pos, 1), 211);
+    assert_eq!(rulebook_interpreter::engine::perft::perft(v, &pos, 1), 211);
 }
 
 /// Issue 12 with a label free: without the pawn group, the rook may entangle

@@ -4,9 +4,9 @@
 //! The default tests run every count up to `FAST_NODES`; `cargo test -- --ignored`
 //! runs the deep ones (up to 2·10^8 nodes; minutes in release mode).
 
-use rulebook_interpreter::epd;
-use rulebook_interpreter::fen::{self, FenSource};
-use rulebook_interpreter::perft::perft;
+use rulebook_interpreter::text::epd;
+use rulebook_interpreter::text::fen::{self, FenSource};
+use rulebook_interpreter::engine::perft::perft;
 use std::path::Path;
 
 mod support;

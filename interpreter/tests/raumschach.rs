@@ -15,8 +15,8 @@
 //!
 //! Total 61.
 
-use rulebook_interpreter::notation::coordinate;
-use rulebook_interpreter::{perft::perft, Variant};
+use rulebook_interpreter::text::notation::coordinate;
+use rulebook_interpreter::{engine::perft::perft, Variant};
 
 mod support;
 use std::collections::BTreeMap;

@@ -2,8 +2,8 @@
 //! through parsing, lowering and (when accepted) move generation. Each must
 //! end in a value or a diagnostic.
 
-use rulebook_interpreter::lower::{lower, SourceTree};
-use rulebook_interpreter::{perft::perft, load::load, Variant};
+use rulebook_interpreter::model::lower::{lower, SourceTree};
+use rulebook_interpreter::{engine::perft::perft, model::load::load, Variant};
 use std::sync::Arc;
 
 mod support;

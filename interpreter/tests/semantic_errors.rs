@@ -2,7 +2,7 @@
 //! each must fail to load, and its rendered reports are snapshots in
 //! snapshots/interpreter/ (reviewed by hand, never blanket-accepted).
 
-use rulebook_interpreter::load::load;
+use rulebook_interpreter::model::load::load;
 use std::path::Path;
 
 #[test]

@@ -1,8 +1,8 @@
 //! Rule semantics that are easy to get wrong, each checked on a small
 //! position whose answer follows directly from the rules as documented.
 
-use rulebook_interpreter::notation::{coordinate, parse_move, san_plain};
-use rulebook_interpreter::{load::load, Variant};
+use rulebook_interpreter::text::notation::{coordinate, parse_move, san_plain};
+use rulebook_interpreter::{model::load::load, Variant};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -148,8 +148,8 @@ fn overlapping_step_and_double_step_give_each_move_once() {
         "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward max 2 from rank 2 sets en-passant\n  capture F forward takes en-passant\n}\n",
     );
     let pos = v.start().expect("setup");
-    assert_eq!(rulebook_interpreter::perft::perft(&v, &pos, 1), 20);
-    assert_eq!(rulebook_interpreter::perft::perft(&v, &pos, 3), 8902);
+    assert_eq!(rulebook_interpreter::engine::perft::perft(&v, &pos, 1), 20);
+    assert_eq!(rulebook_interpreter::engine::perft::perft(&v, &pos, 3), 8902);
     let m = parse_move(&v, &pos, "e4", "<test>", 0).expect("legal");
     assert!(v.fen(&v.play(&pos, &m)).contains(" e3 "));
 }
@@ -176,11 +176,11 @@ fn from_start_is_the_setup_squares() {
         "extends \"CHESS\"\npiece Pawn P {\n  quiet W forward\n  quiet ride W forward exactly 2 from start sets en-passant\n  capture F forward takes en-passant\n}\n",
     );
     let pos = v.start().expect("setup");
-    assert_eq!(rulebook_interpreter::perft::perft(&v, &pos, 4), 197_281);
+    assert_eq!(rulebook_interpreter::engine::perft::perft(&v, &pos, 4), 197_281);
     let kiwipete = v
         .parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "<test>")
         .expect("FEN");
-    assert_eq!(rulebook_interpreter::perft::perft(&v, &kiwipete, 3), 97_862);
+    assert_eq!(rulebook_interpreter::engine::perft::perft(&v, &kiwipete, 3), 97_862);
     // A knight with a double leap only from its setup squares (b1, g1 / b8, g8).
     let v = inline("knight-start", "extends \"CHESS\"\npiece Knight N {\n  move N\n  move (0,4) from start\n}\n");
     assert_eq!(moves_from(&v, &v.game.setup.clone(), "b1"), ["b1a3", "b1b5", "b1c3"]);

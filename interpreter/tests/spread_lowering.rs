@@ -5,7 +5,7 @@
 //! errors they give (E0134–E0141), and the shipped rules/niels-chess.rules.
 
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::load::load;
+use rulebook_interpreter::model::load::load;
 use rulebook_interpreter::model::{Game, Property, Weight};
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@ pub mod replay;
 
 use crate::db::{compile, Database, Db, SourceFile};
 use crate::report::{self, ExtraSources, Failure, EXIT_USAGE};
-use rulebook_interpreter::{notation, Position, Variant};
+use rulebook_interpreter::{text::notation, Position, Variant};
 use std::path::Path;
 
 /// What every command needs to know about how to report.

@@ -4,7 +4,7 @@ use super::{load, play_line, position, Context};
 use crate::cli::MovesArgs;
 use crate::report::{emit, emit_json, Failure};
 use rulebook_interpreter::model::Outcome;
-use rulebook_interpreter::{notation, Status};
+use rulebook_interpreter::{text::notation, Status};
 use serde::Serialize;
 
 /// One legal move in `--json`.

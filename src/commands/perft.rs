@@ -2,14 +2,14 @@
 
 use super::{load, play_line, position, Context, Loaded};
 use crate::cli::PerftArgs;
-use rulebook_interpreter::epd::{self, Case};
+use rulebook_interpreter::text::epd::{self, Case};
 use crate::report::{self, emit, emit_json, Failure, EXIT_FAILED, EXIT_STOPPED, EXIT_USAGE};
 use indicatif::{HumanCount, ProgressBar, ProgressState, ProgressStyle};
-use rulebook_interpreter::perft::{Budget, Stop};
+use rulebook_interpreter::engine::perft::{Budget, Stop};
 use std::sync::Arc;
-use rulebook_interpreter::fen::{self, FenSource};
-use rulebook_interpreter::notation;
-use rulebook_interpreter::perft as count;
+use rulebook_interpreter::text::fen::{self, FenSource};
+use rulebook_interpreter::text::notation;
+use rulebook_interpreter::engine::perft as count;
 use rulebook_interpreter::{Move, Position, Variant};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -316,7 +316,7 @@ fn run_suite(
     cx: Context,
 ) -> Result<u8, Failure> {
     let name = path.display().to_string();
-    let text = rulebook_interpreter::load::read_input(path)
+    let text = rulebook_interpreter::model::load::read_input(path)
         .map_err(|e| Failure::usage(format!("cannot read the perft suite `{name}`: {e}")))?;
     let (cases, mut diags) = epd::parse(&name, &text);
     loaded.extra.insert(name.clone(), text);

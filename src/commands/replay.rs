@@ -7,10 +7,10 @@ use super::{load, Context, Loaded};
 use crate::cli::ReplayArgs;
 use crate::report::{self, emit, Failure, EXIT_FAILED, EXIT_USAGE};
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::fen::{self, FenSource};
-use rulebook_interpreter::notation;
-use rulebook_interpreter::record::{GameResult, Record, Tag};
-use rulebook_interpreter::session::{Session, FEN_LETTERS};
+use rulebook_interpreter::text::fen::{self, FenSource};
+use rulebook_interpreter::text::notation;
+use rulebook_interpreter::text::record::{GameResult, Record, Tag};
+use rulebook_interpreter::play::session::{Session, FEN_LETTERS};
 use std::path::{Path, PathBuf};
 
 /// Diagnostic code: the rules file the `Rules` tag names cannot be found.
@@ -30,7 +30,7 @@ pub const VARIANT_DIFFERS: &str = "E0521";
 /// at most 4 MiB of UTF-8 text (LANGUAGE.md §9; a game of ten thousand moves
 /// takes about 100 KiB). FIFOs and devices are refused before they are opened.
 fn read_record(path: &Path, name: &str) -> Result<String, Failure> {
-    rulebook_interpreter::load::read_input(path).map_err(|e| Failure::usage(format!("cannot read the record `{name}`: {e}")))
+    rulebook_interpreter::model::load::read_input(path).map_err(|e| Failure::usage(format!("cannot read the record `{name}`: {e}")))
 }
 
 /// Runs `rulebook replay`.

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use rulebook_interpreter::{load::load, Variant};
+use rulebook_interpreter::{model::load::load, Variant};
 use std::path::Path;
 use std::sync::Arc;
 

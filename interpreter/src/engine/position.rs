@@ -1,9 +1,9 @@
 //! A position of a variant (mailbox board, occupancy bitsets, side to move,
 //! castling rights, en-passant targets, counters, hands) and how a move changes it.
 
-use crate::geometry::{Cell, MAX_CELLS};
+use crate::model::geometry::{Cell, MAX_CELLS};
 use crate::model::{Color, Game, KindId};
-use crate::tables::Tables;
+use crate::engine::tables::Tables;
 
 /// No cell (an unset castling right or en-passant victim).
 pub const NO_CELL: Cell = Cell::MAX;
@@ -70,10 +70,10 @@ pub struct Move {
     pub unveil: KindId,
     /// A split or entangle: the second cell the piece stands on ([`NO_CELL`] otherwise).
     pub second: Cell,
-    /// The spread action (`crate::spread::SPLIT`, `ENTANGLE`, `TUNNEL`, with its
+    /// The spread action (`crate::engine::spread::SPLIT`, `ENTANGLE`, `TUNNEL`, with its
     /// weight and `RED_SECOND`); 0 for an ordinary move.
     pub spread: u8,
-    /// The chance outcome of a collision or tunnel (`crate::spread::ATTACKER_RED` …); 0: none.
+    /// The chance outcome of a collision or tunnel (`crate::engine::spread::ATTACKER_RED` …); 0: none.
     pub outcome: u8,
 }
 
@@ -142,7 +142,7 @@ pub struct Position {
     /// not yet drawn. Their total equals the player's face-down pieces on the board.
     pub pool: [[u8; 64]; 2],
     /// Pieces standing on two cells (`spread { … }`); `None` when there are none.
-    pub spread: Option<Box<crate::spread::SpreadState>>,
+    pub spread: Option<Box<crate::engine::spread::SpreadState>>,
 }
 
 impl std::fmt::Debug for Position {
@@ -285,8 +285,8 @@ impl Position {
     /// Plays `m` (which must be pseudo-legal here) and passes the turn.
     #[inline]
     pub fn make(&mut self, m: &Move, game: &Game, t: &Tables) {
-        if crate::spread::needs_spread_make(self, m) {
-            crate::spread::make(self, m, game, t);
+        if crate::engine::spread::needs_spread_make(self, m) {
+            crate::engine::spread::make(self, m, game, t);
         } else {
             self.make_plain(m, game, t);
         }

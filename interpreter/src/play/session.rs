@@ -12,10 +12,10 @@
 //! captured face-down pieces the viewer saw.
 
 use crate::model::{Color, Game, KindId, LetterSet, Outcome, SeenBy};
-use crate::notation;
-use crate::position::{Move, Position, NO_KIND};
-use crate::record::{GameResult, RecordedMove};
-use crate::variant::{Status, Variant};
+use crate::text::notation;
+use crate::engine::position::{Move, Position, NO_KIND};
+use crate::text::record::{GameResult, RecordedMove};
+use crate::engine::variant::{Status, Variant};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulebook_grammar::Diagnostic;
@@ -441,7 +441,7 @@ mod tests {
     /// A session of `rules/NAME` from its setup (panics when the file does not load).
     fn session(name: &str, seed: u64) -> Session {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules").join(name);
-        let (game, _) = crate::load::load(&path).unwrap_or_else(|_| panic!("{} does not load", path.display()));
+        let (game, _) = crate::model::load::load(&path).unwrap_or_else(|_| panic!("{} does not load", path.display()));
         let variant = Variant::new(Arc::new(game));
         let start = variant.start().expect("the setup parses");
         Session::new(variant, start, seed, None)
@@ -535,7 +535,7 @@ mod tests {
         let (mut red, n) = (0u32, 15_000);
         for _ in 0..n {
             let m = s.resolve(&candidates).expect("an outcome");
-            if m.outcome == crate::spread::ATTACKER_RED {
+            if m.outcome == crate::engine::spread::ATTACKER_RED {
                 red += 1;
             }
         }

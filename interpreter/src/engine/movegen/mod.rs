@@ -20,10 +20,10 @@ pub use legal::{count_legal, legal_by_trial, legal_moves, legal_moves_reference}
 pub use spread::spread_in_check;
 
 use attack::*;
-use crate::geometry::Cell;
+use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
-use crate::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
-use crate::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
+use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
+use crate::engine::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
 
 /// Where generated moves go: a move list, or a counter for bulk counting.
 pub trait Sink {

@@ -5,10 +5,10 @@
 //! branches; a revealed identity that promotes where it lands expands into
 //! its promotion choices (promotion is part of the same move).
 
-use crate::geometry::Cell;
+use crate::model::geometry::Cell;
 use crate::model::Game;
-use crate::position::{Move, MoveKind, Position, NO_KIND};
-use crate::tables::Tables;
+use crate::engine::position::{Move, MoveKind, Position, NO_KIND};
+use crate::engine::tables::Tables;
 
 /// Replaces the moves `out[first..]` by their chance outcomes, in order.
 pub(super) fn split_outcomes(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {

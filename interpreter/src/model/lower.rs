@@ -3,10 +3,10 @@
 //! absolute vectors per player, and turns zones into cell sets. Every problem
 //! is a [`Diagnostic`] pointing into the file that caused it.
 
-use crate::fen::{self, FenSource};
-use crate::geometry::{AxisInfo, Cell, Geometry, MAX_CELLS};
+use crate::text::fen::{self, FenSource};
+use crate::model::geometry::{AxisInfo, Cell, Geometry, MAX_CELLS};
 use crate::model::*;
-use crate::tables::{self, Tables};
+use crate::engine::tables::{self, Tables};
 use rulebook_grammar::ast::{self, Span, Spanned};
 use rulebook_grammar::Diagnostic;
 use std::collections::{BTreeMap, BTreeSet};
@@ -957,15 +957,15 @@ fn is_start(zone: &ast::Zone) -> bool {
 
 /// Fills the `from start` zones of `game` with the cells its setup gives each
 /// kind and player; the setup must already parse.
-fn fill_start_zones(game: &mut Game, setup: &crate::position::Position) {
+fn fill_start_zones(game: &mut Game, setup: &crate::engine::position::Position) {
     let t_cells = game.geometry.cells();
     for (k, kind) in game.kinds.iter_mut().enumerate() {
         for part in kind.parts.iter_mut().filter(|p| p.from_start) {
             let mut zones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
             for cell in 0..t_cells {
                 let code = setup.board[cell];
-                if code != 0 && crate::position::kind_of(code) as usize == k {
-                    zones[crate::position::color_of(code) as usize].push(cell as Cell);
+                if code != 0 && crate::engine::position::kind_of(code) as usize == k {
+                    zones[crate::engine::position::color_of(code) as usize].push(cell as Cell);
                 }
             }
             part.from = Some(zones);

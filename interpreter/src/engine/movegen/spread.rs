@@ -11,7 +11,7 @@
 //! stand together.
 
 use super::*;
-use crate::spread::{
+use crate::engine::spread::{
     Branch, SpreadState, ATTACKER_BLUE, ATTACKER_RED, BOUNCE, ENTANGLE, RED_SECOND, SPLIT, THROUGH, TUNNEL,
     VICTIM_BLUE, VICTIM_RED, WEIGHT_SHIFT,
 };
@@ -130,13 +130,13 @@ impl Ctx<'_> {
 /// The outcomes of the decision `m`: one per branch combination of the
 /// units a capture attempt collapses; a single outcome (0) otherwise.
 fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> Vec<u8> {
-    if m.spread & crate::spread::ACTION == TUNNEL {
+    if m.spread & crate::engine::spread::ACTION == TUNNEL {
         return vec![THROUGH, BOUNCE];
     }
     if m.spread != 0 || matches!(m.kind, MoveKind::Castle | MoveKind::Drop) {
         return vec![0];
     }
-    let vcell = crate::spread::victim_cell(m);
+    let vcell = crate::engine::spread::victim_cell(m);
     if pos.board[vcell as usize] == 0 {
         return vec![0];
     }
@@ -178,7 +178,7 @@ fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut Vec<Move>, scr
 
 /// Is the outcome of `m` impossible (a branch whose weight has no face)?
 fn game_probability_zero(game: &Game, pos: &Position, m: &Move) -> bool {
-    crate::spread::outcome_probability(game, pos, m) == num_rational::Ratio::from_integer(0)
+    crate::engine::spread::outcome_probability(game, pos, m) == num_rational::Ratio::from_integer(0)
 }
 
 fn splits(
@@ -371,12 +371,12 @@ fn tunnels(ctx: &Ctx, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
 mod tests {
     //! Engine checks on the spread rules of `rules/niels-chess.rules` (the
     //! rulebook's worked examples are in tests/niels_chess.rs).
-    use crate::position::Move;
+    use crate::engine::position::Move;
     use crate::{Position, Variant};
 
     /// Niel's Chess (`rules/niels-chess.rules`).
     pub(crate) fn quantum_chess() -> Variant {
-        crate::fen::niels_for_tests()
+        crate::text::fen::niels_for_tests()
     }
 
     fn decisions(moves: &[Move]) -> usize {
@@ -400,7 +400,7 @@ mod tests {
         // red forward) or a knight (2 pairings): on a4 1 (b7-b5), b4 2 + Nb8
         // to a6 or c6 ×2 = 6, c4 2, d4 2 + Nc6 ×2 = 4, e4 2 + Nf6 ×2 = 4,
         // f4 2, g4 2 + Nf6/Nh6 ×2 = 6, h4 1: 26 per set, 4 × 26 = 104.
-        assert_eq!(crate::perft::perft(&v, &start, 2), 86 * 86 + 104);
+        assert_eq!(crate::engine::perft::perft(&v, &start, 2), 86 * 86 + 104);
     }
 
     #[test]
@@ -430,8 +430,8 @@ mod playouts {
     //! consistent with the board after every action, every kind of action
     //! and outcome occurs, and each chance node's probabilities sum to 1.
     use super::tests::quantum_chess;
-    use crate::position::{Move, Position};
-    use crate::spread::{ACTION, ENTANGLE, SPLIT, TUNNEL};
+    use crate::engine::position::{Move, Position};
+    use crate::engine::spread::{ACTION, ENTANGLE, SPLIT, TUNNEL};
     use num_rational::Ratio;
 
     fn consistent(pos: &Position) -> Result<(), String> {
@@ -465,8 +465,8 @@ mod playouts {
         }
         // Every group carries its label (R8, R16): a unit of both sides
         // without one would be a group the labels do not count.
-        if crate::spread::entangled_groups(pos) != state.groups() {
-            return Err(format!("{} groups but {} labels in use", crate::spread::entangled_groups(pos), state.groups()));
+        if crate::engine::spread::entangled_groups(pos) != state.groups() {
+            return Err(format!("{} groups but {} labels in use", crate::engine::spread::entangled_groups(pos), state.groups()));
         }
         Ok(())
     }

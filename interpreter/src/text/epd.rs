@@ -85,7 +85,7 @@ const PERFT_HELP: &str = "write `perft DEPTH NODES`, e.g. `perft 3 8902`";
 /// The help of a bad `;D` entry.
 const SEMICOLON_HELP: &str = "write the counts after the FEN as `;D1 20 ;D2 400`";
 
-// Codes, shared with `rulebook_interpreter::epd` where the meaning is the same.
+// Codes, shared with `rulebook_interpreter::text::epd` where the meaning is the same.
 /// `epd` without a FEN.
 const NO_FEN: &str = "E0501";
 /// `perft` before any position.

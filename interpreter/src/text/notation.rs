@@ -15,11 +15,11 @@
 //! follows as `/red`, `/blue` (the attacker's unit first, then the victim's),
 //! `/through` or `/bounce`; a text may give the die's face instead (`/5`).
 
-use crate::geometry::Cell;
+use crate::model::geometry::Cell;
 use crate::model::{KindId, LetterSet, Weight};
-use crate::position::{kind_of, Move, MoveKind, Position, NO_KIND};
-use crate::spread::{self, Branch};
-use crate::variant::Variant;
+use crate::engine::position::{kind_of, Move, MoveKind, Position, NO_KIND};
+use crate::engine::spread::{self, Branch};
+use crate::engine::variant::Variant;
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 
@@ -674,7 +674,7 @@ fn distinct_decisions(moves: &[Move]) -> Vec<Move> {
 /// The kind letter of a piece code, for display.
 pub fn piece_letter(v: &Variant, code: u8) -> char {
     let k = &v.game.kinds[kind_of(code) as usize];
-    if crate::position::color_of(code) == 0 {
+    if crate::engine::position::color_of(code) == 0 {
         k.letter
     } else {
         k.letter.to_ascii_lowercase()
@@ -684,9 +684,9 @@ pub fn piece_letter(v: &Variant, code: u8) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::niels_for_tests;
-    use crate::position::NO_CELL;
-    use crate::spread::{ATTACKER_BLUE, ATTACKER_RED, BOUNCE, ENTANGLE, RED_SECOND, SPLIT, THROUGH, TUNNEL, VICTIM_RED, WEIGHT_SHIFT};
+    use crate::text::fen::niels_for_tests;
+    use crate::engine::position::NO_CELL;
+    use crate::engine::spread::{ATTACKER_BLUE, ATTACKER_RED, BOUNCE, ENTANGLE, RED_SECOND, SPLIT, THROUGH, TUNNEL, VICTIM_RED, WEIGHT_SHIFT};
 
     const EQUAL: u8 = 0;
     const UNEQUAL: u8 = 1 << WEIGHT_SHIFT;
@@ -842,12 +842,12 @@ mod tests {
         let queen = |outcome| Move { outcome, ..b.mv("Queen", "g1", "d4") };
         let mut legal = Vec::new();
         for a in [ATTACKER_RED, ATTACKER_BLUE] {
-            for v in [VICTIM_RED, crate::spread::VICTIM_BLUE] {
+            for v in [VICTIM_RED, crate::engine::spread::VICTIM_BLUE] {
                 legal.push(rook(a | v));
             }
         }
         legal.push(queen(VICTIM_RED));
-        legal.push(queen(crate::spread::VICTIM_BLUE));
+        legal.push(queen(crate::engine::spread::VICTIM_BLUE));
         let blue_red = rook(ATTACKER_BLUE | VICTIM_RED);
         assert_eq!(b.san(&blue_red, &legal), "Rd7xd4/blue/red");
         assert_eq!(b.coord(&blue_red), "d7d4/blue/red");
@@ -857,7 +857,7 @@ mod tests {
         // Die faces: the attacker's unit is equal (blue 1 3 5), the victim's unequal (red 1–4).
         assert_eq!(b.one("Rd7xd4/5/2", &legal), blue_red);
         assert_eq!(b.one("Rd7xd4/blue/4", &legal), blue_red);
-        assert_eq!(b.one("Rd7xd4/6/5", &legal), rook(ATTACKER_RED | crate::spread::VICTIM_BLUE));
+        assert_eq!(b.one("Rd7xd4/6/5", &legal), rook(ATTACKER_RED | crate::engine::spread::VICTIM_BLUE));
         assert_eq!(b.one("Qxd4/3", &legal), queen(VICTIM_RED));
         assert_eq!(b.one("Qxd4/Red", &legal), queen(VICTIM_RED));
         // Without the outcome: the whole chance node.

@@ -3,8 +3,8 @@
 //! depth 1 are counted in bulk (the legal moves are counted, not played).
 //! Draws by rule (repetition, fifty moves) are ignored, as in published tables.
 
-use crate::position::{Move, Position};
-use crate::variant::Variant;
+use crate::engine::position::{Move, Position};
+use crate::engine::variant::Variant;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Instant;
 
@@ -161,7 +161,7 @@ fn perft_with(
     let Some((moves, rest)) = buffers.split_first_mut() else { return Some(0) };
     moves.clear();
     if depth == 1 {
-        let n = crate::movegen::count_legal(&v.game, &v.tables, pos, moves);
+        let n = crate::engine::movegen::count_legal(&v.game, &v.tables, pos, moves);
         return watch.leaves(n).then_some(n);
     }
     v.legal_moves_into(pos, moves);
@@ -241,7 +241,7 @@ mod tests {
 
     fn chess() -> Variant {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
-        let (game, _) = crate::load::load(&path).map_err(|e| e.0).expect("chess loads");
+        let (game, _) = crate::model::load::load(&path).map_err(|e| e.0).expect("chess loads");
         Variant::new(std::sync::Arc::new(game))
     }
 

@@ -1,12 +1,12 @@
 //! A compiled variant: the model with its execution tables, and the operations
 //! users call (start position, FEN, legal moves, make, game status).
 
-use crate::fen::{self, FenSource};
+use crate::text::fen::{self, FenSource};
 use crate::model::{EndCondition, Game, Outcome};
-use crate::movegen;
-use crate::position::{Move, Position, NO_KIND};
+use crate::engine::movegen;
+use crate::engine::position::{Move, Position, NO_KIND};
 use num_rational::Ratio;
-use crate::tables::Tables;
+use crate::engine::tables::Tables;
 use rulebook_grammar::Diagnostic;
 use std::sync::Arc;
 
@@ -71,7 +71,7 @@ impl Variant {
             p *= draw(us ^ 1, m.unveil);
         }
         if m.outcome != 0 {
-            p *= crate::spread::outcome_probability(&self.game, pos, m);
+            p *= crate::engine::spread::outcome_probability(&self.game, pos, m);
         }
         p
     }
@@ -161,7 +161,7 @@ impl Variant {
     /// en-passant target counts only while an en-passant capture is legal, and
     /// castling rights and hands count as they are.
     pub fn repetition_key(&self, pos: &Position) -> u64 {
-        if pos.ep_len > 0 && !self.legal_moves(pos).iter().any(|m| m.kind == crate::position::MoveKind::EnPassant) {
+        if pos.ep_len > 0 && !self.legal_moves(pos).iter().any(|m| m.kind == crate::engine::position::MoveKind::EnPassant) {
             let mut plain = pos.clone();
             plain.ep_len = 0;
             return plain.key(&self.tables);

@@ -16,16 +16,16 @@
 //!
 //! Below the board: the side to move, the hands (in variants with drops),
 //! in variants with face-down pieces, what the viewer knows of each
-//! player's face-down pieces ([`crate::session::Knowledge`]), and in
+//! player's face-down pieces ([`crate::play::session::Knowledge`]), and in
 //! variants with spread pieces a legend: every unit, its members' red and
 //! blue cells, its weight with the probabilities of red and blue, its label.
 
-use crate::geometry::Cell;
+use crate::model::geometry::Cell;
 use crate::model::{Color, Game, KindId, LetterSet, Weight};
-use crate::position::{color_of, kind_of, Position};
-use crate::session::{HiddenKnowledge, Knowledge};
-use crate::spread::{Branch, Pair};
-use crate::variant::Variant;
+use crate::engine::position::{color_of, kind_of, Position};
+use crate::play::session::{HiddenKnowledge, Knowledge};
+use crate::engine::spread::{Branch, Pair};
+use crate::engine::variant::Variant;
 use num_rational::Ratio;
 
 /// ANSI escape that paints a red half.
@@ -63,7 +63,7 @@ fn letters_list(game: &Game, kinds: &[KindId], letters: Option<&LetterSet>) -> S
 }
 
 /// What `viewer` knows from the position alone (no history): each player's
-/// pool, no captured face-down pieces. [`crate::session::Session::knowledge`]
+/// pool, no captured face-down pieces. [`crate::play::session::Session::knowledge`]
 /// adds what the moves played tell.
 pub fn knowledge_of_position(v: &Variant, pos: &Position) -> Knowledge {
     let mut out = Knowledge::default();
@@ -79,7 +79,7 @@ pub fn knowledge_of_position(v: &Variant, pos: &Position) -> Knowledge {
 
 /// Draws `pos` for `viewer` (`None`: the arbiter) with pieces in `letters`
 /// (`None`: the FEN letters). `knowledge` is what the viewer knows of the
-/// face-down pieces (from [`crate::session::Session::knowledge`]); without
+/// face-down pieces (from [`crate::play::session::Session::knowledge`]); without
 /// it, what the position alone says. The text ends with a newline.
 pub fn render(
     v: &Variant,
@@ -368,7 +368,7 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::niels_for_tests;
+    use crate::text::fen::niels_for_tests;
 
     const GROUP: &str = "r1bqk2r/pp1p1ppp/5n2/3n2N1/2BN4/8/PPPPBPPP/RN1QK2R w KQkq - 0 1 ~ Bc4e2+nd5f6:equal:/ Nd4g5:unequal";
 

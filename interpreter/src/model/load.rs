@@ -2,7 +2,7 @@
 //! `extends` chain, lower the chain. The CLI goes through the salsa database
 //! instead; this is the same pipeline for tests and library users.
 
-use crate::lower::{lower, SourceTree};
+use crate::model::lower::{lower, SourceTree};
 use crate::model::Game;
 use rulebook_grammar::ast::{self, Span};
 use rulebook_grammar::Diagnostic;

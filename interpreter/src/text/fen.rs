@@ -8,12 +8,12 @@
 //!
 //! Errors are [`Diagnostic`]s whose spans point into the FEN text.
 
-use crate::geometry::{Cell, MAX_CELLS};
+use crate::model::geometry::{Cell, MAX_CELLS};
 use crate::model::{CastlingSide, Color, Game};
-use crate::movegen;
-use crate::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED};
-use crate::spread::{Pair, SpreadState};
-use crate::tables::Tables;
+use crate::engine::movegen;
+use crate::engine::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED};
+use crate::engine::spread::{Pair, SpreadState};
+use crate::engine::tables::Tables;
 use rulebook_grammar::ast::Span;
 use rulebook_grammar::Diagnostic;
 
@@ -335,13 +335,13 @@ fn parse_slice(
     Ok(())
 }
 
-fn cell_at(geo: &crate::geometry::Geometry, coords: &[usize]) -> Option<Cell> {
+fn cell_at(geo: &crate::model::geometry::Geometry, coords: &[usize]) -> Option<Cell> {
     let cs: Vec<i64> = coords.iter().map(|&c| c as i64).collect();
     geo.cell(&cs)
 }
 
 /// The label of a grid point, hole or not (for messages).
-fn square_name(geo: &crate::geometry::Geometry, coords: &[usize]) -> String {
+fn square_name(geo: &crate::model::geometry::Geometry, coords: &[usize]) -> String {
     geo.name_order().into_iter().map(|a| geo.axes[a].labels[coords[a]].as_str()).collect()
 }
 
@@ -596,7 +596,7 @@ fn read_spread(game: &Game, pos: &mut Position, fields: &[(usize, &str)], src: &
 
 /// Splits `text` into two square names (`d4g5`, `a10a1`); `None` unless
 /// exactly one split names two cells.
-fn two_squares(geo: &crate::geometry::Geometry, text: &str) -> Option<(Cell, Cell)> {
+fn two_squares(geo: &crate::model::geometry::Geometry, text: &str) -> Option<(Cell, Cell)> {
     let mut found = None;
     for (i, _) in text.char_indices().skip(1) {
         if let (Some(a), Some(b)) = (geo.parse_square(&text[..i]), geo.parse_square(&text[i..])) {
@@ -838,7 +838,7 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
 #[cfg(test)]
 pub(crate) fn niels_for_tests() -> crate::Variant {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/niels-chess.rules");
-    let Ok((game, _)) = crate::load::load(&path) else { panic!("rules/niels-chess.rules does not load") };
+    let Ok((game, _)) = crate::model::load::load(&path) else { panic!("rules/niels-chess.rules does not load") };
     crate::Variant::new(std::sync::Arc::new(game))
 }
 
@@ -966,7 +966,7 @@ mod tests {
     #[test]
     fn a_variant_without_spread_pieces_refuses_the_field() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/chess.rules");
-        let Ok((game, _)) = crate::load::load(&path) else { panic!("chess loads") };
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("chess loads") };
         let v = crate::Variant::new(std::sync::Arc::new(game));
         let fen = "4k3/8/8/8/8/8/8/3K1K2 w - - 0 1 ~ Kd1f1:equal";
         let d = v.parse_fen(fen, "<test>").expect_err("an error");

@@ -3,7 +3,7 @@
 //! walks; promotion and drop zones as per-cell flags. Built once per game so
 //! that move generation does no geometry at run time.
 
-use crate::geometry::{Cell, Geometry, MAX_CELLS};
+use crate::model::geometry::{Cell, Geometry, MAX_CELLS};
 use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::BTreeMap;
 
@@ -514,7 +514,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::MAX_DIRECTIONS;
+    use crate::model::lower::MAX_DIRECTIONS;
     use std::path::{Path, PathBuf};
 
     fn rules_files() -> Vec<PathBuf> {
@@ -536,7 +536,7 @@ mod tests {
     fn shipped_variants_are_far_below_the_table_limits() {
         let mut checked = 0;
         for path in rules_files() {
-            let Ok((game, _)) = crate::load::load(&path) else { continue };
+            let Ok((game, _)) = crate::model::load::load(&path) else { continue };
             let parts = game.kinds.iter().flat_map(|k| &k.parts);
             let cells: u64 = parts.clone().map(|p| part_cells_bound(&game.geometry, p)).sum();
             let directions = parts.map(|p| p.vectors[0].len() as u64).max().unwrap_or(0);

@@ -1,6 +1,6 @@
 //! Spread pieces (`spread { … }`): the state of pieces that stand on two
 //! squares at once, and the constants that mark spread actions and their
-//! chance outcomes in a [`Move`](crate::position::Move).
+//! chance outcomes in a [`Move`](crate::engine::position::Move).
 //!
 //! A *pair* is one piece on two cells, its red and its blue half; both halves
 //! stand on the board with the piece's code. Pairs belong to *units*: a unit
@@ -8,7 +8,7 @@
 //! same branch (red or blue). An independent pair is a unit of one member;
 //! an entangled *group* is a unit of two or more, and carries a label.
 
-use crate::geometry::Cell;
+use crate::model::geometry::Cell;
 
 /// One piece standing on two cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -116,8 +116,8 @@ impl SpreadState {
 /// here: the units that hold pieces of both sides or carry a label, so
 /// that a position written by hand cannot hide a group by leaving out its
 /// label (docs/LANGUAGE.md §3.17).
-pub fn entangled_groups(pos: &crate::position::Position) -> usize {
-    use crate::position::color_of;
+pub fn entangled_groups(pos: &crate::engine::position::Position) -> usize {
+    use crate::engine::position::color_of;
     let Some(state) = pos.spread.as_deref() else { return 0 };
     let mut units: Vec<u8> = state.pairs.iter().map(|p| p.unit).collect();
     units.sort_unstable();
@@ -186,8 +186,8 @@ pub fn victim_branch(outcome: u8) -> Option<Branch> {
 // --- Playing a move in a game with spread pieces ---------------------------------
 
 use crate::model::Game;
-use crate::position::{code, kind_of, Move, MoveKind, Position, NO_CELL, PROMOTED};
-use crate::tables::Tables;
+use crate::engine::position::{code, kind_of, Move, MoveKind, Position, NO_CELL, PROMOTED};
+use crate::engine::tables::Tables;
 
 /// Does `m` need [`make`] rather than the plain make? (A spread action, a
 /// chance outcome of one, or any move while pieces stand spread.)
@@ -306,7 +306,7 @@ fn ordinary(pos: &mut Position, state: &mut SpreadState, m: &Move, game: &Game, 
             }
         }
         let here = pos.board[m.from as usize];
-        let mover_here = here != 0 && kind_of(here) == m.piece && crate::position::color_of(here) == pos.side;
+        let mover_here = here != 0 && kind_of(here) == m.piece && crate::engine::position::color_of(here) == pos.side;
         if !mover_here {
             pass(pos, game, m.piece, false);
             return;
