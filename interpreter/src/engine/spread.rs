@@ -1,6 +1,6 @@
 //! Spread pieces (`spread { … }`): the state of pieces that stand on two
 //! squares at once, and the constants that mark spread actions and their
-//! chance outcomes in a [`Move`](crate::engine::position::Move).
+//! chance outcomes in a [`Move`].
 //!
 //! A *pair* is one piece on two cells, its red and its blue half; both halves
 //! stand on the board with the piece's code. Pairs belong to *units*: a unit
