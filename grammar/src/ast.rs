@@ -5,6 +5,9 @@
 //! says only what was written: names are not resolved and vectors are not
 //! expanded here; that is the interpreter's lowering.
 
+mod slide;
+pub use slide::*;
+
 /// A byte range in one source file (`start..end`, as pest and ariadne count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -90,6 +93,8 @@ pub enum Item {
     Entangle(Entangle),
     /// `tunnel { … }`: a piece may pass an enemy piece by chance.
     Tunnel(Tunnel),
+    /// `slide { … }`: levels that slide out of the shaft during play (issue 13).
+    Slide(Slide),
 }
 
 /// `board { files …  ranks …  levels …  holes … }`.

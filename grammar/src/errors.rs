@@ -40,6 +40,7 @@ const TOP_LEVEL: &[&str] = &[
     "spread",
     "entangle",
     "tunnel",
+    "slide",
 ];
 
 /// Every reserved word of the language.
@@ -137,6 +138,10 @@ const KEYWORDS: &[&str] = &[
     "tunnel",
     "through",
     "bounce",
+    "slide",
+    "along",
+    "swing",
+    "overshoot",
 ];
 
 /// Builds the diagnostic for a failed pest parse of `source`.
@@ -591,6 +596,7 @@ fn body_name(kw: &str) -> &'static str {
         "spread" => "spread block",
         "entangle" => "entangle block",
         "tunnel" => "tunnel block",
+        "slide" => "slide item",
         "spread roll" | "tunnel roll" => "roll block",
         _ => "block",
     }
@@ -644,6 +650,7 @@ impl Place<'_> {
             Place::Header("promotion") => "promotion is written `promotion { Pawn on rank 8 to Queen Rook Bishop Knight }`",
             Place::Header("end") => "the end rules are written `end { checkmate: lose  stalemate: draw }`",
             Place::Header("hand") => "the hand rules are written `hand { capture to hand  drop any on empty }`",
+            Place::Body("slide") | Place::Header("slide") => "a slide item holds `levels LABEL … along AXIS`, `out at most N`, `swing N row per ply` and `overshoot N less each pass` (or `… once`), e.g. `slide { levels B along rank  out at most 3  swing 1 row per ply  overshoot 1 less each pass }`",
             Place::Header(_) | Place::Body(_) => "a block is written as its keyword followed by `{ … }`, e.g. `board { files a..h ranks 1..8 }`",
         }
     }
@@ -859,6 +866,25 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_entangled => &["`entangled`"],
         kw_groups => &["`groups`"],
         kw_tunnel => &["`tunnel`"],
+        slide_block => &["a slide item"],
+        slide_rule => &["a slide statement (`levels … along AXIS`, `out at most N`, `swing N row per ply`, `overshoot N less each pass`)"],
+        slide_levels => &["`levels LABEL … along AXIS`"],
+        slide_out => &["`out at most N`"],
+        slide_swing => &["`swing N row per ply`"],
+        slide_overshoot => &["`overshoot N less each pass`", "`overshoot N less once`"],
+        overshoot_each => &["`each pass`"],
+        word_out => &["`out`"],
+        word_rows => &["`row`", "`rows`"],
+        word_per => &["`per`"],
+        word_ply => &["`ply`"],
+        word_less => &["`less`"],
+        word_each => &["`each`"],
+        word_pass => &["`pass`"],
+        word_once => &["`once`"],
+        kw_slide => &["`slide`"],
+        kw_along => &["`along`"],
+        kw_swing => &["`swing`"],
+        kw_overshoot => &["`overshoot`"],
         kw_through => &["`through`"],
         kw_bounce => &["`bounce`"],
         // Silent rules: never reported by pest, listed to keep the match exhaustive.

@@ -1,8 +1,10 @@
 //! The execution engine: the model compiled into tables ([`tables`]), the
 //! state of a game ([`position`]) and how a move changes it, move generation
 //! and legality ([`movegen`]), pieces on two cells ([`spread`]), the compiled
-//! variant that users call ([`variant`]) and perft ([`perft`]).
+//! variant that users call ([`variant`]) and perft ([`perft`]); sliding
+//! levels ([`frame`]).
 
+pub mod frame;
 pub mod movegen;
 pub mod perft;
 pub mod position;

@@ -11,6 +11,7 @@
 pub mod geometry;
 pub mod load;
 pub mod lower;
+pub mod slide;
 
 use crate::model::geometry::{Cell, Geometry};
 use rulebook_grammar::ast::Span;
@@ -56,6 +57,8 @@ pub struct Game {
     pub spread: Option<SpreadRules>,
     /// Tunnelling through a barrier (`tunnel { … }`).
     pub tunnel: Option<TunnelRules>,
+    /// Levels that slide out of the shaft during play (`slide { … }`).
+    pub slide: Option<slide::SlideRules>,
 }
 
 /// A die (`die d6 1..6`): a chance event with equally likely faces.

@@ -160,16 +160,18 @@ fn perft_with(
     }
     let Some((moves, rest)) = buffers.split_first_mut() else { return Some(0) };
     moves.clear();
+    // The position's frame decides the tables (one branch when no level has slid).
+    let t = v.tables_for(pos);
     if depth == 1 {
-        let n = crate::engine::movegen::count_legal(&v.game, &v.tables, pos, moves);
+        let n = crate::engine::movegen::count_legal(&v.game, &t, pos, moves);
         return watch.leaves(n).then_some(n);
     }
     v.legal_moves_into(pos, moves);
     let Some((child, grandchildren)) = children.split_first_mut() else { return Some(0) };
     let mut total = 0;
     for m in moves.iter() {
-        child.copy_from(pos, &v.tables);
-        child.make(m, &v.game, &v.tables);
+        child.copy_from(pos, &t);
+        child.make(m, &v.game, &t);
         total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
     }
     Some(total)

@@ -143,6 +143,8 @@ pub struct Position {
     pub pool: [[u8; 64]; 2],
     /// Pieces standing on two cells (`spread { … }`); `None` when there are none.
     pub spread: Option<Box<crate::engine::spread::SpreadState>>,
+    /// Sliding levels (`slide { … }`) not at rest; `None` when every level rests.
+    pub frame: Option<Box<crate::engine::frame::Frame>>,
 }
 
 impl std::fmt::Debug for Position {
@@ -170,6 +172,7 @@ impl Position {
             hidden: [0; WORDS],
             pool: [[0; 64]; 2],
             spread: None,
+            frame: None,
         }
     }
 
@@ -228,6 +231,9 @@ impl Position {
         self.hidden[..n].copy_from_slice(&src.hidden[..n]);
         if self.spread.is_some() || src.spread.is_some() {
             self.spread.clone_from(&src.spread);
+        }
+        if self.frame.is_some() || src.frame.is_some() {
+            self.frame.clone_from(&src.frame);
         }
     }
 
@@ -448,6 +454,14 @@ impl Position {
             for p in &spread.pairs {
                 for v in [p.red as u64, p.blue as u64, p.unit as u64, p.weight as u64, p.label as u64] {
                     extra = extra.wrapping_mul(0x100000001B3).wrapping_add(v + 11);
+                }
+            }
+        }
+        if let Some(frame) = &self.frame {
+            for l in &frame.levels {
+                let (peak, outward, pass, wait) = l.swing.map_or((0, 2, 0, 0), |s| (s.peak, u64::from(s.outward), s.pass, u64::from(s.wait)));
+                for v in [l.offset as u8 as u64, peak as u8 as u64, outward, pass as u64, wait] {
+                    extra = extra.wrapping_mul(0x100000001B3).wrapping_add(v + 13);
                 }
             }
         }

@@ -176,13 +176,37 @@ pub struct Tables {
     pub drop_zone: Vec<bool>,
     /// Bitmask of royal kinds.
     pub royal_mask: u64,
-    /// Random keys for position hashing: per piece code and cell.
+    /// Random keys for position hashing: per piece code and cell (the same in every frame).
     pub zobrist: Vec<u64>,
+    /// The level offsets these tables were built for (`slide`); empty for the
+    /// resting geometry. Frame tables always have `simple_attacks` and
+    /// `small` off: out of rest a step and its reverse can differ and cell
+    /// indices need not change monotonically along a ray, so the attack test
+    /// generates the attacker's captures forward.
+    pub frame: Vec<i8>,
 }
 
 impl Tables {
-    /// Compiles the tables of `game`.
+    /// Compiles the tables of `game` (the resting geometry).
     pub fn new(game: &Game) -> Tables {
+        Tables::build(game, &[])
+    }
+
+    /// Compiles the tables of `game` with its sliding levels at `offsets`
+    /// (one per level; see [`crate::engine::frame::step`]).
+    pub fn for_frame(game: &Game, offsets: &[i8]) -> Tables {
+        Tables::build(game, offsets)
+    }
+
+    fn build(game: &Game, offsets: &[i8]) -> Tables {
+        let framed = offsets.iter().any(|&o| o != 0);
+        let offset = |from: Cell, v: &[i32]| -> Option<Cell> {
+            if framed {
+                crate::engine::frame::step(game, offsets, from, v)
+            } else {
+                game.geometry.offset(from, v)
+            }
+        };
         let geo = &game.geometry;
         let ncells = geo.cells();
         debug_assert!(ncells <= MAX_CELLS);
@@ -230,7 +254,7 @@ impl Tables {
                                 // All targets of a leap in one scatter list.
                                 let start = cells.len() as u32;
                                 for v in &part.vectors[color] {
-                                    if let Some(to) = geo.offset(from, v) {
+                                    if let Some(to) = offset(from, v) {
                                         cells.push(to);
                                     }
                                 }
@@ -248,7 +272,7 @@ impl Tables {
                                 // its ray runs to the edge and the walker applies the limit.
                                 let steps = if part.kind == StepKind::Hop { max_len } else { limit };
                                 while n < steps {
-                                    match geo.offset(at, v) {
+                                    match offset(at, v) {
                                         Some(next) => {
                                             cells.push(next);
                                             at = next;
@@ -274,9 +298,10 @@ impl Tables {
         }
 
         // Attack directions: plain leaps and rides that may capture.
-        let mut simple_attacks = true;
+        let mut simple_attacks = !framed;
         let mut attack_dirs: [Vec<AttackDir>; 2] = [Vec::new(), Vec::new()];
-        for (color, dirs_out) in attack_dirs.iter_mut().enumerate() {
+        // Out of rest the look-back rays would be wrong (no symmetry): none.
+        for (color, dirs_out) in attack_dirs.iter_mut().enumerate().filter(|_| !framed) {
             let mut dirs: BTreeMap<Vec<i32>, Vec<u64>> = BTreeMap::new();
             for (k, kind) in game.kinds.iter().enumerate() {
                 for part in &kind.parts {
@@ -342,7 +367,7 @@ impl Tables {
                 }
             }
         }
-        let small = ncells <= 64;
+        let small = ncells <= 64 && !framed;
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
         if small {
@@ -494,6 +519,7 @@ impl Tables {
             drop_zone,
             royal_mask,
             zobrist,
+            frame: if framed { offsets.to_vec() } else { Vec::new() },
         }
     }
 

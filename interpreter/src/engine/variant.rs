@@ -6,6 +6,7 @@ use crate::model::{EndCondition, Game, Outcome};
 use crate::engine::movegen;
 use crate::engine::position::{Move, Position, NO_KIND};
 use num_rational::Ratio;
+use crate::engine::frame::{FrameCache, TablesRef};
 use crate::engine::tables::Tables;
 use rulebook_grammar::Diagnostic;
 use std::sync::Arc;
@@ -15,8 +16,10 @@ use std::sync::Arc;
 pub struct Variant {
     /// The semantic model.
     pub game: Arc<Game>,
-    /// Its execution tables.
+    /// Its execution tables (the resting geometry).
     pub tables: Tables,
+    /// The tables of each frame met so far (`slide`), built lazily; shared by clones.
+    pub frames: Arc<FrameCache>,
 }
 
 /// How a position stands.
@@ -38,7 +41,21 @@ impl Variant {
     /// Compiles `game`.
     pub fn new(game: Arc<Game>) -> Variant {
         let tables = Tables::new(&game);
-        Variant { game, tables }
+        Variant { game, tables, frames: Arc::new(FrameCache::default()) }
+    }
+
+    /// The tables `pos` moves by: the variant's own, or (levels slid out of
+    /// the shaft) its frame's, built on first use. One branch when no level
+    /// has slid.
+    #[inline]
+    pub fn tables_for(&self, pos: &Position) -> TablesRef<'_> {
+        match &pos.frame {
+            None => TablesRef::Base(&self.tables),
+            Some(frame) => match frame.offsets() {
+                None => TablesRef::Base(&self.tables),
+                Some(offsets) => TablesRef::Framed(self.frames.get(&self.game, &offsets)),
+            },
+        }
     }
 
     /// The setup position. (Lowering has already checked that it parses.)
@@ -89,25 +106,25 @@ impl Variant {
     /// The legal moves in `pos`.
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let mut out = Vec::with_capacity(64);
-        movegen::legal_moves(&self.game, &self.tables, pos, &mut out);
+        movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut out);
         out
     }
 
     /// Appends the legal moves in `pos` to `out`.
     pub fn legal_moves_into(&self, pos: &Position, out: &mut Vec<Move>) {
-        movegen::legal_moves(&self.game, &self.tables, pos, out);
+        movegen::legal_moves(&self.game, &self.tables_for(pos), pos, out);
     }
 
     /// The position after `m`.
     pub fn play(&self, pos: &Position, m: &Move) -> Position {
         let mut next = pos.clone();
-        next.make(m, &self.game, &self.tables);
+        next.make(m, &self.game, &self.tables_for(pos));
         next
     }
 
     /// Is the side to move in check?
     pub fn in_check(&self, pos: &Position) -> bool {
-        movegen::in_check(&self.game, &self.tables, pos)
+        movegen::in_check(&self.game, &self.tables_for(pos), pos)
     }
 
     /// How the game stands after the positions `earlier` (oldest first) led to

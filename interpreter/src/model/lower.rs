@@ -21,6 +21,7 @@ mod claims;
 mod hidden;
 mod letters;
 mod chance;
+mod slide;
 use board::*;
 use pieces::*;
 pub use pieces::MAX_DIRECTIONS;
@@ -32,6 +33,7 @@ use claims::*;
 use hidden::*;
 use letters::*;
 use chance::*;
+use slide::*;
 
 /// A parsed file with the name its diagnostics use.
 pub struct SourceTree<'a> {
@@ -82,6 +84,8 @@ struct Draft<'a> {
     entangle: Option<From<'a, ast::Entangle>>,
     /// The `tunnel` block, if any.
     tunnel: Option<From<'a, ast::Tunnel>>,
+    /// The `slide` item, if any (a child's replaces the parent's).
+    slide: Option<From<'a, ast::Slide>>,
 }
 
 /// An item that lists pieces, with the pieces a later `without piece`
@@ -171,6 +175,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::Spread(sp) => draft.spread = Some(Dropping::new(From { file, node: sp })),
                 ast::Item::Entangle(e) => draft.entangle = Some(From { file, node: e }),
                 ast::Item::Tunnel(t) => draft.tunnel = Some(From { file, node: t }),
+                ast::Item::Slide(sl) => draft.slide = Some(From { file, node: sl }),
                 ast::Item::Without(w) => match &w.node {
                     ast::Without::Piece(name) => {
                         let before = draft.pieces.len();
@@ -312,6 +317,14 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             );
         }
     }
+    let slide = draft.slide.and_then(|sl| lower_slide(&mut cx, sl));
+    if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
+        cx.diags.push(
+            Diagnostic::error("E0158", file, span, format!("a `{name}` block in a variant with sliding levels"), "not supported together with `slide`")
+                .with_note(sl.span, "the `slide` item")
+                .with_help("spread pieces and tunnels do not follow sliding levels yet; remove one of them"),
+        );
+    }
     let has = Has { hidden: hidden.is_some(), spread: spread.is_some(), entangle: spread.as_ref().is_some_and(|s| s.entangle.is_some()) };
     let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed, has)).collect();
     let rulings = draft
@@ -353,6 +366,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         dice: dice.dice,
         spread,
         tunnel,
+        slide,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;
@@ -381,6 +395,7 @@ fn singleton(item: &ast::Item) -> Option<(&'static str, Span)> {
         ast::Item::Spread(sp) => ("spread", sp.span),
         ast::Item::Entangle(e) => ("entangle", e.span),
         ast::Item::Tunnel(t) => ("tunnel", t.span),
+        ast::Item::Slide(sl) => ("slide", sl.span),
         _ => return None,
     })
 }

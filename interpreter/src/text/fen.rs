@@ -4,7 +4,8 @@
 //! identities not yet drawn (`{QRRBBNNPPPPPPPPqrrbbnnpppppppp}` after the
 //! board; without it, the pools are the face-down pieces' disguises), and the
 //! extension for boards of more than two dimensions (levels separated by `|`,
-//! last level first).
+//! last level first), and one trailing extension field `{key=value …}` for
+//! the state beyond a board (`frame=`: sliding levels; see [`EXTENSION`]).
 //!
 //! Errors are [`Diagnostic`]s whose spans point into the FEN text.
 
@@ -47,6 +48,12 @@ pub const SPREAD_CELLS: &str = "E0303";
 /// single pair, one label on two units).
 pub const SPREAD_UNITS: &str = "E0304";
 
+/// Diagnostic code: the trailing extension field (`{key=value …}`) is
+/// malformed (not closed, an entry without `=`, an unknown or repeated key)
+/// or one of its values is wrong for the variant (e.g. `frame=` naming a
+/// level that does not slide).
+pub const EXTENSION: &str = "E0305";
+
 /// A FEN error with the code `code` (rather than `E0301`).
 fn err_code(src: &FenSource, code: &'static str, start: usize, end: usize, msg: impl Into<String>, label: impl Into<String>) -> Diagnostic {
     let mut d = err(src, start, end, msg, label);
@@ -80,6 +87,15 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
         }
         i += part.len() + 1;
     }
+    // The extension field: `{key=value …}`, the last thing in the text.
+    let extension = match fields.iter().skip(1).position(|(_, f)| f.starts_with('{')) {
+        Some(i) => {
+            let (at, _) = fields[i + 1];
+            fields.truncate(i + 1);
+            Some(split_extension(&text[at..], at, src)?)
+        }
+        None => None,
+    };
     // The spread pieces: ` ~ ` and one field per unit, after the usual fields.
     let spread_fields = match fields.iter().position(|&(_, f)| f == "~") {
         Some(tilde) if tilde > 0 => fields.split_off(tilde),
@@ -223,8 +239,103 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
         return Err(err(src, at, at + s.len(), "unexpected text after the FEN", "nothing may follow the move number"));
     }
 
-    validate(game, t, &pos, src, board_at, board_field.len())?;
+    if let Some(entries) = &extension {
+        read_extension(game, &mut pos, entries, src)?;
+    }
+    // A frame out of rest has tables of its own (the check test follows the frame).
+    let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(game, &o));
+    validate(game, framed.as_ref().unwrap_or(t), &pos, src, board_at, board_field.len())?;
     Ok(pos)
+}
+
+/// One `key=value` entry of the extension field, with the offsets (in the
+/// whole text) of the key and of the value.
+pub struct ExtensionEntry<'a> {
+    /// The key (`frame`).
+    pub key: &'a str,
+    /// Where the key starts.
+    pub key_at: usize,
+    /// The value (`IV:+7<+7*`).
+    pub value: &'a str,
+    /// Where the value starts.
+    pub value_at: usize,
+}
+
+/// Splits the extension field `{key=value key=value}` (starting at byte
+/// `at` of the text, and running to its end) into its entries.
+fn split_extension<'a>(field: &'a str, at: usize, src: &FenSource) -> Result<Vec<ExtensionEntry<'a>>, Diagnostic> {
+    let ext = |s: usize, e: usize, msg: String, label: &str| {
+        err_code(src, EXTENSION, s, e, msg, label.to_string())
+            .with_help("the extension field is the last field: `{` then `key=value` entries separated by spaces, then `}`, e.g. `{frame=IV:+7<+7*}`")
+    };
+    let trimmed = field.trim_end();
+    let Some(inner) = trimmed.strip_prefix('{').and_then(|f| f.strip_suffix('}')) else {
+        return Err(ext(at, at + field.len(), "the extension field is not closed".into(), "expected `}` at the end of the text"));
+    };
+    if let Some(j) = inner.find(['{', '}']) {
+        return Err(ext(at + 1 + j, at + 2 + j, "a brace inside the extension field".into(), "unexpected brace"));
+    }
+    let mut entries: Vec<ExtensionEntry> = Vec::new();
+    let mut off = at + 1;
+    for word in inner.split(' ') {
+        let here = off;
+        off += word.len() + 1;
+        if word.is_empty() {
+            continue;
+        }
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(ext(here, here + word.len(), format!("`{word}` is not `key=value`"), "expected `key=value`"));
+        };
+        if let Some(first) = entries.iter().find(|e| e.key == key) {
+            return Err(ext(here, here + key.len(), format!("`{key}` is given twice"), "given again here")
+                .with_note(Span::new(src.offset + first.key_at, src.offset + first.key_at + key.len()), "first given here"));
+        }
+        entries.push(ExtensionEntry { key, key_at: here, value, value_at: here + key.len() + 1 });
+    }
+    Ok(entries)
+}
+
+/// Reads the entries of the extension field into `pos` (after every other field).
+fn read_extension(game: &Game, pos: &mut Position, entries: &[ExtensionEntry], src: &FenSource) -> Result<(), Diagnostic> {
+    for e in entries {
+        match e.key {
+            "frame" => {
+                pos.frame = crate::engine::frame::parse(game, e.value)
+                    .map_err(|x| {
+                        err_code(src, EXTENSION, e.value_at + x.start, e.value_at + x.end, format!("bad frame: {}", x.message), "in this level's state")
+                            .with_help("`frame=` lists the levels out of rest: `LEVEL:OFFSET`, then for a swinging level `<PEAK` or `>PEAK`, `/N` overshoots begun, `*` while it waits, e.g. `frame=IV:+7<+7*,I:-2>-6/1`")
+                    })?
+                    .map(Box::new);
+            }
+            _ => {
+                return Err(err_code(src, EXTENSION, e.key_at, e.key_at + e.key.len(), format!("unknown key `{}` in the extension field", e.key), "not a key of the position text")
+                    .with_help("the extension field's keys are: `frame`"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the extension field (` {key=value …}`) of `pos`, or nothing when
+/// every entry would be empty (a position of a classical game has none).
+fn write_extension(game: &Game, pos: &Position, out: &mut String) {
+    let mut entries: Vec<(&str, String)> = Vec::new();
+    if let Some(frame) = &pos.frame {
+        entries.push(("frame", crate::engine::frame::write(game, frame)));
+    }
+    if entries.is_empty() {
+        return;
+    }
+    out.push_str(" {");
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(key);
+        out.push('=');
+        out.push_str(value);
+    }
+    out.push('}');
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -765,6 +876,7 @@ pub fn write(game: &Game, pos: &Position) -> String {
     }
     out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
     write_spread(game, pos, &mut out);
+    write_extension(game, pos, &mut out);
     out
 }
 

@@ -5,7 +5,12 @@
 use super::*;
 
 /// Is `cell` attacked by a piece of `by`?
+///
+/// Out of rest (`slide`), the frame's tables have no look-back rays
+/// (`simple_attacks` is off: a step and its reverse can differ there), so the
+/// test generates the attacker's captures forward.
 pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
+    debug_assert!(crate::engine::frame::tables_match(t, pos), "attack test with another frame's tables");
     if t.simple_attacks {
         attacked_simple(t, pos, cell, by)
     } else {

@@ -7,6 +7,7 @@ use super::*;
 /// castling tried on a copy, with the walking attack test. Slow; the reference
 /// the fast paths of [`legal_moves`] and [`count_legal`] are tested against.
 pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -86,6 +87,7 @@ pub(super) fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
 /// identity a face-down piece is revealed as, or a captured one turns out to
 /// be) its own move.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -149,6 +151,7 @@ pub(super) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
 /// The number of legal moves of the side to move (bulk counting at perft
 /// leaves); `scratch` is a reusable buffer.
 pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
     if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() {

@@ -1,0 +1,426 @@
+//! Frames: the state of a board whose levels slide (`slide { … }`).
+//!
+//! A [`Frame`] holds, per level, how far it is pulled out of the shaft along
+//! its slide axis (its *offset*, in rows) and its swing. Cell ids never
+//! change: a cell keeps its local coordinates in its level, and its
+//! *absolute* position is the local one plus the level's offset on the
+//! level's slide axis. The shaft's footprint is the board's extent on the
+//! axes other than the stacking axis.
+//!
+//! Movement ([`step`]): a step with no component along the stacking axis
+//! stays in its level and ignores the frame. A step with a stacking
+//! component `dl ≠ 0` is taken in shaft coordinates: the origin's absolute
+//! position must lie in the footprint, the target's absolute position is the
+//! origin's plus the step's other components and must lie in the footprint
+//! too, and the target level is the `|dl|`-th level in that direction that
+//! has a cell at that absolute position — levels slid away there are
+//! skipped (a *black hole*). At rest this is the plain stacked board.
+//!
+//! The flow layer calls [`activate`] (pull a level out and start its swing),
+//! [`tick`] (the end of a complete ply) and [`activations`] (what may be
+//! pulled). Move tables depend on the offsets only; [`FrameCache`] builds
+//! them lazily, once per combination of offsets met.
+
+use crate::engine::position::Position;
+use crate::engine::tables::Tables;
+use crate::model::geometry::{Cell, Geometry};
+use crate::model::Game;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// How one level swings back to rest after it was pulled out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swing {
+    /// The extreme of the current half-swing (signed rows): the one the level
+    /// comes back from, or the one it is heading out to.
+    pub peak: i8,
+    /// `true` while heading out to `peak`; `false` while coming back to rest.
+    pub outward: bool,
+    /// The number of overshoots begun so far (0 until the level first passes rest).
+    pub pass: u8,
+    /// Freshly pulled: the next tick does not move it (its first jump comes
+    /// at the end of the opponent's next ply).
+    pub wait: bool,
+}
+
+/// The state of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct LevelState {
+    /// Rows pulled out along the level's slide axis (positive: towards the
+    /// higher coordinates of that axis).
+    pub offset: i8,
+    /// Its swing, if it is swinging.
+    pub swing: Option<Swing>,
+}
+
+impl LevelState {
+    /// At rest: in the shaft and not swinging.
+    pub fn at_rest(&self) -> bool {
+        self.offset == 0 && self.swing.is_none()
+    }
+}
+
+/// The levels' state; a position's `frame` is `None` exactly when every
+/// level is at rest.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Frame {
+    /// Per level (coordinate on the stacking axis).
+    pub levels: Vec<LevelState>,
+}
+
+impl Frame {
+    /// Every level at rest?
+    pub fn at_rest(&self) -> bool {
+        self.levels.iter().all(LevelState::at_rest)
+    }
+
+    /// The offsets, or `None` when every level stands in the shaft (the
+    /// geometry is the resting one, whatever swings).
+    pub fn offsets(&self) -> Option<Vec<i8>> {
+        if self.levels.iter().all(|l| l.offset == 0) {
+            None
+        } else {
+            Some(self.levels.iter().map(|l| l.offset).collect())
+        }
+    }
+}
+
+/// Were `t` built for the frame `pos` stands in? (Debug assertions in move
+/// generation catch tables of another frame.)
+pub fn tables_match(t: &Tables, pos: &Position) -> bool {
+    offsets_of(pos).unwrap_or_default() == t.frame
+}
+
+/// The offsets of `pos`'s frame (`None`: the resting geometry).
+pub fn offsets_of(pos: &Position) -> Option<Vec<i8>> {
+    pos.frame.as_ref().and_then(|f| f.offsets())
+}
+
+/// The cell reached from `from` by one step `v` with the levels at
+/// `offsets` (one per level; see the module documentation). Without a
+/// `slide` item, or with every offset 0, this is [`Geometry::offset`].
+pub fn step(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Cell> {
+    let geo = &game.geometry;
+    let Some(slide) = &game.slide else { return geo.offset(from, v) };
+    let s = slide.stack_axis;
+    let dl = v.get(s).copied().unwrap_or(0);
+    if dl == 0 || offsets.iter().all(|&o| o == 0) {
+        return geo.offset(from, v);
+    }
+    let local = geo.coords(from);
+    let shift = |level: usize, axis: usize| -> i64 {
+        match slide.axes.get(level).copied().flatten() {
+            Some(a) if a == axis => i64::from(offsets.get(level).copied().unwrap_or(0)),
+            _ => 0,
+        }
+    };
+    let inside = |p: &[i64]| p.iter().enumerate().all(|(a, &x)| a == s || (0..geo.size(a) as i64).contains(&x));
+    let level = local[s];
+    let origin: Vec<i64> = local.iter().enumerate().map(|(a, &x)| x as i64 + if a == s { 0 } else { shift(level, a) }).collect();
+    if !inside(&origin) {
+        return None;
+    }
+    let target: Vec<i64> = origin.iter().zip(v).enumerate().map(|(a, (&x, &d))| if a == s { 0 } else { x + i64::from(d) }).collect();
+    if !inside(&target) {
+        return None;
+    }
+    let dir: i64 = dl.signum().into();
+    let mut left = dl.unsigned_abs();
+    let mut l = level as i64;
+    loop {
+        l += dir;
+        if l < 0 || l >= geo.size(s) as i64 {
+            return None;
+        }
+        let lu = l as usize;
+        let there: Vec<i64> = target.iter().enumerate().map(|(a, &x)| if a == s { l } else { x - shift(lu, a) }).collect();
+        if inside(&there) {
+            left -= 1;
+            if left == 0 {
+                return geo.cell(&there);
+            }
+        }
+    }
+}
+
+/// The colour of `cell`: the parity of the sum of its local coordinates
+/// (the level's own chequering, so it does not change when the level slides;
+/// a piece crossing a black hole can change colour).
+pub fn cell_colour(game: &Game, cell: Cell) -> u8 {
+    (game.geometry.coords(cell).iter().sum::<usize>() % 2) as u8
+}
+
+/// Pulls level `level` (at rest) out by `|rows|` rows in the direction of
+/// `rows`' sign along its slide axis and starts its swing; the first jump
+/// back comes at the second [`tick`] (the end of the opponent's next ply).
+/// Returns `false`, changing nothing, when the game has no `slide` item, the
+/// level does not slide or is not at rest, or `rows` is 0 or beyond `out at
+/// most`.
+pub fn activate(game: &Game, pos: &mut Position, level: u8, rows: i8) -> bool {
+    let Some(slide) = &game.slide else { return false };
+    let l = level as usize;
+    if !slide.slides(l) || rows == 0 || rows.unsigned_abs() > slide.out_max {
+        return false;
+    }
+    if pos.frame.as_ref().is_some_and(|f| f.levels.get(l).is_some_and(|s| !s.at_rest())) {
+        return false;
+    }
+    let levels = slide.axes.len();
+    let frame = pos.frame.get_or_insert_with(|| Box::new(Frame { levels: vec![LevelState::default(); levels] }));
+    frame.levels[l] = LevelState { offset: rows, swing: Some(Swing { peak: rows, outward: false, pass: 0, wait: true }) };
+    true
+}
+
+/// The end of a complete ply: every swinging level moves by its program
+/// (`swing N row per ply`) towards its current target; one that comes back
+/// to rest with no overshoot left stops. The frame becomes `None` when every
+/// level is at rest.
+pub fn tick(game: &Game, pos: &mut Position) {
+    let (Some(slide), Some(frame)) = (&game.slide, pos.frame.as_mut()) else { return };
+    let rule = slide.swing;
+    for level in &mut frame.levels {
+        let Some(swing) = level.swing.as_mut() else { continue };
+        if swing.wait {
+            swing.wait = false;
+            continue;
+        }
+        let target = if swing.outward { swing.peak } else { 0 };
+        let distance = i16::from(target) - i16::from(level.offset);
+        let by = distance.clamp(-i16::from(rule.rows), i16::from(rule.rows));
+        level.offset = (i16::from(level.offset) + by) as i8;
+        if level.offset != target {
+            continue;
+        }
+        if swing.outward {
+            swing.outward = false;
+            continue;
+        }
+        // Back at rest: overshoot, or stop.
+        let next = swing.peak.unsigned_abs().saturating_sub(rule.shrink);
+        if next == 0 || (rule.once && swing.pass >= 1) {
+            level.swing = None;
+        } else {
+            let sign = -swing.peak.signum();
+            *swing = Swing { peak: sign * next as i8, outward: true, pass: swing.pass.saturating_add(1), wait: false };
+        }
+    }
+    if frame.at_rest() {
+        pos.frame = None;
+    }
+}
+
+/// Every activation allowed in `pos`: each level that slides and is at
+/// rest, with each signed amount `+1, -1, +2, -2, …` up to `out at most`.
+/// Empty without a `slide` item.
+pub fn activations(game: &Game, pos: &Position) -> Vec<(u8, i8)> {
+    let Some(slide) = &game.slide else { return Vec::new() };
+    let mut out = Vec::new();
+    for level in 0..slide.axes.len() {
+        let resting = pos.frame.as_ref().is_none_or(|f| f.levels.get(level).is_none_or(LevelState::at_rest));
+        if !slide.slides(level) || !resting {
+            continue;
+        }
+        for rows in 1..=slide.out_max as i8 {
+            out.push((level as u8, rows));
+            out.push((level as u8, -rows));
+        }
+    }
+    out
+}
+
+// ---- text ------------------------------------------------------------------
+
+/// Writes a frame as the value of the position text's `frame=` key: the
+/// levels not at rest, in level order, separated by commas, each
+/// `LABEL:OFFSET` (signed, e.g. `IV:+7`), then for a swinging level `<PEAK`
+/// (coming back from the extreme `PEAK`) or `>PEAK` (heading out to it),
+/// `/N` when `N ≥ 1` overshoots have begun, and `*` while the level waits
+/// for its first jump. Example: `IV:+7<+7*,I:-2>-6/1`.
+pub fn write(game: &Game, frame: &Frame) -> String {
+    let Some(slide) = &game.slide else { return String::new() };
+    let labels = &game.geometry.axes[slide.stack_axis].labels;
+    let mut parts = Vec::new();
+    for (l, state) in frame.levels.iter().enumerate() {
+        if state.at_rest() {
+            continue;
+        }
+        let mut s = format!("{}:{:+}", labels[l], state.offset);
+        if let Some(sw) = state.swing {
+            s.push(if sw.outward { '>' } else { '<' });
+            s.push_str(&format!("{:+}", sw.peak));
+            if sw.pass > 0 {
+                s.push_str(&format!("/{}", sw.pass));
+            }
+            if sw.wait {
+                s.push('*');
+            }
+        }
+        parts.push(s);
+    }
+    parts.join(",")
+}
+
+/// A problem in a `frame=` value: byte range inside the value and message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextError {
+    /// Start of the offending text, relative to the value.
+    pub start: usize,
+    /// End of it.
+    pub end: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads a `frame=` value written by [`write`]. Levels not named are at rest.
+pub fn parse(game: &Game, text: &str) -> Result<Option<Frame>, TextError> {
+    let Some(slide) = &game.slide else {
+        return Err(TextError { start: 0, end: text.len(), message: "this variant has no sliding levels (no `slide` item)".into() });
+    };
+    let geo = &game.geometry;
+    let labels = &geo.axes[slide.stack_axis].labels;
+    let mut frame = Frame { levels: vec![LevelState::default(); slide.axes.len()] };
+    let mut at = 0usize;
+    for entry in text.split(',') {
+        let start = at;
+        at += entry.len() + 1;
+        let bad = |message: String| TextError { start, end: start + entry.len().max(1), message };
+        let Some((label, rest)) = entry.split_once(':') else {
+            return Err(bad(format!("`{entry}` is not `LEVEL:OFFSET` (e.g. `{}:+3`)", labels.last().map_or("I", |l| l.as_str()))));
+        };
+        let Some(l) = labels.iter().position(|x| x == label) else {
+            return Err(bad(format!("`{label}` is not a level (the levels are {})", labels.join(" "))));
+        };
+        if !slide.slides(l) {
+            return Err(bad(format!("level {label} does not slide")));
+        }
+        if frame.levels[l] != LevelState::default() {
+            return Err(bad(format!("level {label} is given twice")));
+        }
+        let number_end = |s: &str| {
+            let mut n = 0;
+            for (i, c) in s.char_indices() {
+                if (i == 0 && (c == '+' || c == '-')) || c.is_ascii_digit() {
+                    n = i + 1;
+                } else {
+                    break;
+                }
+            }
+            n
+        };
+        let signed = |s: &str| -> Option<i8> { s.parse::<i8>().ok() };
+        let n = number_end(rest);
+        let offset = signed(&rest[..n]).ok_or_else(|| bad(format!("`{}` is not a signed number of rows", &rest[..n])))?;
+        let max = slide.out_max as i8;
+        if offset.unsigned_abs() > slide.out_max {
+            return Err(bad(format!("level {label} is pulled out {} rows, more than `out at most {max}`", offset.unsigned_abs())));
+        }
+        let mut rest = &rest[n..];
+        let mut state = LevelState { offset, swing: None };
+        if let Some(dir) = rest.chars().next().filter(|c| *c == '<' || *c == '>') {
+            rest = &rest[1..];
+            let n = number_end(rest);
+            let peak = signed(&rest[..n]).filter(|p| *p != 0).ok_or_else(|| bad("a swing needs its extreme after `<` or `>`, e.g. `<+7`".into()))?;
+            rest = &rest[n..];
+            let mut pass = 0u8;
+            if let Some(r) = rest.strip_prefix('/') {
+                let n = r.chars().take_while(char::is_ascii_digit).count();
+                pass = r[..n].parse().map_err(|_| bad("`/` is followed by the number of overshoots begun".into()))?;
+                rest = &r[n..];
+            }
+            let wait = match rest {
+                "*" => true,
+                "" => false,
+                _ => return Err(bad(format!("unexpected `{rest}`"))),
+            };
+            // The states a swing passes through: heading out (an overshoot)
+            // short of its extreme; coming back, not yet at rest; waiting only
+            // right after being pulled.
+            let outward = dir == '>';
+            let consistent = peak.unsigned_abs() <= slide.out_max
+                && offset.signum() * peak.signum() >= 0
+                && if outward { offset.unsigned_abs() < peak.unsigned_abs() && pass >= 1 } else { offset != 0 && offset.unsigned_abs() <= peak.unsigned_abs() }
+                && !(wait && (outward || pass > 0 || offset != peak));
+            if !consistent {
+                return Err(bad(format!("no swing of level {label} is at {offset:+} {dir}{peak:+}{}", if wait { " and waiting" } else { "" })));
+            }
+            state.swing = Some(Swing { peak, outward: dir == '>', pass, wait });
+        } else if !rest.is_empty() {
+            return Err(bad(format!("unexpected `{rest}` after the offset (a swing is written `<PEAK` or `>PEAK`)")));
+        }
+        frame.levels[l] = state;
+    }
+    Ok(if frame.at_rest() { None } else { Some(frame) })
+}
+
+// ---- tables per frame ---------------------------------------------------------
+
+/// The move tables of every frame met so far, by offsets (built lazily).
+#[derive(Default)]
+pub struct FrameCache {
+    tables: RwLock<HashMap<Vec<i8>, Arc<Tables>>>,
+}
+
+impl std::fmt::Debug for FrameCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.tables.read().map(|m| m.len()).unwrap_or(0);
+        f.debug_struct("FrameCache").field("frames", &n).finish()
+    }
+}
+
+impl FrameCache {
+    /// The tables of `game` with the levels at `offsets`, built on first use.
+    pub fn get(&self, game: &Game, offsets: &[i8]) -> Arc<Tables> {
+        if let Ok(map) = self.tables.read() {
+            if let Some(t) = map.get(offsets) {
+                return Arc::clone(t);
+            }
+        }
+        let built = Arc::new(Tables::for_frame(game, offsets));
+        match self.tables.write() {
+            Ok(mut map) => Arc::clone(map.entry(offsets.to_vec()).or_insert(built)),
+            Err(_) => built,
+        }
+    }
+
+    /// How many frames have tables.
+    pub fn len(&self) -> usize {
+        self.tables.read().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// No frame has tables yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The tables a position uses: the variant's own, or a frame's.
+pub enum TablesRef<'a> {
+    /// The resting geometry's tables.
+    Base(&'a Tables),
+    /// A frame's tables.
+    Framed(Arc<Tables>),
+}
+
+impl std::ops::Deref for TablesRef<'_> {
+    type Target = Tables;
+    fn deref(&self) -> &Tables {
+        match self {
+            TablesRef::Base(t) => t,
+            TablesRef::Framed(t) => t,
+        }
+    }
+}
+
+/// The absolute position of `cell` (its local coordinates, shifted by its
+/// level's offset on the level's slide axis), for views and tests.
+pub fn absolute(game: &Game, frame: Option<&Frame>, cell: Cell) -> Vec<i64> {
+    let geo: &Geometry = &game.geometry;
+    let mut c: Vec<i64> = geo.coords(cell).iter().map(|&x| x as i64).collect();
+    if let (Some(slide), Some(frame)) = (&game.slide, frame) {
+        let level = c[slide.stack_axis] as usize;
+        if let (Some(Some(axis)), Some(state)) = (slide.axes.get(level), frame.levels.get(level)) {
+            c[*axis] += i64::from(state.offset);
+        }
+    }
+    c
+}
