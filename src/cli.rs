@@ -126,6 +126,10 @@ pub struct PerftArgs {
     /// Also show the count below each legal move (coordinate notation, SAN, count).
     #[arg(long, conflicts_with = "epd")]
     pub divide: bool,
+    /// Count paths of DEPTH single decisions instead of DEPTH complete plies
+    /// (they differ only where a ply holds several decisions: obligations).
+    #[arg(long, conflicts_with_all = ["epd", "divide"])]
+    pub decisions: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -5,6 +5,8 @@
 //! says only what was written: names are not resolved and vectors are not
 //! expanded here; that is the interpreter's lowering.
 
+mod phase;
+pub use phase::*;
 mod slide;
 pub use slide::*;
 
@@ -75,6 +77,8 @@ pub enum Item {
     End(End),
     /// `hand { … }`.
     Hand(Hand),
+    /// `phase NAME { … }` (issue 13).
+    Phase(Phase),
     /// `ruling "name" { … }`.
     Ruling(Ruling),
     /// `without …`: removes an inherited part.

@@ -40,6 +40,7 @@ const TOP_LEVEL: &[&str] = &[
     "spread",
     "entangle",
     "tunnel",
+    "phase",
     "slide",
 ];
 
@@ -138,6 +139,19 @@ const KEYWORDS: &[&str] = &[
     "tunnel",
     "through",
     "bounce",
+    "phase",
+    "place",
+    "placed",
+    "order",
+    "coloured",
+    "colours",
+    "like",
+    "different",
+    "attacks",
+    "attacked",
+    "is",
+    "until",
+    "hands",
     "slide",
     "along",
     "swing",
@@ -570,6 +584,7 @@ impl<'s> Context<'s> {
         if self.braces.len() >= 2 {
             return match self.item {
                 Some("tunnel") => Place::Body("tunnel roll"),
+                Some("phase") => Place::Body("phase order"),
                 _ => Place::Body("spread roll"),
             };
         }
@@ -597,6 +612,8 @@ fn body_name(kw: &str) -> &'static str {
         "entangle" => "entangle block",
         "tunnel" => "tunnel block",
         "slide" => "slide item",
+        "phase" => "phase block",
+        "phase order" => "placement order",
         "spread roll" | "tunnel roll" => "roll block",
         _ => "block",
     }
@@ -619,7 +636,7 @@ impl Place<'_> {
 
     fn help(self) -> &'static str {
         match self {
-            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `die`, `spread`, `entangle`, `tunnel`, `slide`, `ruling`, `claim` or `without`",
+            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `die`, `spread`, `entangle`, `tunnel`, `phase`, `slide`, `ruling`, `claim` or `without`",
             Place::Body("board") => "a board block holds lines such as `files a..h`, `ranks 1..8`, `levels A..E`, `axis NAME LABELS` and `holes e4 d5`",
             Place::Body("players") => "each player is written `white: forward +rank`, more directions after commas: `white: forward +rank, up +level`",
             Place::Body("piece") => "a piece body holds `royal` and movement parts such as `move ride W` or `capture F forward takes en-passant`",
@@ -651,6 +668,9 @@ impl Place<'_> {
             Place::Header("end") => "the end rules are written `end { checkmate: lose  stalemate: draw }`",
             Place::Header("hand") => "the hand rules are written `hand { capture to hand  drop any on empty }`",
             Place::Body("slide") | Place::Header("slide") => "a slide item holds `levels LABEL … along AXIS`, `out at most N`, `swing N row per ply` and `overshoot N less each pass` (or `… once`), e.g. `slide { levels B along rank  out at most 3  swing 1 row per ply  overshoot 1 less each pass }`",
+            Place::Body("phase") => "a phase holds `place from hand`, `order { PIECE on ZONE coloured like SQUARE … }`, `PIECE on different colours`, `placed piece attacks no enemy and is not attacked`, `castling KING on SQUARE with ROOK on SQUARE …` and `until hands empty`",
+            Place::Body("phase order") => "a placement order lists the pieces in the order placed, each optionally with `on ZONE` and `coloured like SQUARE`: `order { King on square e1  Pawn coloured like a2 }`",
+            Place::Header("phase") => "a phase is written `phase NAME { place from hand  until hands empty }`",
             Place::Header(_) | Place::Body(_) => "a block is written as its keyword followed by `{ … }`, e.g. `board { files a..h ranks 1..8 }`",
         }
     }
@@ -887,6 +907,30 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_overshoot => &["`overshoot`"],
         kw_through => &["`through`"],
         kw_bounce => &["`bounce`"],
+        phase_block => &["a phase block"],
+        phase_rule => &["a phase rule (`place from hand`, `order { … }`, `PIECE on different colours`, `placed piece …`, `castling …`, `until hands empty`)"],
+        phase_place => &["`place from hand`"],
+        phase_order => &["`order { PIECE … }`"],
+        order_entry => &["a piece to place, such as `Pawn coloured like a2`"],
+        order_zone => &["`on ZONE`"],
+        order_colour => &["`coloured like SQUARE`"],
+        phase_colours => &["`PIECE on different colours`"],
+        phase_safe => &["`placed piece attacks no enemy and is not attacked`"],
+        phase_castling => &["`castling KING on SQUARE with ROOK on SQUARE …`"],
+        phase_until => &["`until hands empty`"],
+        kw_phase => &["`phase`"],
+        kw_place => &["`place`"],
+        kw_placed => &["`placed`"],
+        kw_order => &["`order`"],
+        kw_coloured => &["`coloured`"],
+        kw_colours => &["`colours`"],
+        kw_like => &["`like`"],
+        kw_different => &["`different`"],
+        kw_attacks => &["`attacks`"],
+        kw_attacked => &["`attacked`"],
+        kw_is => &["`is`"],
+        kw_until => &["`until`"],
+        kw_hands => &["`hands`"],
         // Silent rules: never reported by pest, listed to keep the match exhaustive.
         WHITESPACE | COMMENT | sep => &["a space"],
         ident_char | boundary => &["a letter or digit"],

@@ -12,6 +12,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod engine;
+pub mod flow;
 pub mod model;
 pub mod play;
 pub mod text;

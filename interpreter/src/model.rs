@@ -8,6 +8,7 @@
 //! trees to this model, one module per item), [`load`] (a rules file and its
 //! `extends` chain from disk, without the database).
 
+pub mod flow;
 pub mod geometry;
 pub mod load;
 pub mod lower;
@@ -59,6 +60,8 @@ pub struct Game {
     pub tunnel: Option<TunnelRules>,
     /// Levels that slide out of the shaft during play (`slide { … }`).
     pub slide: Option<slide::SlideRules>,
+    /// The phases before play (`phase NAME { … }`), in order; empty: play from the start.
+    pub phases: Vec<flow::Phase>,
 }
 
 /// A die (`die d6 1..6`): a chance event with equally likely faces.

@@ -52,7 +52,12 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
     let start = position(&mut loaded, args.fen.as_deref(), cx)?;
     let (pos, earlier) = play_line(&mut loaded, start, args.play.as_deref(), cx)?;
     let v = &loaded.variant;
-    let legal = v.legal_moves(&pos);
+    // In a phase the decisions are the phase's (placements while the hand holds pieces).
+    let legal: Vec<_> = if pos.flow.is_some() {
+        v.actions(&pos).iter().filter_map(|a| a.as_move().copied()).collect()
+    } else {
+        v.legal_moves(&pos)
+    };
     let mut moves: Vec<MoveJson> = legal
         .iter()
         .map(|m| MoveJson {

@@ -67,7 +67,8 @@ pub fn divide(
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Option<Vec<(Move, u64)>> {
-    if jobs <= 1 || depth < PARALLEL_DEPTH {
+    // A phase or a ply in progress: the flow layer's decisions, on one thread.
+    if jobs <= 1 || depth < PARALLEL_DEPTH || pos.flow.is_some() {
         return count::divide(v, pos, depth, budget, |_, _| tick());
     }
     let moves = v.legal_moves(pos);
@@ -107,7 +108,7 @@ pub fn total(
     if depth == 0 {
         return Some(1);
     }
-    if jobs <= 1 || depth < PARALLEL_DEPTH {
+    if jobs <= 1 || depth < PARALLEL_DEPTH || pos.flow.is_some() {
         let n = count::perft_limited(v, pos, depth, budget)?;
         tick();
         return Some(n);
@@ -187,7 +188,14 @@ fn run_one(
     let started = Instant::now();
     // On a terminal, progress by root move (and the leaves so far), whatever the depth.
     let show = depth > 0 && std::io::stderr().is_terminal();
-    let (nodes, rows) = if args.divide || show {
+    // A ply in progress (obligations owed) has decisions that are not moves.
+    let in_ply = rulebook_interpreter::flow::ply::in_ply(&pos);
+    if args.divide && in_ply {
+        return Err(Failure::usage(
+            "--divide lists moves, and this position is a ply in progress whose decisions (relocations, activations, passes) are not moves: count without --divide".to_string(),
+        ));
+    }
+    let (nodes, rows) = if (args.divide || show) && !args.decisions && !in_ply {
         let bar = if show {
             progress_bar(v.legal_moves(&pos).len(), "root moves", &budget)
         } else {
@@ -208,6 +216,11 @@ fn run_one(
             rows.iter().map(|(_, n)| n).sum()
         };
         (nodes, Some(rows))
+    } else if args.decisions {
+        match rulebook_interpreter::flow::perft::decisions_limited(v, &pos, depth, &budget) {
+            Some(n) => (n, None),
+            None => return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes))),
+        }
     } else {
         match total(v, &pos, depth, jobs, &budget, &|| ()) {
             Some(n) => (n, None),

@@ -126,6 +126,7 @@ fn chess_has_every_item_in_order() {
             Item::Spread(_) => "spread",
             Item::Entangle(_) => "entangle",
             Item::Tunnel(_) => "tunnel",
+            Item::Phase(_) => "phase",
             Item::Slide(_) => "slide",
         })
         .collect();

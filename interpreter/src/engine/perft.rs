@@ -10,6 +10,10 @@ use std::time::Instant;
 
 /// Counts the leaves `depth` plies below `pos`.
 pub fn perft(v: &Variant, pos: &Position, depth: u32) -> u64 {
+    if pos.flow.is_some() {
+        // A phase or an obligation: complete plies, counted by the flow layer.
+        return crate::flow::perft::plies(v, pos, depth);
+    }
     perft_watched(v, pos, depth, &mut Unwatched).unwrap_or(0)
 }
 
@@ -96,6 +100,9 @@ impl Budget {
 /// Counts the leaves `depth` plies below `pos` within `budget`: `None` if the
 /// budget stopped the count (then the count is incomplete and not returned).
 pub fn perft_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -> Option<u64> {
+    if pos.flow.is_some() {
+        return crate::flow::perft::plies_limited(v, pos, depth, budget);
+    }
     let mut watch = Watched { budget, pending: 0 };
     let n = perft_watched(v, pos, depth, &mut watch)?;
     let pending = watch.pending;
@@ -180,8 +187,13 @@ fn perft_with(
 /// The count below each legal move of `pos` (in generation order), for `--divide`,
 /// within `budget`: `None` if it stopped the count. `on_move` is called after
 /// each root move (for progress reporting).
+///
+/// In a phase the root moves are the phase's decisions and each is applied
+/// with its end-of-ply work; a ply in progress (an obligation at the root)
+/// has decisions that are not moves, and gives no rows.
 pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_move: impl FnMut(usize, usize)) -> Option<Vec<(Move, u64)>> {
-    let moves = v.legal_moves(pos);
+    let flow = pos.flow.is_some();
+    let moves: Vec<Move> = if flow { v.actions(pos).iter().filter_map(|a| a.as_move().copied()).collect() } else { v.legal_moves(pos) };
     let n = moves.len();
     if depth <= 1 {
         // The root moves are the leaves.
@@ -189,7 +201,8 @@ pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_m
     }
     let mut rows = Vec::with_capacity(n);
     for (i, m) in moves.into_iter().enumerate() {
-        let count = if depth <= 1 { 1 } else { perft_limited(v, &v.play(pos, &m), depth - 1, budget)? };
+        let child = if flow { v.apply(pos, &crate::flow::Action::Move(m)) } else { v.play(pos, &m) };
+        let count = if depth <= 1 { 1 } else { perft_limited(v, &child, depth - 1, budget)? };
         on_move(i + 1, n);
         rows.push((m, count));
     }

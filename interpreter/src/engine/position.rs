@@ -145,6 +145,9 @@ pub struct Position {
     pub spread: Option<Box<crate::engine::spread::SpreadState>>,
     /// Sliding levels (`slide { … }`) not at rest; `None` when every level rests.
     pub frame: Option<Box<crate::engine::frame::Frame>>,
+    /// The phase before play and the obligations of the current ply
+    /// (`phase { … }`, issue 13); `None` in play with nothing owed.
+    pub flow: Option<Box<crate::flow::Flow>>,
 }
 
 impl std::fmt::Debug for Position {
@@ -173,6 +176,7 @@ impl Position {
             pool: [[0; 64]; 2],
             spread: None,
             frame: None,
+            flow: None,
         }
     }
 
@@ -234,6 +238,9 @@ impl Position {
         }
         if self.frame.is_some() || src.frame.is_some() {
             self.frame.clone_from(&src.frame);
+        }
+        if self.flow.is_some() || src.flow.is_some() {
+            self.flow.clone_from(&src.flow);
         }
     }
 
@@ -464,6 +471,9 @@ impl Position {
                     extra = extra.wrapping_mul(0x100000001B3).wrapping_add(v + 13);
                 }
             }
+        }
+        if let Some(flow) = &self.flow {
+            extra = extra.wrapping_mul(0x100000001B3).wrapping_add(flow.key());
         }
         h ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }

@@ -22,6 +22,7 @@ mod hidden;
 mod letters;
 mod chance;
 mod slide;
+mod phases;
 use board::*;
 use pieces::*;
 pub use pieces::MAX_DIRECTIONS;
@@ -34,6 +35,7 @@ use hidden::*;
 use letters::*;
 use chance::*;
 use slide::*;
+use phases::*;
 
 /// A parsed file with the name its diagnostics use.
 pub struct SourceTree<'a> {
@@ -86,6 +88,8 @@ struct Draft<'a> {
     tunnel: Option<From<'a, ast::Tunnel>>,
     /// The `slide` item, if any (a child's replaces the parent's).
     slide: Option<From<'a, ast::Slide>>,
+    /// The phases, in the order first written (a child's phase of the same name replaces the parent's).
+    phases: Vec<From<'a, ast::Phase>>,
 }
 
 /// An item that lists pieces, with the pieces a later `without piece`
@@ -176,6 +180,20 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::Entangle(e) => draft.entangle = Some(From { file, node: e }),
                 ast::Item::Tunnel(t) => draft.tunnel = Some(From { file, node: t }),
                 ast::Item::Slide(sl) => draft.slide = Some(From { file, node: sl }),
+                ast::Item::Phase(ph) => {
+                    if let Some(prev) = draft.phases.iter().find(|q| q.file == file && q.node.name.node == ph.name.node) {
+                        diags.push(
+                            Diagnostic::error("E0163", file, ph.name.span, format!("phase `{}` is given twice in this file", ph.name.node), "given again here")
+                                .with_note(prev.node.name.span, "first given here")
+                                .with_help("give each phase its own name; a variant that `extends` another replaces an inherited phase by writing one of the same name"),
+                        );
+                        continue;
+                    }
+                    match draft.phases.iter_mut().find(|q| q.node.name.node == ph.name.node) {
+                        Some(slot) => *slot = From { file, node: ph },
+                        None => draft.phases.push(From { file, node: ph }),
+                    }
+                }
                 ast::Item::Without(w) => match &w.node {
                     ast::Without::Piece(name) => {
                         let before = draft.pieces.len();
@@ -318,6 +336,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         }
     }
     let slide = draft.slide.and_then(|sl| lower_slide(&mut cx, sl));
+    let phases = lower_phases(&mut cx, &draft.phases, hand.as_ref(), castling.as_ref());
     if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
         cx.diags.push(
             Diagnostic::error("E0158", file, span, format!("a `{name}` block in a variant with sliding levels"), "not supported together with `slide`")
@@ -367,6 +386,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         spread,
         tunnel,
         slide,
+        phases,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;

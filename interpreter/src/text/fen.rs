@@ -151,7 +151,8 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             let Some(kind) = game.kind_by_letter(ch) else {
                 return Err(unknown_letter(game, src, at + j, ch));
             };
-            if game.kinds[kind as usize].royal {
+            // A phase placing from the hand may place the royal piece too.
+            if game.kinds[kind as usize].royal && game.phases.is_empty() {
                 return Err(err(src, at + j, at + j + ch.len_utf8(), "a royal piece cannot be in hand", "royal piece in the pocket")
                     .with_help("royal pieces are never captured, so never in hand: remove it from the brackets"));
             }
@@ -242,6 +243,9 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
     if let Some(entries) = &extension {
         read_extension(game, &mut pos, entries, src)?;
     }
+    // The flow state (phase, obligations): derived where the text does not give it.
+    let had_phase = extension.as_ref().is_some_and(|es| es.iter().any(|e| e.key == "phase"));
+    crate::flow::text::finish(game, &mut pos, had_phase);
     // A frame out of rest has tables of its own (the check test follows the frame).
     let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(game, &o));
     validate(game, framed.as_ref().unwrap_or(t), &pos, src, board_at, board_field.len())?;
@@ -307,9 +311,15 @@ fn read_extension(game: &Game, pos: &mut Position, entries: &[ExtensionEntry], s
                     })?
                     .map(Box::new);
             }
+            key if crate::flow::text::KEYS.contains(&key) => {
+                if let Some(Err(x)) = crate::flow::text::read_key(game, pos, key, e.value) {
+                    return Err(err_code(src, EXTENSION, e.value_at + x.start, e.value_at + x.end, format!("bad `{key}`: {}", x.message), "here")
+                        .with_help("`phase=` names a phase of the variant or `play`; `oblige=` lists obligations such as `w:relocate!,b:move?` (player, action kind, `!` compulsory or `?` optional)"));
+                }
+            }
             _ => {
                 return Err(err_code(src, EXTENSION, e.key_at, e.key_at + e.key.len(), format!("unknown key `{}` in the extension field", e.key), "not a key of the position text")
-                    .with_help("the extension field's keys are: `frame`"));
+                    .with_help("the extension field's keys are: `frame`, `phase`, `oblige`"));
             }
         }
     }
@@ -323,6 +333,7 @@ fn write_extension(game: &Game, pos: &Position, out: &mut String) {
     if let Some(frame) = &pos.frame {
         entries.push(("frame", crate::engine::frame::write(game, frame)));
     }
+    entries.extend(crate::flow::text::write_keys(game, pos));
     if entries.is_empty() {
         return;
     }
@@ -787,7 +798,8 @@ pub fn hide_setup(game: &Game, t: &Tables, pos: &mut Position) {
 fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize, len: usize) -> Result<(), Diagnostic> {
     let has_royal = game.kinds.iter().any(|k| k.royal);
     for color in 0..2u8 {
-        if has_royal && pos.royal_count[color as usize] == 0 {
+        let royal_in_hand = game.kinds.iter().enumerate().any(|(k, kind)| kind.royal && pos.hand[color as usize][k] > 0);
+        if has_royal && pos.royal_count[color as usize] == 0 && !royal_in_hand {
             let who = &game.players[color as usize].name;
             return Err(err(src, at, at + len, format!("{who} has no royal piece"), "in this board")
                 .with_help("every side needs its king (a `royal` piece)"));
@@ -811,7 +823,8 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
     } else {
         movegen::royal_attacked(game, t, pos, pos.side ^ 1)
     };
-    if attacked {
+    // Mid-ply (obligations owed), the mover may stand in check until the ply ends.
+    if attacked && !crate::flow::ply::in_ply(pos) {
         let who = &game.players[(pos.side ^ 1) as usize].name;
         return Err(err(src, at, at + len, format!("{who} is in check but it is not their move"), "in this board")
             .with_help("the side that just moved cannot have left its king attacked; check the side to move"));

@@ -1,0 +1,26 @@
+//! The flow layer (issue 13): whose decision it is, which actions it may
+//! take, plies of several decisions (obligations), phases before play
+//! (placement), the work at the end of a ply, legality of a whole ply, and
+//! perft over complete plies.
+//!
+//! A game without `phase` items and a position without obligations never
+//! enter it: `Position::flow` is `None`, [`Variant::actions`] is the legal
+//! moves and [`Variant::apply`] is `play` followed by the end-of-ply work
+//! (which is nothing in a classical game).
+//!
+//! - [`action`]: [`Action`], the decisions beyond a piece move;
+//! - [`state`]: [`Flow`], the phase and the queue of obligations a position carries;
+//! - [`phase`]: the placement phase's actions and transitions;
+//! - [`ply`]: actions at a decision node, applying one, the end of a ply;
+//! - [`perft`]: counting complete plies or single decisions;
+//! - [`text`]: the position text's `phase=` and `oblige=` keys.
+
+pub mod action;
+pub mod perft;
+pub mod phase;
+pub mod ply;
+pub mod state;
+pub mod text;
+
+pub use action::Action;
+pub use state::{ActionKind, Flow, Obligation};

@@ -1,0 +1,158 @@
+//! Phases before play: the placement phase's decisions, castling rights
+//! gained by placement, and the move to the next phase.
+
+use crate::engine::movegen;
+use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position};
+use crate::engine::tables::Tables;
+use crate::model::flow::Placement;
+use crate::model::geometry::Cell;
+use crate::model::{Color, Game, KindId};
+
+/// The colour of a cell (0 or 1): the parity of the sum of its coordinates.
+pub fn colour(game: &Game, cell: Cell) -> u8 {
+    (game.geometry.coords(cell).iter().sum::<usize>() % 2) as u8
+}
+
+/// The number of pieces in `color`'s hand.
+pub fn hand_size(game: &Game, pos: &Position, color: Color) -> u32 {
+    pos.hand[color as usize][..game.kinds.len()].iter().map(|&n| u32::from(n)).sum()
+}
+
+/// The current phase's index in `Game::phases` (`phases.len()`: play).
+pub fn current(game: &Game, pos: &Position) -> usize {
+    pos.flow.as_ref().map_or(game.phases.len(), |f| f.phase as usize)
+}
+
+/// Does the phase that ends when both hands are empty end here?
+pub fn over(game: &Game, pos: &Position) -> bool {
+    hand_size(game, pos, 0) == 0 && hand_size(game, pos, 1) == 0
+}
+
+/// The first phase not yet over in `pos` (`phases.len()` when every one is):
+/// the phase of a position text without `phase=`.
+pub fn derive(game: &Game, pos: &Position) -> usize {
+    if game.phases.is_empty() || over(game, pos) {
+        game.phases.len()
+    } else {
+        0
+    }
+}
+
+/// The decisions of the side to move in placement phase `placement`, from
+/// its legal moves `moves` (drops and piece moves): its legal placements when
+/// its hand holds pieces and one is legal, else its moves other than drops.
+pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, moves: Vec<Move>) -> Vec<Move> {
+    let us = pos.side;
+    if hand_size(game, pos, us) > 0 {
+        let placed: Vec<Move> = moves.iter().copied().filter(|m| m.kind == MoveKind::Drop && allowed(game, t, placement, pos, m)).collect();
+        if !placed.is_empty() {
+            return placed;
+        }
+    }
+    moves.into_iter().filter(|m| m.kind != MoveKind::Drop).collect()
+}
+
+/// May the side to move make placement `m` (a legal drop) in this phase?
+pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move) -> bool {
+    let us = pos.side;
+    if !placement.order.is_empty() {
+        let placed = placement.order.len().checked_sub(hand_size(game, pos, us) as usize);
+        let Some(entry) = placed.and_then(|i| placement.order.get(i)) else { return false };
+        if entry.kind != m.piece {
+            return false;
+        }
+        if entry.cells.as_ref().is_some_and(|cells| !cells[us as usize].contains(&m.to)) {
+            return false;
+        }
+        if entry.colour.is_some_and(|c| c[us as usize] != colour(game, m.to)) {
+            return false;
+        }
+    }
+    for &kind in &placement.different_colours {
+        if !leaves_colours(game, t, pos, m, kind) {
+            return false;
+        }
+    }
+    // A royal piece dropped (its side had none on the board, so movegen did
+    // not test it): it may not land attacked.
+    if game.kinds[m.piece as usize].royal && !movegen::legal_by_trial(game, t, pos, m) {
+        return false;
+    }
+    if placement.safe && !safe(game, t, pos, m) {
+        return false;
+    }
+    true
+}
+
+/// `KIND on different colours`: after `m`, can the mover's pieces of `kind`
+/// still end on cells of different colours? A piece of `kind` may not go on
+/// a colour that already holds its share (half of the player's pieces of
+/// that kind, rounded up); a placement of another kind must leave, for each
+/// colour, enough empty cells where `kind` may be dropped.
+fn leaves_colours(game: &Game, t: &Tables, pos: &Position, m: &Move, kind: KindId) -> bool {
+    let us = pos.side;
+    let own = code(kind, us);
+    let mut on = [0u32; 2];
+    for c in pos.cells_of(us, t.nwords) {
+        if pos.board[c as usize] & 0x7f == own {
+            on[colour(game, c) as usize] += 1;
+        }
+    }
+    let total = on[0] + on[1] + u32::from(pos.hand[us as usize][kind as usize]);
+    if m.piece == kind {
+        return on[colour(game, m.to) as usize] < total.div_ceil(2);
+    }
+    let zone = &t.drop_zone[(kind as usize * 2 + us as usize) * t.ncells..][..t.ncells];
+    let mut free = [0u32; 2];
+    for (cell, &ok) in zone.iter().enumerate() {
+        if ok && pos.board[cell] == 0 && cell != m.to as usize {
+            free[colour(game, cell as Cell) as usize] += 1;
+        }
+    }
+    (0..2).all(|c| on[c] + free[c] >= total / 2)
+}
+
+/// `placed piece attacks no enemy and is not attacked`: after `m`, the placed
+/// piece could capture no enemy piece and no enemy piece could capture it.
+fn safe(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
+    let us = pos.side;
+    let mut after = pos.clone();
+    after.make(m, game, t);
+    if movegen::attacked(game, t, &after, m.to, us ^ 1) {
+        return false;
+    }
+    // Its moves, as if it were its owner's turn: none may capture.
+    after.side = us;
+    let mut moves = Vec::new();
+    movegen::pseudo_moves(game, t, &after, &mut moves);
+    !moves.iter().any(|x| x.from == m.to && x.kind != MoveKind::Drop && after.board[x.to as usize] != 0 && color_of(after.board[x.to as usize]) != us)
+}
+
+/// After placement `m` by `us`: the castling rights the phase gives when the
+/// castling king stands on its cell and a partner on one of its cells.
+pub fn castling_rights(game: &Game, placement: &Placement, pos: &mut Position, m: &Move, us: Color) {
+    let (Some(pc), Some(rule)) = (&placement.castling, &game.castling) else { return };
+    if m.kind != MoveKind::Drop || (m.piece != rule.king && m.piece != rule.rook) {
+        return;
+    }
+    let u = us as usize;
+    let king = pc.king_on[u];
+    if pos.board[king as usize] & 0x7f != code(rule.king, us) || kind_of(pos.board[king as usize]) != rule.king {
+        return;
+    }
+    let geo = &game.geometry;
+    let kf = geo.coords(king)[0];
+    for &rook in &pc.rook_on[u] {
+        if pos.board[rook as usize] & 0x7f != code(rule.rook, us) {
+            continue;
+        }
+        // The placed piece must be the king or this partner.
+        if m.to != king && m.to != rook {
+            continue;
+        }
+        let short = geo.coords(rook)[0] > kf;
+        if let Some(side) = rule.sides.iter().find(|s| s.short == short) {
+            pos.castling[u][side.slot()] = rook;
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Decisions and plies: the actions at a decision node, applying one, the
+//! work at the end of a ply, and legality of a whole ply.
+
+use super::phase;
+use super::state::{ActionKind, Flow};
+use super::Action;
+use crate::engine::movegen;
+use crate::engine::position::Position;
+use crate::engine::frame;
+use crate::engine::variant::Variant;
+use crate::model::Color;
+
+/// Is a ply in progress in `pos` (an obligation is owed before the turn passes)?
+pub fn in_ply(pos: &Position) -> bool {
+    pos.flow.as_ref().is_some_and(|f| !f.queue.is_empty())
+}
+
+/// The player who started the ply in progress (its first decision passed
+/// the turn to `side`), or the side to move between plies.
+pub fn mover(pos: &Position) -> Color {
+    if in_ply(pos) {
+        pos.side ^ 1
+    } else {
+        pos.side
+    }
+}
+
+impl Variant {
+    /// Whose decision it is in `pos`: the head of the obligation queue, else the side to move.
+    pub fn decider(&self, pos: &Position) -> Color {
+        pos.flow.as_ref().and_then(|f| f.queue.first()).map_or(pos.side, |o| o.player)
+    }
+
+    /// The legal decisions in `pos`: the head obligation's actions, else the
+    /// current phase's, else the legal moves. Without flow state this is
+    /// [`Variant::legal_moves`], each wrapped as [`Action::Move`].
+    pub fn actions(&self, pos: &Position) -> Vec<Action> {
+        let Some(flow) = &pos.flow else {
+            return self.legal_moves(pos).into_iter().map(Action::Move).collect();
+        };
+        if let Some(head) = flow.queue.first() {
+            // Legality of the whole ply: a decision is kept when the ply can
+            // still be completed with the mover's royal piece not attacked.
+            let candidates = self.obligation_candidates(pos, head.player, head.kind, head.compulsory);
+            return candidates.into_iter().filter(|a| self.completable(&self.apply(pos, a))).collect();
+        }
+        let moves = self.legal_moves(pos);
+        match self.game.phases.get(flow.phase as usize) {
+            Some(ph) => phase::actions(&self.game, &self.tables_for(pos), &ph.placement, pos, moves).into_iter().map(Action::Move).collect(),
+            None => moves.into_iter().map(Action::Move).collect(),
+        }
+    }
+
+    /// The actions an obligation of `kind` offers `player` before the
+    /// whole-ply test: every such action by the piece-movement rules (a move
+    /// must not leave the player's own royal piece attacked).
+    fn obligation_candidates(&self, pos: &Position, player: Color, kind: ActionKind, compulsory: bool) -> Vec<Action> {
+        let mut view = pos.clone();
+        view.side = player;
+        view.flow = None;
+        let t = self.tables_for(pos);
+        let mut out: Vec<Action> = match kind {
+            ActionKind::Move => self.legal_moves(&view).into_iter().map(Action::Move).collect(),
+            ActionKind::Relocate => {
+                let mut v = Vec::new();
+                let empty: Vec<_> = self.game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0).collect();
+                for from in pos.cells_of(player, t.nwords) {
+                    for &to in &empty {
+                        v.push(Action::Relocate { from, to });
+                    }
+                }
+                v
+            }
+            ActionKind::Activate => frame::activations(&self.game, pos).into_iter().map(|(level, rows)| Action::Activate { level, rows }).collect(),
+        };
+        if !compulsory {
+            out.push(Action::Pass);
+        }
+        out
+    }
+
+    /// Can the ply in `pos` be completed with its mover's royal piece not
+    /// attacked? (At a ply's end: is it not attacked now?)
+    fn completable(&self, pos: &Position) -> bool {
+        if in_ply(pos) {
+            return !self.actions(pos).is_empty();
+        }
+        !movegen::royal_attacked(&self.game, &self.tables_for(pos), pos, pos.side ^ 1)
+    }
+
+    /// The position after `action` (which must be one of [`Variant::actions`]):
+    /// the decision made, then, when the ply is complete, the end-of-ply work.
+    pub fn apply(&self, pos: &Position, action: &Action) -> Position {
+        let mut next = pos.clone();
+        let head = pos.flow.as_ref().and_then(|f| f.queue.first().copied());
+        let t = &*self.tables_for(pos);
+        match (action, head) {
+            (Action::Move(m), None) => {
+                let us = pos.side;
+                next.make(m, &self.game, t);
+                if let Some(ph) = self.game.phases.get(phase::current(&self.game, pos)) {
+                    phase::castling_rights(&self.game, &ph.placement, &mut next, m, us);
+                }
+            }
+            (Action::Move(m), Some(o)) => {
+                // An intermediate move: made as the obligated player's, the turn stays.
+                let side = next.side;
+                let (half, full) = (next.halfmove, next.fullmove);
+                next.side = o.player;
+                next.make(m, &self.game, t);
+                next.side = side;
+                next.fullmove = full;
+                next.halfmove = if next.halfmove == 0 { 0 } else { half };
+            }
+            (Action::Relocate { from, to }, _) => {
+                let piece = next.take(*from, t);
+                next.put(*to, piece, t);
+            }
+            (Action::Activate { level, rows }, _) => {
+                frame::activate(&self.game, &mut next, *level, *rows);
+            }
+            (Action::Pass, _) => {}
+        }
+        if let Some(flow) = next.flow.as_mut() {
+            if head.is_some() {
+                flow.queue.remove(0);
+            }
+        }
+        if !in_ply(&next) {
+            self.end_of_ply(&mut next);
+        }
+        next
+    }
+
+    /// The work at the end of a complete ply: swinging levels move
+    /// (`slide`), the phase moves on when it is over (repeatedly), and the
+    /// flow state is dropped when it holds nothing (play, no obligation).
+    /// Rule-defined triggers at the end of a ply (`rule … on ply-end`) belong
+    /// here, after the swing.
+    fn end_of_ply(&self, pos: &mut Position) {
+        let game = &self.game;
+        if game.slide.is_some() {
+            frame::tick(game, pos);
+        }
+        if let Some(flow) = pos.flow.as_mut() {
+            while (flow.phase as usize) < game.phases.len() && hand_empty(game, &pos.hand) {
+                flow.phase += 1;
+            }
+        }
+        if pos.flow.as_ref().is_some_and(|f| f.queue.is_empty() && f.phase as usize >= game.phases.len()) {
+            pos.flow = None;
+        }
+    }
+
+    /// Sets the flow state of a position read without one: the first phase
+    /// not yet over (nothing when play has begun).
+    pub fn init_flow(&self, pos: &mut Position) {
+        init_flow(&self.game, pos);
+    }
+}
+
+fn hand_empty(game: &crate::model::Game, hand: &[[u8; 64]; 2]) -> bool {
+    hand.iter().all(|h| h[..game.kinds.len()].iter().all(|&n| n == 0))
+}
+
+/// Sets `pos.flow` for a position read without flow state: the first phase
+/// not yet over, or `None` once play has begun.
+pub fn init_flow(game: &crate::model::Game, pos: &mut Position) {
+    if pos.flow.is_some() {
+        return;
+    }
+    let phase = phase::derive(game, pos);
+    if phase < game.phases.len() {
+        pos.flow = Some(Box::new(Flow { phase: phase as u8, queue: Vec::new() }));
+    }
+}

@@ -1,0 +1,64 @@
+//! The flow state a position carries (`Position::flow`): the phase and the
+//! obligations still to be met in the current ply.
+
+use crate::model::Color;
+
+/// The flow state of a position. `Position::flow` is `None` in play with no
+/// obligation pending, so classical games never carry one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Flow {
+    /// The index of the current phase in `Game::phases`; `phases.len()` is play.
+    pub phase: u8,
+    /// Decisions owed before the turn passes, the head first.
+    pub queue: Vec<Obligation>,
+}
+
+/// A decision a player owes before the turn passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Obligation {
+    /// Who decides.
+    pub player: Color,
+    /// What kind of action.
+    pub kind: ActionKind,
+    /// `false`: the player may waive it ([`crate::flow::Action::Pass`]).
+    pub compulsory: bool,
+}
+
+/// The kinds of action an obligation asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// A move of one of the player's pieces (an intermediate move).
+    Move,
+    /// Moving one of the player's pieces to an empty cell (no capture, any distance).
+    Relocate,
+    /// Pulling a level at rest out of the shaft (`slide { … }`).
+    Activate,
+}
+
+impl ActionKind {
+    /// The word for it in the position text (`oblige=`).
+    pub fn word(self) -> &'static str {
+        match self {
+            ActionKind::Move => "move",
+            ActionKind::Relocate => "relocate",
+            ActionKind::Activate => "activate",
+        }
+    }
+
+    /// The kind a word names.
+    pub fn from_word(word: &str) -> Option<ActionKind> {
+        [ActionKind::Move, ActionKind::Relocate, ActionKind::Activate].into_iter().find(|k| k.word() == word)
+    }
+}
+
+impl Flow {
+    /// A number mixing the whole state, for `Position::key`.
+    pub fn key(&self) -> u64 {
+        let mut h = 0x51u64 + u64::from(self.phase);
+        for o in &self.queue {
+            let v = u64::from(o.player) | (o.kind as u64) << 1 | u64::from(o.compulsory) << 4;
+            h = h.wrapping_mul(0x100000001B3).wrapping_add(v + 17);
+        }
+        h
+    }
+}
