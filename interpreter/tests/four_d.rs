@@ -1,7 +1,9 @@
-//! 4D-Schach (rules/4d-schach.rules) in the tower at rest: each piece's moves
-//! from a central and an edge cell, listed here by hand from §3 FREIHEITSGRADE
-//! of the rulebook (../shared/seeds/003_56f50a1d9a0aa4d0.txt) as the file's
-//! rulings read it, the mate that ruling "dead-position" quotes, and the test
+//! 4D-Schach (rules/4d-schach.rules): each piece's moves from a central and
+//! an edge cell of the tower at rest, listed here by hand from §3
+//! FREIHEITSGRADE of the rulebook (../shared/seeds/003_56f50a1d9a0aa4d0.txt)
+//! as the file's rulings read it; pieces crossing a black hole and moving
+//! with a level pulled out (position texts with `{frame=…}`, the file's
+//! `slide` item); the mate that ruling "dead-position" quotes; and the test
 //! position of the file's `setup`: its first ply counted by hand piece by
 //! piece, its second ply by a peer written in this file (a plain 3D board,
 //! independent of the interpreter's tables and move generator), and its
@@ -35,7 +37,7 @@ fn four_d() -> Variant {
 }
 
 /// (file, rank, level) of a cell name such as `IVd4`.
-fn cell(name: &str) -> (usize, usize, usize) {
+fn cell_of(name: &str) -> (usize, usize, usize) {
     let split = name.find(|c: char| c.is_ascii_lowercase()).expect("a file letter");
     let level = LEVELS.iter().position(|l| *l == &name[..split]).expect("a level");
     let file = (name.as_bytes()[split] - b'a') as usize;
@@ -54,7 +56,7 @@ fn name(c: (usize, usize, usize)) -> String {
 fn fen(pieces: &[(char, &str)], side: char) -> String {
     let mut board = [[[None::<char>; 8]; 8]; 7];
     for &(letter, at) in pieces {
-        let (f, r, l) = cell(at);
+        let (f, r, l) = cell_of(at);
         assert!(board[l][r][f].is_none(), "two pieces on {at}");
         board[l][r][f] = Some(letter);
     }
@@ -66,8 +68,8 @@ fn fen(pieces: &[(char, &str)], side: char) -> String {
                 .map(|r| {
                     let mut s = String::new();
                     let mut empty = 0;
-                    for f in 0..8 {
-                        match board[l][r][f] {
+                    for &at in &board[l][r] {
+                        match at {
                             Some(p) => {
                                 if empty > 0 {
                                     s.push_str(&empty.to_string());
@@ -198,7 +200,7 @@ fn bishop_from_the_corner() {
     let got = targets(&v, &pos, "Ia1");
     assert_eq!(got, sorted(&expected));
     for t in &got {
-        let (f, r, l) = cell(t);
+        let (f, r, l) = cell_of(t);
         assert_eq!((f + r + l) % 2, 0, "{t} is dark as Ia1 is (ruling cell-colours)");
     }
 }
@@ -314,6 +316,118 @@ fn pawn_from_the_corner() {
     let v = four_d();
     let pos = alone(&v, ('P', "Ia1"), &[('p', "Ia2"), ('n', "IIb1"), ('b', "IIb2")]);
     assert_eq!(targets(&v, &pos, "Ia1"), sorted(&["Ib1", "IIa1", "IIb1"]));
+}
+
+// ---------------------------------------------------------------- levels out of the shaft
+
+/// `pieces` with the kings of [`KINGS`], White to move, and levels standing
+/// out of the shaft as `frame` says (the position text's `{frame=…}`, §5).
+fn in_frame(v: &Variant, pieces: &[(char, &str)], frame: &str) -> Position {
+    let mut all = KINGS.to_vec();
+    all.extend_from_slice(pieces);
+    let text = format!("{} {{frame={frame}}}", fen(&all, 'w'));
+    v.parse_fen(&text, "test").unwrap_or_else(|d| panic!("{text}: {d:?}"))
+}
+
+/// The rulebook's own example (ruling "black-hole"): "Ein Bauer kann z.B. von
+/// Ebene II auf Ebene IV vorrücken, wenn der Spielschacht auf Ebene III zum
+/// Zeitpunkt des Halbzuges ein Schwarzes Loch ist." Level III pulled 7 rows
+/// to the North (A-III-7-Nord, offset -7): only its rank 8 stays in the
+/// shaft, at rank 1, so the shaft has no cell of III at d4 or e4.
+/// Pawn on IId4: in its level IIc4 IIe4 IId3 IId5 (4); down Id4 (1); up
+/// through the hole to IVd4 (1); the capture (+1,0,+1) through the hole takes
+/// the knight on IVe4 (1). The bishop on IIIe4 stands on a pulled-out row (at
+/// rank -3 of the shaft): out of reach. 7. The step IId4-IVd4 keeps the colour
+/// (light, 3+3+1 and 3+3+3 odd), the capture IId4xIVe4 changes it (4+3+3
+/// even): the "Ausnahme Rochade" of §3 (ruling "colour-through-holes").
+#[test]
+fn pawn_steps_from_ii_to_iv_through_a_black_hole() {
+    let v = four_d();
+    let pos = in_frame(&v, &[('P', "IId4"), ('n', "IVe4"), ('b', "IIIe4")], "III:-7");
+    let expected = ["IIc4", "IIe4", "IId3", "IId5", "Id4", "IVd4", "IVe4"];
+    assert_eq!(targets(&v, &pos, "IId4"), sorted(&expected));
+    // At rest the same pawn steps to IIId4, takes the bishop on IIIe4 (F) and
+    // cannot reach the knight two levels up.
+    let rest = alone(&v, ('P', "IId4"), &[('n', "IVe4"), ('b', "IIIe4")]);
+    assert_eq!(targets(&v, &rest, "IId4"), sorted(&["IIc4", "IIe4", "IId3", "IId5", "Id4", "IIId4", "IIIe4"]));
+}
+
+/// A bishop changes colour through a black hole (ruling
+/// "colour-through-holes"): bishop on IId4 (light), level III at -7 as above.
+/// Its diagonals in level II and those down to level I are as at rest; the
+/// four upward diagonals cross the hole at e4, c4, d5, d3 and land on level
+/// IV, then go on at rest: (+1,0,+1) IVe4 (dark) Vf4 VIg4 VIIh4;
+/// (-1,0,+1) IVc4 Vb4 VIa4; (0,+1,+1) IVd5 Vd6 VId7 VIId8; (0,-1,+1) IVd3
+/// Vd2 VId1. Each first cell on IV is dark, two levels above a light cell.
+#[test]
+fn bishop_changes_colour_through_a_black_hole() {
+    let v = four_d();
+    let pos = in_frame(&v, &[('B', "IId4")], "III:-7");
+    let got = targets(&v, &pos, "IId4");
+    for (cell, dark) in [("IVe4", true), ("IVc4", true), ("IVd5", true), ("IVd3", true)] {
+        assert!(got.contains(&cell.to_string()), "{cell} in {got:?}");
+        let (f, r, l) = cell_of(cell);
+        assert_eq!((f + r + l) % 2 == 0, dark, "{cell}");
+    }
+    let up = ["IVe4", "Vf4", "VIg4", "VIIh4", "IVc4", "Vb4", "VIa4", "IVd5", "Vd6", "VId7", "VIId8", "IVd3", "Vd2", "VId1"];
+    let mut expected: Vec<String> = up.iter().map(|s| s.to_string()).collect();
+    // In level II (13, as IVd4's in level IV) and down to level I (4 cells).
+    expected.extend(
+        ["IIe5", "IIf6", "IIg7", "IIh8", "IIe3", "IIf2", "IIg1", "IIc5", "IIb6", "IIa7", "IIc3", "IIb2", "IIa1", "Ie4", "Ic4", "Id5", "Id3"]
+            .map(String::from),
+    );
+    expected.sort();
+    assert_eq!(got, expected);
+}
+
+/// A knight's leap over levels counts only the levels present where it lands
+/// (ruling "black-hole"): knight on IId4, level III at -7 (no cell of III in
+/// the shaft but its rank 1). In level II b3 b5 f3 f5 c2 c6 e2 e6 (8); down to
+/// level I Ib4 If4 Id2 Id6 (4); one level up, where III has no cell, the first
+/// level present is IV: IVb4 IVf4 IVd2 IVd6; two levels up the second present
+/// is V: Vc4 Ve4 Vd3 Vd5 (8). 20. At rest the same leaps land on III and IV.
+#[test]
+fn knight_leaps_count_only_levels_present() {
+    let v = four_d();
+    let level = ["IIb3", "IIb5", "IIf3", "IIf5", "IIc2", "IIc6", "IIe2", "IIe6", "Ib4", "If4", "Id2", "Id6"];
+    let mut hole: Vec<&str> = level.to_vec();
+    hole.extend(["IVb4", "IVf4", "IVd2", "IVd6", "Vc4", "Ve4", "Vd3", "Vd5"]);
+    let pos = in_frame(&v, &[('N', "IId4")], "III:-7");
+    assert_eq!(targets(&v, &pos, "IId4"), sorted(&hole));
+    let mut rest: Vec<&str> = level.to_vec();
+    rest.extend(["IIIb4", "IIIf4", "IIId2", "IIId6", "IVc4", "IVe4", "IVd3", "IVd5"]);
+    assert_eq!(targets(&v, &alone(&v, ('N', "IId4"), &[]), "IId4"), sorted(&rest));
+}
+
+/// A-IV-7-Ost (ruling "activation"): level IV at -7 along the files, so its
+/// file h stands at the shaft's file a and files a..g are pulled out.
+/// Rook on IVh4 (in the shaft, at a4): in its level, the frame ignored, rank
+/// 4 g4..b4 (6; a4 holds an own rook) and file h h1 h2 h3 h5 h6 h7 h8 (7);
+/// its column is the shaft's a4: up Va4 VIa4 VIIa4 (3), down IIIa4 holds an
+/// own rook (0). 16.
+/// Rook on IVa4 (pulled out, at the shaft's file -7): its level only, rank 4
+/// b4..h4 but h4 holds the other rook, so b4..g4 (6), file a a1 a2 a3 a5 a6
+/// a7 a8 (7): 13 ("Rochierte Ebenen können nur über die im Spielschacht
+/// verbliebenen Reihen betreten oder verlassen werden", ruling "shaft").
+/// Rook on IIIa4 (at rest): up its column the next level with a cell at the
+/// shaft's a4 is IV, whose cell there is IVh4 (own rook: blocked); down
+/// IIa4 Ia4 (2); its level, file a a1 a2 a3 a5..a8 (7) and rank 4 b4..h4 (7). 16.
+#[test]
+fn rooks_with_level_iv_pulled_seven_rows_east() {
+    let v = four_d();
+    let pos = in_frame(&v, &[('R', "IVh4"), ('R', "IVa4"), ('R', "IIIa4")], "IV:-7");
+    let h4 = [
+        "IVg4", "IVf4", "IVe4", "IVd4", "IVc4", "IVb4", "IVh1", "IVh2", "IVh3", "IVh5", "IVh6", "IVh7", "IVh8", //
+        "Va4", "VIa4", "VIIa4",
+    ];
+    assert_eq!(targets(&v, &pos, "IVh4"), sorted(&h4));
+    let a4 = ["IVb4", "IVc4", "IVd4", "IVe4", "IVf4", "IVg4", "IVa1", "IVa2", "IVa3", "IVa5", "IVa6", "IVa7", "IVa8"];
+    assert_eq!(targets(&v, &pos, "IVa4"), sorted(&a4));
+    let iii = [
+        "IIa4", "Ia4", "IIIa1", "IIIa2", "IIIa3", "IIIa5", "IIIa6", "IIIa7", "IIIa8", //
+        "IIIb4", "IIIc4", "IIId4", "IIIe4", "IIIf4", "IIIg4", "IIIh4",
+    ];
+    assert_eq!(targets(&v, &pos, "IIIa4"), sorted(&iii));
 }
 
 // ---------------------------------------------------------------- the mate of ruling "dead-position"
@@ -481,7 +595,7 @@ fn test_position_perft_three_matches_the_peer() {
 fn test_position_is_an_end_of_the_opening() {
     use peer::{Board, Side};
     let b = Board::read(TEST_POSITION);
-    let dark = |c: (usize, usize, usize)| (c.0 + c.1 + c.2) % 2 == 0;
+    let dark = |c: (usize, usize, usize)| (c.0 + c.1 + c.2).is_multiple_of(2);
     let pieces = b.pieces();
     let kings: Vec<_> = pieces.iter().filter(|p| p.2 == 'K').collect();
     let centre = |c: (usize, usize, usize)| (3..=4).contains(&c.0) && (3..=4).contains(&c.1);
@@ -498,9 +612,9 @@ fn test_position_is_an_end_of_the_opening() {
             assert_eq!(of.iter().filter(|p| dark(p.0)).count(), d, "{side:?} {kind} on dark cells");
             assert_eq!(of.iter().filter(|p| !dark(p.0)).count(), l, "{side:?} {kind} on light cells");
         }
-        for level in 0..7 {
+        for (level, label) in LEVELS.iter().enumerate() {
             let n = pieces.iter().filter(|p| p.1 == side && p.0 .2 == level).count();
-            assert!(n >= 2, "{side:?} has {n} pieces on level {}", LEVELS[level]);
+            assert!(n >= 2, "{side:?} has {n} pieces on level {label}");
         }
     }
     for p in &pieces {
@@ -744,7 +858,7 @@ mod peer {
             // Kind and colour (true = dark) of each placement, kings first.
             let white = "K1 P0 R1 P1 B1 P0 N0 P1 Q0 P1 B0 P0 N1 P1 R0 P0";
             let black = "K0 P0 R1 P1 B1 P0 N0 P0 Q1 P1 B0 P0 N1 P1 R0 P1";
-            let dark = |c: C| (c.0 + c.1 + c.2) % 2 == 0;
+            let dark = |c: C| (c.0 + c.1 + c.2).is_multiple_of(2);
             let queue = |side: Side, order: &str| -> Option<Vec<(C, char)>> {
                 let mut left: Vec<(C, Side, char)> = self.pieces().into_iter().filter(|p| p.1 == side).collect();
                 let mut out = Vec::new();
