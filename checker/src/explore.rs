@@ -149,7 +149,8 @@ pub fn explore(v: &Variant, claims: &[Claim], limits: &Limits) -> Exploration {
         path: Vec::new(),
         tt: HashMap::default(),
         strict: false,
-        test_all_leaves: decisive(v.game.end.stalemate.unwrap_or(Outcome::Draw)),
+        // A `rule` item can end a game where nobody is in check.
+        test_all_leaves: decisive(v.game.end.stalemate.unwrap_or(Outcome::Draw)) || !v.game.rules.is_empty(),
         per_iteration: Vec::new(),
         start,
         out,
@@ -330,6 +331,10 @@ impl Search<'_> {
 
     /// The players who could win at a position `ply` plies from the setup.
     fn winners_at(&self, ply: usize) -> [bool; 2] {
+        if !self.v.game.rules.is_empty() {
+            // A `rule` item may give either player the game at any ply.
+            return [true, true];
+        }
         let mover = (self.start.side as usize + ply) % 2;
         let end = &self.v.game.end;
         let mut w = [false; 2];
@@ -487,6 +492,8 @@ impl Search<'_> {
         let (outcome, declared, check) = match self.v.status(pos) {
             Status::Checkmate(o) => (o, end.checkmate.is_some(), true),
             Status::Stalemate(o) => (o, end.stalemate.is_some(), false),
+            // A `rule` item ended the game: declared by the file itself.
+            Status::Rule { outcome, .. } => (outcome, true, false),
             _ => return,
         };
         if !declared && self.out.undeclared_end.is_none() {

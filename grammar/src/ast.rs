@@ -9,6 +9,8 @@ mod phase;
 pub use phase::*;
 mod slide;
 pub use slide::*;
+mod rule;
+pub use rule::*;
 
 /// A byte range in one source file (`start..end`, as pest and ariadne count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -99,6 +101,8 @@ pub enum Item {
     Tunnel(Tunnel),
     /// `slide { … }`: levels that slide out of the shaft during play (issue 13).
     Slide(Slide),
+    /// `rule "name" { on …  if …  then … }`: a rule-defined condition and effect (issue 13).
+    Rule(RuleDef),
 }
 
 /// `board { files …  ranks …  levels …  holes … }`.

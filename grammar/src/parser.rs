@@ -55,7 +55,7 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
 const ITEM_KEYWORDS: &[&str] = &[
     "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
     "hand", "ruling", "without", "claim", "hidden", "letters", "die", "spread", "entangle",
-    "tunnel", "phase", "slide",
+    "tunnel", "phase", "slide", "rule",
 ];
 
 /// Most syntax errors reported for one file.
@@ -197,8 +197,9 @@ impl Builder<'_> {
             Rule::spread_block => Item::Spread(self.spread(inner)?),
             Rule::entangle_block => Item::Entangle(self.entangle(inner)?),
             Rule::tunnel_block => Item::Tunnel(self.tunnel(inner)?),
-            Rule::phase_block => Item::Phase(self.phase(inner)?),
             Rule::slide_block => Item::Slide(self.slide(inner)?),
+            Rule::rule_block => Item::Rule(self.rule_def(inner)?),
+            Rule::phase_block => Item::Phase(self.phase(inner)?),
             _ => return Err(self.internal(span, "unknown item")),
         })
     }
@@ -1158,6 +1159,7 @@ impl Builder<'_> {
 
 mod phase;
 mod slide;
+mod rule;
 
 #[cfg(test)]
 mod tests;

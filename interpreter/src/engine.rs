@@ -4,6 +4,7 @@
 //! variant that users call ([`variant`]) and perft ([`perft`]); sliding
 //! levels ([`frame`]).
 
+pub mod cond;
 pub mod frame;
 pub mod movegen;
 pub mod perft;

@@ -9,6 +9,7 @@
 //! `extends` chain from disk, without the database).
 
 pub mod flow;
+pub mod cond;
 pub mod geometry;
 pub mod load;
 pub mod lower;
@@ -62,6 +63,9 @@ pub struct Game {
     pub slide: Option<slide::SlideRules>,
     /// The phases before play (`phase NAME { … }`), in order; empty: play from the start.
     pub phases: Vec<flow::Phase>,
+    /// The rule-defined conditions and effects (`rule "name" { … }`), in file
+    /// order; empty: none (and the rules layer is never entered).
+    pub rules: Vec<cond::Rule>,
 }
 
 /// A die (`die d6 1..6`): a chance event with equally likely faces.

@@ -30,8 +30,8 @@ struct MovesJson {
     in_check: bool,
     moves: Vec<MoveJson>,
     count: usize,
-    /// `ongoing`, `checkmate` or `stalemate`.
-    status: &'static str,
+    /// `ongoing`, `checkmate`, `stalemate`, a draw by rule, or `rule "NAME"` (a `rule` item ended the game).
+    status: String,
     /// For the side to move when the game is over: `win`, `lose` or `draw`.
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<&'static str>,
@@ -70,11 +70,12 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
     let side = v.game.players[pos.side as usize].name.clone();
     // The FEN's clock or the played line can already have reached a draw rule.
     let (status, outcome) = match v.status_in_game(&pos, &earlier) {
-        Status::Ongoing => ("ongoing", None),
-        Status::Checkmate(o) => ("checkmate", Some(o)),
-        Status::Stalemate(o) => ("stalemate", Some(o)),
-        Status::FiftyMoves => ("draw by the fifty-move rule", Some(Outcome::Draw)),
-        Status::Repetition => ("draw by repetition", Some(Outcome::Draw)),
+        Status::Ongoing => ("ongoing".to_string(), None),
+        Status::Checkmate(o) => ("checkmate".to_string(), Some(o)),
+        Status::Stalemate(o) => ("stalemate".to_string(), Some(o)),
+        Status::FiftyMoves => ("draw by the fifty-move rule".to_string(), Some(Outcome::Draw)),
+        Status::Repetition => ("draw by repetition".to_string(), Some(Outcome::Draw)),
+        Status::Rule { rule, outcome } => (format!("rule \"{}\"", v.game.rules.get(rule).map_or("", |r| r.name.as_str())), Some(outcome)),
     };
     if args.json {
         let count = moves.len();

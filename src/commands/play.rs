@@ -150,15 +150,16 @@ pub fn move_line(session: &Session, ply: usize, viewer: Option<Color>) -> String
 
 /// How a game that ended by rule ended: the rule, the result in words, and
 /// the result (`checkmate`, `Black wins`, `0-1`). `None` while it goes on.
-fn ending(session: &Session) -> Option<(&'static str, String, GameResult)> {
+fn ending(session: &Session) -> Option<(String, String, GameResult)> {
     let status = session.status();
     let result = result_of(status, session.position().side)?;
     let what = match status {
         Status::Ongoing => return None,
-        Status::Checkmate(_) => "checkmate",
-        Status::Stalemate(_) => "stalemate",
-        Status::FiftyMoves => "draw by the move limit",
-        Status::Repetition => "draw by repetition",
+        Status::Checkmate(_) => "checkmate".to_string(),
+        Status::Stalemate(_) => "stalemate".to_string(),
+        Status::FiftyMoves => "draw by the move limit".to_string(),
+        Status::Repetition => "draw by repetition".to_string(),
+        Status::Rule { rule, .. } => format!("rule \"{}\"", session.variant.game.rules.get(rule).map_or("", |r| r.name.as_str())),
     };
     Some((what, result_words(session, result), result))
 }

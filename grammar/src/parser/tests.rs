@@ -128,6 +128,7 @@ fn chess_has_every_item_in_order() {
             Item::Tunnel(_) => "tunnel",
             Item::Phase(_) => "phase",
             Item::Slide(_) => "slide",
+            Item::Rule(_) => "rule",
         })
         .collect();
     assert_eq!(
@@ -612,7 +613,7 @@ fn claim_errors_say_what_a_claim_is() {
     assert!(d.help.as_deref().is_some_and(|h| h.contains("at most 1 King")), "{:?}", d.help);
     let d = err("claim: at most 1 King");
     assert_eq!(d.label, "expected a name after `claim`");
-    let d = err("claim x: every King");
+    let d = err("claim x: all King");
     assert_eq!(d.label, "expected `moves`");
     assert!(d.help.as_deref().is_some_and(|h| h.contains("`no PIECE on ZONE`")), "{:?}", d.help);
     let d = err("claim x: 3 Kings");

@@ -35,6 +35,14 @@ pub enum Status {
     FiftyMoves,
     /// Drawn because the position occurred the `draw on repetition N` number of times.
     Repetition,
+    /// Ended by a `ply-end` rule (`rule "name" { … then … }`): the rule's index
+    /// in [`Game::rules`] and the outcome for the side to move.
+    Rule {
+        /// Which rule ([`Game::rules`]).
+        rule: usize,
+        /// The result for the side to move.
+        outcome: Outcome,
+    },
 }
 
 impl Variant {
@@ -104,7 +112,12 @@ impl Variant {
     }
 
     /// The legal moves in `pos`.
+    /// In a phase or a ply with obligations (`pos.flow`), these are the moves
+    /// among the flow layer's decisions ([`Variant::actions`]).
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if pos.flow.is_some() {
+            return self.actions(pos).iter().filter_map(|a| a.as_move().copied()).collect();
+        }
         let mut out = Vec::with_capacity(64);
         movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut out);
         out
@@ -112,11 +125,20 @@ impl Variant {
 
     /// Appends the legal moves in `pos` to `out`.
     pub fn legal_moves_into(&self, pos: &Position, out: &mut Vec<Move>) {
+        if pos.flow.is_some() {
+            out.extend(self.actions(pos).iter().filter_map(|a| a.as_move().copied()));
+            return;
+        }
         movegen::legal_moves(&self.game, &self.tables_for(pos), pos, out);
     }
 
-    /// The position after `m`.
+    /// The position after `m`. In a phase or a ply with obligations, with
+    /// the flow layer's work ([`Variant::apply`]: castling rights gained by
+    /// placement, the end of the phase).
     pub fn play(&self, pos: &Position, m: &Move) -> Position {
+        if pos.flow.is_some() {
+            return self.apply(pos, &crate::flow::Action::Move(*m));
+        }
         let mut next = pos.clone();
         next.make(m, &self.game, &self.tables_for(pos));
         next
@@ -137,6 +159,10 @@ impl Variant {
     /// [`EndRules::deciding`]: crate::model::EndRules::deciding
     pub fn status_in_game(&self, pos: &Position, earlier: &[Position]) -> Status {
         let plain = self.status(pos);
+        if let Status::Rule { .. } = plain {
+            // A rule ends the game with the ply, as mate does.
+            return plain;
+        }
         let end = &self.game.end;
         let mut holding = Vec::new();
         for condition in EndCondition::ALL {
@@ -186,8 +212,13 @@ impl Variant {
         pos.key(&self.tables)
     }
 
-    /// Mate, stalemate, or neither, from this position alone.
+    /// Mate, stalemate, an end by a `ply-end` rule, or none of them, from this position alone.
     pub fn status(&self, pos: &Position) -> Status {
+        if !self.game.rules.is_empty() {
+            if let Some(d) = crate::engine::cond::decided(&self.game, &self.tables_for(pos), pos) {
+                return Status::Rule { rule: d.rule, outcome: d.outcome_for(pos.side) };
+            }
+        }
         if !self.legal_moves(pos).is_empty() {
             return Status::Ongoing;
         }

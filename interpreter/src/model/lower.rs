@@ -23,6 +23,7 @@ mod letters;
 mod chance;
 mod slide;
 mod phases;
+mod rules;
 use board::*;
 use pieces::*;
 pub use pieces::MAX_DIRECTIONS;
@@ -36,6 +37,7 @@ use letters::*;
 use chance::*;
 use slide::*;
 use phases::*;
+use rules::*;
 
 /// A parsed file with the name its diagnostics use.
 pub struct SourceTree<'a> {
@@ -90,6 +92,8 @@ struct Draft<'a> {
     slide: Option<From<'a, ast::Slide>>,
     /// The phases, in the order first written (a child's phase of the same name replaces the parent's).
     phases: Vec<From<'a, ast::Phase>>,
+    /// The `rule` items, in the order first written (a child's rule of the same name replaces the parent's).
+    rules: Vec<From<'a, ast::RuleDef>>,
 }
 
 /// An item that lists pieces, with the pieces a later `without piece`
@@ -180,6 +184,20 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::Entangle(e) => draft.entangle = Some(From { file, node: e }),
                 ast::Item::Tunnel(t) => draft.tunnel = Some(From { file, node: t }),
                 ast::Item::Slide(sl) => draft.slide = Some(From { file, node: sl }),
+                ast::Item::Rule(r) => {
+                    if let Some(prev) = draft.rules.iter().find(|q| q.file == file && q.node.name.node == r.name.node) {
+                        diags.push(
+                            Diagnostic::error("E0176", file, r.name.span, format!("rule \"{}\" is given twice in this file", r.name.node), "given again here")
+                                .with_note(prev.node.name.span, "first given here")
+                                .with_help("give each rule its own name; a variant that `extends` another replaces an inherited rule by writing one of the same name"),
+                        );
+                        continue;
+                    }
+                    match draft.rules.iter_mut().find(|q| q.node.name.node == r.name.node) {
+                        Some(slot) => *slot = From { file, node: r },
+                        None => draft.rules.push(From { file, node: r }),
+                    }
+                }
                 ast::Item::Phase(ph) => {
                     if let Some(prev) = draft.phases.iter().find(|q| q.file == file && q.node.name.node == ph.name.node) {
                         diags.push(
@@ -337,6 +355,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     }
     let slide = draft.slide.and_then(|sl| lower_slide(&mut cx, sl));
     let phases = lower_phases(&mut cx, &draft.phases, hand.as_ref(), castling.as_ref());
+    let rules = lower_rules(&mut cx, &draft.rules, kinds.len());
     if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
         cx.diags.push(
             Diagnostic::error("E0158", file, span, format!("a `{name}` block in a variant with sliding levels"), "not supported together with `slide`")
@@ -387,6 +406,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         tunnel,
         slide,
         phases,
+        rules,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;

@@ -402,7 +402,7 @@ fn sees(seen_by: SeenBy, capturer: Color, viewer: Option<Color>) -> bool {
 pub fn result_of(status: Status, side: Color) -> Option<GameResult> {
     let outcome = match status {
         Status::Ongoing => return None,
-        Status::Checkmate(o) | Status::Stalemate(o) => o,
+        Status::Checkmate(o) | Status::Stalemate(o) | Status::Rule { outcome: o, .. } => o,
         Status::FiftyMoves | Status::Repetition => Outcome::Draw,
     };
     Some(match outcome {

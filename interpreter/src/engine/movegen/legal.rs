@@ -8,6 +8,15 @@ use super::*;
 /// the fast paths of [`legal_moves`] and [`count_legal`] are tested against.
 pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
+    if !game.rules.is_empty() {
+        // Rule-defined ends and forbidden moves (`rule` items).
+        return crate::engine::cond::legal_moves_reference(game, t, pos, out);
+    }
+    legal_moves_plain_reference(game, t, pos, out);
+}
+
+/// [`legal_moves_reference`] without the `rule` items.
+pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -88,6 +97,15 @@ pub(super) fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
 /// be) its own move.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
+    if !game.rules.is_empty() {
+        // Rule-defined ends and forbidden moves (`rule` items).
+        return crate::engine::cond::legal_moves(game, t, pos, out);
+    }
+    legal_moves_plain(game, t, pos, out);
+}
+
+/// [`legal_moves`] without the `rule` items.
+pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -154,7 +172,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() {
+    if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

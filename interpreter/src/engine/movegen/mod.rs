@@ -17,6 +17,7 @@ mod spread;
 
 pub use attack::{attacked, in_check, royal_attacked};
 pub use legal::{count_legal, legal_by_trial, legal_moves, legal_moves_reference};
+pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference};
 pub use spread::spread_in_check;
 
 use attack::*;
@@ -302,4 +303,18 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
             out.push(m);
         }
     }
+}
+
+/// Does the piece of `by` on `from` attack `cell`: could it capture an
+/// enemy piece standing there? (`attacks` in rule conditions; the cell is
+/// tried with a stand-in enemy piece, whatever stands there.)
+pub fn piece_attacks(game: &Game, t: &Tables, pos: &Position, from: Cell, by: Color, cell: Cell) -> bool {
+    let _ = game;
+    let mut probe = pos.clone();
+    probe.side = by;
+    probe.ep_len = 0;
+    probe.board[cell as usize] = code(0, by ^ 1);
+    let mut moves = Vec::new();
+    piece_moves(&probe, t, from, &mut moves);
+    moves.iter().any(|m| m.to == cell)
 }

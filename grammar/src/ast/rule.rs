@@ -1,0 +1,199 @@
+//! The `rule` item (issue 13): a condition over the position, when it is
+//! evaluated, and what happens when it holds.
+
+use super::{Ident, Span, Spanned, Zone};
+
+/// `rule "name" { on TRIGGER  if COND  then EFFECT }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RuleDef {
+    /// Its name, shown when it decides a game.
+    pub name: Spanned<String>,
+    /// `on ply-end` or `on offer`.
+    pub trigger: Spanned<Trigger>,
+    /// `if COND` (`None`: always).
+    pub guard: Option<Cond>,
+    /// `then …`.
+    pub effect: Spanned<Effect>,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// When a rule is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trigger {
+    /// `ply-end`: in the position after every complete ply.
+    PlyEnd,
+    /// `offer`: on every move the side to move is offered.
+    Offer,
+}
+
+/// What a rule does when its condition holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// `PLAYER wins`.
+    Wins(Spanned<PlayerRef>),
+    /// `PLAYER loses`.
+    Loses(Spanned<PlayerRef>),
+    /// `draw`.
+    Draw,
+    /// `forbid moves after which COND`.
+    Forbid(Cond),
+}
+
+/// A condition: any of the conjunctions holds (`A and B or C and not D`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cond {
+    /// The alternatives joined by `or`.
+    pub any_of: Vec<CondConj>,
+    /// The whole condition.
+    pub span: Span,
+}
+
+/// Literals joined by `and`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CondConj {
+    /// The literals; all must hold.
+    pub all_of: Vec<CondLit>,
+    /// The whole conjunction.
+    pub span: Span,
+}
+
+/// An atom, possibly negated with `not`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CondLit {
+    /// `not` was written before it.
+    pub negated: bool,
+    /// The atom.
+    pub atom: Spanned<CondAtom>,
+}
+
+/// One test on the position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CondAtom {
+    /// `line 3 own Pawn along file rank level` (`line 3..4 …`).
+    Line {
+        /// The least number of pieces in the line.
+        min: Spanned<u32>,
+        /// `..M`: the longest such line has at most M pieces.
+        max: Option<Spanned<u32>>,
+        /// Whose pieces, of which kind.
+        pieces: PieceSet,
+        /// The axes the line may run along.
+        axes: Vec<Ident>,
+    },
+    /// `fewer than 2 own pieces on some level`.
+    Count {
+        /// The comparison with a number.
+        compare: Spanned<Compare>,
+        /// The pieces counted.
+        pieces: PieceSet,
+        /// Where they are counted (`None`: the whole board).
+        scope: Option<Scope>,
+    },
+    /// `distance own King to enemy King at most 1`.
+    Distance {
+        /// The first set.
+        from: PieceSet,
+        /// The second set.
+        to: PieceSet,
+        /// The comparison of the least distance between them.
+        compare: Spanned<Compare>,
+    },
+    /// `PLAYER in check`.
+    InCheck(Spanned<PlayerRef>),
+    /// `PLAYER to move`.
+    ToMove(Spanned<PlayerRef>),
+    /// `PLAYER has only King Bishop`.
+    HasOnly {
+        /// The player.
+        player: Spanned<PlayerRef>,
+        /// The kinds it may have (a kind written twice may be there twice).
+        kinds: Vec<Ident>,
+    },
+    /// `black's King can move onto rank 8`.
+    CanMove {
+        /// The pieces that would move.
+        pieces: PieceSet,
+        /// Where to.
+        onto: Zone,
+    },
+    /// `own Queen attacks enemy King`.
+    Attacks {
+        /// The attackers.
+        pieces: PieceSet,
+        /// The attacked.
+        target: PieceSet,
+    },
+    /// `own Queen attacked`: attacked by the owner's opponent.
+    Attacked(PieceSet),
+    /// `own Bishop coloured like a1`.
+    Coloured {
+        /// The pieces.
+        pieces: PieceSet,
+        /// A square of the colour.
+        like: Ident,
+    },
+    /// `own King on square d4 or square e4`.
+    On {
+        /// The pieces.
+        pieces: PieceSet,
+        /// The zone.
+        zone: Zone,
+    },
+}
+
+/// A comparison with a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compare {
+    /// `fewer than N`.
+    Fewer(u32),
+    /// `more than N`.
+    More(u32),
+    /// `at least N`.
+    AtLeast(u32),
+    /// `at most N`.
+    AtMost(u32),
+    /// `exactly N`.
+    Exactly(u32),
+    /// `no` (exactly 0).
+    No,
+}
+
+/// Where pieces are counted.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// `on some AXIS`: on one slice of the axis (one level, …).
+    Some(Ident),
+    /// `on every AXIS`: on each slice of the axis.
+    Every(Ident),
+    /// `on ZONE`.
+    Zone(Zone),
+}
+
+/// `own Pawn`, `enemy pieces`, `white's King`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PieceSet {
+    /// Whose pieces.
+    pub party: Spanned<PlayerRef>,
+    /// Of which kind (`None`: `pieces`/`piece`, any kind).
+    pub kind: Option<Ident>,
+    /// The whole set.
+    pub span: Span,
+}
+
+/// A player named in a rule.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerRef {
+    /// `own`: the rule's subject.
+    Own,
+    /// `enemy`: the subject's opponent.
+    Enemy,
+    /// `mover`: who makes (or made) the move the rule looks at.
+    Mover,
+    /// `opponent`: the mover's opponent.
+    Opponent,
+    /// `owner`: in an effect, the subject the condition held for.
+    Owner,
+    /// A player's name (`white`).
+    Named(String),
+}

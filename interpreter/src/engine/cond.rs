@@ -1,0 +1,293 @@
+//! Rule-defined conditions and effects (issue 13): evaluates the
+//! [`crate::model::cond`] predicates over a position, decides positions that
+//! a `ply-end` rule ends, and filters the moves an `offer` rule forbids.
+//!
+//! A game without `rule` items never enters this module: move generation and
+//! status test `game.rules.is_empty()` once.
+//!
+//! *Mover* and *subject*: in a position (after a complete ply) the mover is
+//! the player who made that ply, the one not to move; for an offered move it
+//! is the side to move. A rule whose condition names `own` or `enemy` is
+//! evaluated with each player as the subject, the mover first; otherwise once.
+
+use crate::engine::frame;
+use crate::engine::movegen;
+use crate::engine::position::{color_of, kind_of, Move, MoveKind, Position};
+use crate::engine::tables::Tables;
+use crate::model::cond::{Atom, Cond, Effect, PieceSet, Range, Rule, Scope, Trigger, Who};
+use crate::model::geometry::Cell;
+use crate::model::{Color, Game, Outcome};
+
+/// A position a `ply-end` rule ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The rule (index into [`Game::rules`]).
+    pub rule: usize,
+    /// The winner (`None`: a draw).
+    pub winner: Option<Color>,
+}
+
+impl Decision {
+    /// The result for `side` (the side to move, for [`crate::Status`]).
+    pub fn outcome_for(&self, side: Color) -> Outcome {
+        match self.winner {
+            None => Outcome::Draw,
+            Some(w) if w == side => Outcome::Win,
+            Some(_) => Outcome::Lose,
+        }
+    }
+}
+
+/// Does a `ply-end` rule end the game in `pos`? The first such rule in file
+/// order whose condition holds (for the mover as subject first, then the
+/// opponent) decides. This is the evaluation at the end of a complete ply:
+/// the flow layer may call it there; move generation and status call it for
+/// every position between plies (a position given as text is the end of a
+/// ply too), and never while an obligation of the ply is owed.
+pub fn decided(game: &Game, t: &Tables, pos: &Position) -> Option<Decision> {
+    if crate::flow::ply::in_ply(pos) {
+        return None; // decisions of the ply are still owed: not the end of a ply
+    }
+    let mover = pos.side ^ 1;
+    for (i, rule) in game.rules.iter().enumerate() {
+        let Effect::End { player, outcome } = rule.effect else { continue };
+        if rule.trigger != Trigger::PlyEnd {
+            continue;
+        }
+        for subject in subjects(rule, mover) {
+            let cx = Cx { game, t, pos, mover, subject };
+            if rule.guard.as_ref().is_none_or(|g| cx.holds(g)) {
+                let p = cx.player(player);
+                let winner = match outcome {
+                    Outcome::Win => Some(p),
+                    Outcome::Lose => Some(p ^ 1),
+                    Outcome::Draw => None,
+                };
+                return Some(Decision { rule: i, winner });
+            }
+        }
+    }
+    None
+}
+
+/// The subjects a rule is evaluated for: the mover, then (if the condition
+/// names `own`/`enemy`) the other player.
+fn subjects(rule: &Rule, mover: Color) -> impl Iterator<Item = Color> {
+    let both = rule.per_subject;
+    [mover, mover ^ 1].into_iter().take(if both { 2 } else { 1 })
+}
+
+/// The legal moves in a game with rules: none when a rule has ended the
+/// game; otherwise the plain legal moves without those an `offer` rule forbids.
+pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if decided(game, t, pos).is_some() {
+        return;
+    }
+    moves_without_end(game, t, pos, out);
+}
+
+/// [`legal_moves`] by the reference generator (every move tried on a copy).
+pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if decided(game, t, pos).is_some() {
+        return;
+    }
+    let first = out.len();
+    movegen::legal_moves_plain_reference(game, t, pos, out);
+    forbid_filter(game, t, pos, out, first);
+}
+
+/// The legal moves without the end test: the plain legal moves less the
+/// forbidden ones (what `can move` asks for).
+fn moves_without_end(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
+    movegen::legal_moves_plain(game, t, pos, out);
+    forbid_filter(game, t, pos, out, first);
+}
+
+/// Removes from `out[first..]` every move an `offer` rule forbids in `pos`.
+pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
+    let mover = pos.side;
+    let active: Vec<(&Rule, &Cond)> = game
+        .rules
+        .iter()
+        .filter(|r| r.trigger == Trigger::Offer)
+        .filter_map(|r| match &r.effect {
+            Effect::Forbid(after) => Some((r, after)),
+            Effect::End { .. } => None,
+        })
+        .filter(|(r, _)| r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover }.holds(g)))
+        .collect();
+    if active.is_empty() {
+        return;
+    }
+    let mut next = pos.clone();
+    let mut keep = first;
+    for i in first..out.len() {
+        let m = out[i];
+        next.copy_from(pos, t);
+        next.make(&m, game, t);
+        let cx = Cx { game, t, pos: &next, mover, subject: mover };
+        if !active.iter().any(|(_, after)| cx.holds(after)) {
+            out[keep] = m;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+
+/// Is `cond` true in `pos` for `subject`, with `mover` the player who made
+/// (or makes) the move in question? (For tests and the flow layer.)
+pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color) -> bool {
+    Cx { game, t, pos, mover, subject }.holds(cond)
+}
+
+/// An evaluation: the position and who is who.
+struct Cx<'a> {
+    game: &'a Game,
+    t: &'a Tables,
+    pos: &'a Position,
+    mover: Color,
+    subject: Color,
+}
+
+impl Cx<'_> {
+    fn player(&self, w: Who) -> Color {
+        match w {
+            Who::Own => self.subject,
+            Who::Enemy => self.subject ^ 1,
+            Who::Mover => self.mover,
+            Who::Opponent => self.mover ^ 1,
+            Who::Player(c) => c,
+        }
+    }
+
+    fn holds(&self, c: &Cond) -> bool {
+        c.any_of.iter().any(|conj| conj.iter().all(|lit| self.atom(&lit.atom) != lit.negated))
+    }
+
+    /// The cells holding a piece of the set, and its owner.
+    fn cells(&self, s: PieceSet) -> (Color, Vec<Cell>) {
+        let owner = self.player(s.who);
+        let cells = self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(s.kind, owner, c)).collect();
+        (owner, cells)
+    }
+
+    fn is_member(&self, kind: Option<u8>, owner: Color, cell: Cell) -> bool {
+        let occ = self.pos.board[cell as usize];
+        occ != 0 && color_of(occ) == owner && kind.is_none_or(|k| kind_of(occ) == k)
+    }
+
+    fn atom(&self, a: &Atom) -> bool {
+        let game = self.game;
+        match a {
+            Atom::Line { length, pieces, axes } => self.line(*length, *pieces, axes),
+            Atom::Count { count, pieces, scope } => {
+                let (owner, cells) = self.cells(*pieces);
+                match scope {
+                    Scope::Board => count.contains(cells.len() as u32),
+                    Scope::Zone(z) => count.contains(cells.iter().filter(|c| z[owner as usize].binary_search(c).is_ok()).count() as u32),
+                    Scope::Some(axis) | Scope::Every(axis) => {
+                        let mut per = vec![0u32; game.geometry.size(*axis)];
+                        for &c in &cells {
+                            per[game.geometry.coords(c)[*axis]] += 1;
+                        }
+                        if matches!(scope, Scope::Some(_)) {
+                            per.iter().any(|&n| count.contains(n))
+                        } else {
+                            per.iter().all(|&n| count.contains(n))
+                        }
+                    }
+                }
+            }
+            Atom::Distance { from, to, distance } => {
+                let (_, a) = self.cells(*from);
+                let (_, b) = self.cells(*to);
+                let frame = self.pos.frame.as_deref();
+                let abs_b: Vec<Vec<i64>> = b.iter().map(|&c| frame::absolute(game, frame, c)).collect();
+                let least = a
+                    .iter()
+                    .flat_map(|&c| {
+                        let pa = frame::absolute(game, frame, c);
+                        abs_b.iter().map(move |pb| pa.iter().zip(pb).map(|(x, y)| (x - y).unsigned_abs()).max().unwrap_or(0)).collect::<Vec<u64>>()
+                    })
+                    .min();
+                least.is_some_and(|d| distance.contains(u32::try_from(d).unwrap_or(u32::MAX)))
+            }
+            Atom::InCheck(w) => movegen::royal_attacked(game, self.t, self.pos, self.player(*w)),
+            Atom::ToMove(w) => self.pos.side == self.player(*w),
+            Atom::HasOnly { who, counts } => {
+                let c = self.player(*who);
+                let mut have = vec![0u32; counts.len()];
+                for cell in self.pos.cells_of(c, self.t.nwords) {
+                    if let Some(n) = have.get_mut(kind_of(self.pos.board[cell as usize]) as usize) {
+                        *n += 1;
+                    }
+                }
+                for (k, n) in have.iter_mut().enumerate() {
+                    *n += u32::from(self.pos.hand[c as usize][k]);
+                }
+                have.iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))
+            }
+            Atom::CanMove { pieces, onto } => {
+                let owner = self.player(pieces.who);
+                if self.pos.side != owner {
+                    return false;
+                }
+                let mut moves = Vec::new();
+                moves_without_end(game, self.t, self.pos, &mut moves);
+                moves.iter().any(|m| {
+                    m.kind != MoveKind::Drop
+                        && pieces.kind.is_none_or(|k| m.piece == k)
+                        && onto[owner as usize].binary_search(&m.to).is_ok()
+                })
+            }
+            Atom::Attacks { pieces, target } => {
+                let (by, from) = self.cells(*pieces);
+                let (_, targets) = self.cells(*target);
+                targets.iter().any(|&cell| from.iter().any(|&f| f != cell && movegen::piece_attacks(game, self.t, self.pos, f, by, cell)))
+            }
+            Atom::Attacked(pieces) => {
+                let (owner, cells) = self.cells(*pieces);
+                cells.iter().any(|&c| movegen::attacked(game, self.t, self.pos, c, owner ^ 1))
+            }
+            Atom::Coloured { pieces, like } => {
+                let colour = frame::cell_colour(game, *like);
+                self.cells(*pieces).1.iter().any(|&c| frame::cell_colour(game, c) == colour)
+            }
+        }
+    }
+
+    /// `line`: some longest run of the set's pieces along one of `axes`, in
+    /// the position's frame (a step along the stacking axis lands on the
+    /// next level present there), has a length in `length`.
+    fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
+        let game = self.game;
+        let owner = self.player(pieces.who);
+        let offsets = frame::offsets_of(self.pos).unwrap_or_default();
+        let dims = game.geometry.dims();
+        let member = |c: Option<Cell>| c.is_some_and(|c| self.is_member(pieces.kind, owner, c));
+        for &axis in axes {
+            let mut fwd = vec![0i32; dims];
+            fwd[axis] = 1;
+            let back: Vec<i32> = fwd.iter().map(|x| -x).collect();
+            for start in self.pos.cells_of(owner, self.t.nwords) {
+                if !member(Some(start)) || member(frame::step(game, &offsets, start, &back)) {
+                    continue; // not a piece of the set, or not the first of its run
+                }
+                let mut n = 1u32;
+                let mut at = start;
+                while let Some(next) = frame::step(game, &offsets, at, &fwd).filter(|&c| member(Some(c))) {
+                    n += 1;
+                    at = next;
+                    if n > dims as u32 * 4096 {
+                        break; // a cycle cannot happen on a finite board; guard anyway
+                    }
+                }
+                if length.contains(n) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

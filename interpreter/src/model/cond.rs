@@ -1,0 +1,215 @@
+//! Rule-defined conditions and effects (`rule "name" { on …  if …  then … }`,
+//! issue 13): predicates over a position and a subject player, and what a
+//! rule does when its condition holds. The evaluator is
+//! [`crate::engine::cond`].
+
+use crate::model::geometry::Cell;
+use crate::model::{Color, KindId, Outcome};
+use rulebook_grammar::ast::Span;
+
+/// One `rule` item.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    /// Its name (shown when it decides a game).
+    pub name: String,
+    /// When it is evaluated.
+    pub trigger: Trigger,
+    /// `if …` (`None`: always).
+    pub guard: Option<Cond>,
+    /// What it does.
+    pub effect: Effect,
+    /// The guard (or a `forbid` condition) names `own` or `enemy`: it is
+    /// evaluated for each player as the subject (the mover first), not once.
+    pub per_subject: bool,
+    /// Where the item was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
+}
+
+/// When a rule is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trigger {
+    /// In the position after every complete ply (and in a position given as
+    /// text): a rule that ends the game makes the position terminal.
+    PlyEnd,
+    /// On every move offered to the side to move, before it is made.
+    Offer,
+}
+
+/// What a rule does when its condition holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// The game ends: `player` gets `outcome` (`Draw`: a draw for both).
+    End {
+        /// Whose result `outcome` is.
+        player: Who,
+        /// The result for `player`.
+        outcome: Outcome,
+    },
+    /// `forbid moves after which COND`: a move is not legal when `COND`
+    /// holds in the position after it (subject: the mover).
+    Forbid(Cond),
+    // Next: `Oblige { … }` (a player must take an action kind before the turn passes).
+}
+
+/// A player named in a rule, resolved when the rule is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Who {
+    /// The rule's subject (`own`; `owner` in an effect).
+    Own,
+    /// The subject's opponent (`enemy`).
+    Enemy,
+    /// Who makes the move the rule looks at (`offer`), or made the ply that just ended (`ply-end`).
+    Mover,
+    /// The mover's opponent.
+    Opponent,
+    /// A player by name.
+    Player(Color),
+}
+
+/// A condition in disjunctive form: any of the conjunctions holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cond {
+    /// The alternatives (`or`); each a list of literals that all hold (`and`).
+    pub any_of: Vec<Vec<Lit>>,
+}
+
+/// An atom, possibly negated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lit {
+    /// `not`.
+    pub negated: bool,
+    /// The test.
+    pub atom: Atom,
+}
+
+/// Pieces of one player, of one kind or of any kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PieceSet {
+    /// Whose.
+    pub who: Who,
+    /// Which kind (`None`: any).
+    pub kind: Option<KindId>,
+}
+
+/// A count the condition accepts: `lo..=hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Range {
+    /// The least accepted.
+    pub lo: u32,
+    /// The most accepted.
+    pub hi: u32,
+}
+
+impl Range {
+    /// Is `n` in the range?
+    pub fn contains(self, n: u32) -> bool {
+        self.lo <= n && n <= self.hi
+    }
+}
+
+/// Where pieces are counted.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The whole board.
+    Board,
+    /// `on some AXIS`: some slice across that axis (one level, one file …) has an accepted count.
+    Some(usize),
+    /// `on every AXIS`: every slice has an accepted count.
+    Every(usize),
+    /// `on ZONE`: the zone of the pieces' owner (sorted cells, per player).
+    Zone([Vec<Cell>; 2]),
+}
+
+/// One test on a position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// `line N[..M] PIECES along AXES`: some longest unbroken line of
+    /// adjacent cells along one of `axes`, each holding one of the pieces,
+    /// has a length in `length` (`line N`: N or more).
+    Line {
+        /// Accepted lengths of a longest line.
+        length: Range,
+        /// The pieces.
+        pieces: PieceSet,
+        /// The axes a line may run along (indices into the geometry's axes).
+        axes: Vec<usize>,
+    },
+    /// The number of the pieces in `scope` is in `count`.
+    Count {
+        /// Accepted numbers.
+        count: Range,
+        /// The pieces.
+        pieces: PieceSet,
+        /// Where.
+        scope: Scope,
+    },
+    /// The least king-step (Chebyshev) distance between a piece of `from`
+    /// and one of `to` is in `distance` (false when either set is empty).
+    Distance {
+        /// The first set.
+        from: PieceSet,
+        /// The second set.
+        to: PieceSet,
+        /// Accepted distances.
+        distance: Range,
+    },
+    /// Some royal piece of the player is attacked.
+    InCheck(Who),
+    /// The player is to move.
+    ToMove(Who),
+    /// Every piece of the player on the board is of a listed kind, each kind
+    /// at most as often as listed (`counts[kind]`).
+    HasOnly {
+        /// The player.
+        who: Who,
+        /// Per kind: how many may be there.
+        counts: Vec<u8>,
+    },
+    /// The pieces' owner is to move and has a legal move of one of them
+    /// ending in `onto` (its own zone).
+    CanMove {
+        /// The pieces.
+        pieces: PieceSet,
+        /// Per player: the zone (sorted cells).
+        onto: [Vec<Cell>; 2],
+    },
+    /// Some piece of `pieces` attacks (could capture) some piece of `target`.
+    Attacks {
+        /// The attackers.
+        pieces: PieceSet,
+        /// The attacked.
+        target: PieceSet,
+    },
+    /// Some piece of the set is attacked by its owner's opponent.
+    Attacked(PieceSet),
+    /// Some piece of the set stands on a cell coloured like `like` (colours
+    /// as [`crate::engine::frame::cell_colour`] gives them).
+    Coloured {
+        /// The pieces.
+        pieces: PieceSet,
+        /// A cell of the colour.
+        like: Cell,
+    },
+}
+
+impl Cond {
+    /// Does the condition name `own` or `enemy` (so that it depends on the subject)?
+    pub fn mentions_subject(&self) -> bool {
+        let rel = |w: Who| matches!(w, Who::Own | Who::Enemy);
+        self.any_of.iter().flatten().any(|lit| match &lit.atom {
+            Atom::Line { pieces, .. } | Atom::Count { pieces, .. } | Atom::CanMove { pieces, .. } | Atom::Attacked(pieces) | Atom::Coloured { pieces, .. } => {
+                rel(pieces.who)
+            }
+            Atom::Distance { from, to, .. } => rel(from.who) || rel(to.who),
+            Atom::Attacks { pieces, target } => rel(pieces.who) || rel(target.who),
+            Atom::InCheck(w) | Atom::ToMove(w) | Atom::HasOnly { who: w, .. } => rel(*w),
+        })
+    }
+
+    /// Does the condition contain a `can move` atom (which lists legal moves)?
+    pub fn lists_moves(&self) -> bool {
+        self.any_of.iter().flatten().any(|lit| matches!(lit.atom, Atom::CanMove { .. }))
+    }
+}
