@@ -44,7 +44,8 @@ impl Variant {
             let candidates = self.obligation_candidates(pos, head.player, head.kind, head.compulsory);
             return candidates.into_iter().filter(|a| self.completable(&self.apply(pos, a))).collect();
         }
-        let moves = self.legal_moves(pos);
+        let mut moves = Vec::with_capacity(64);
+        movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
         match self.game.phases.get(flow.phase as usize) {
             Some(ph) => phase::actions(&self.game, &self.tables_for(pos), &ph.placement, pos, moves).into_iter().map(Action::Move).collect(),
             None => moves.into_iter().map(Action::Move).collect(),
@@ -60,7 +61,11 @@ impl Variant {
         view.flow = None;
         let t = self.tables_for(pos);
         let mut out: Vec<Action> = match kind {
-            ActionKind::Move => self.legal_moves(&view).into_iter().map(Action::Move).collect(),
+            ActionKind::Move => {
+                let mut moves = Vec::new();
+                movegen::legal_moves(&self.game, &self.tables_for(&view), &view, &mut moves);
+                moves.into_iter().map(Action::Move).collect()
+            }
             ActionKind::Relocate => {
                 let mut v = Vec::new();
                 let empty: Vec<_> = self.game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0).collect();
