@@ -431,6 +431,11 @@ impl Search<'_> {
     fn make_child(&mut self, ply: usize, m: &Move) {
         let (here, next) = self.stack.split_at_mut(ply + 1);
         let child = &mut next[0];
+        if here[ply].flow.is_some() {
+            // A phase or an obligation: the flow layer's work comes with the move.
+            *child = self.v.play(&here[ply], m);
+            return;
+        }
         child.copy_from(&here[ply], &self.v.tables);
         child.make(m, &self.v.game, &self.v.tables);
     }
