@@ -49,14 +49,20 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
             _ => d.effect.span,
         };
         cx.diags.push(
-            Diagnostic::error("E0172", file, at, "`owner` needs a condition that names `own` or `enemy`", "whose?")
+            Diagnostic::error("E0172", file, at, "`owner` needs a condition that names `own` or `enemy`", "no player to be the owner")
                 .with_help("`owner` is the player the condition held for (`if own King on …  then owner wins`); name `mover`, `opponent` or a player instead"),
         );
         return None;
     }
     if trigger == Trigger::Offer && conds.iter().any(|c| c.lists_moves()) {
+        let forbid = match &d.effect.node {
+            ast::Effect::Forbid(c) => Some(c),
+            _ => None,
+        };
+        let at = d.guard.iter().chain(forbid).find_map(can_move_span).unwrap_or(d.span);
         cx.diags.push(
-            Diagnostic::error("E0173", file, d.span, "`can move` in an `offer` rule", "an offer rule decides which moves are legal")
+            Diagnostic::error("E0173", file, at, "`can move` in an `offer` rule", "asks for the legal moves")
+                .with_note(d.trigger.span, "an offer rule decides which moves are legal")
                 .with_help("`can move` asks for the legal moves, which this rule decides: it would ask itself; use `can move` in `ply-end` rules only"),
         );
         return None;
@@ -70,6 +76,11 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
         span: d.span,
         file: file.to_string(),
     })
+}
+
+/// Where the first `can move` atom of `c` is written.
+fn can_move_span(c: &ast::Cond) -> Option<Span> {
+    c.any_of.iter().flat_map(|conj| &conj.all_of).find(|lit| matches!(lit.atom.node, ast::CondAtom::CanMove { .. })).map(|lit| lit.atom.span)
 }
 
 /// The player of a `wins`/`loses` effect (`owner` is the subject, [`Who::Own`]).
