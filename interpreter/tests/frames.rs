@@ -475,3 +475,31 @@ fn the_example_lowers_to_its_rule() {
     // At rest this is the plain tower: the setup has no frame.
     assert!(v.start().expect("setup").frame.is_none());
 }
+
+/// Every legal move of one position out of rest, counted by hand: white pawn
+/// Ia2, white king Id4 = (3,3,0), black king IIId4 = (3,3,2), `II:+1`.
+/// - The pawn: Ib2, Ia3, Ia1 and IIIa2 through the gap (as in `pawn_crosses_a_gap`): 4.
+/// - The king in level I: Ic4, Ic3, Id3 (the other five steps leave the board): 3.
+/// - The king one level up: absolute (3,3) is II's local (2,3) = IIc4; the
+///   diagonal steps up reach absolute (2,3) = IIb4 and (3,2) = IIc3; the rest
+///   leave the shaft. The black king on IIId4 (absolute (3,3)) steps down onto
+///   the same three cells (IIc4 straight down, IIb4 and IIc3 diagonally), so
+///   all three are attacked: 0.
+///
+/// Total 7.
+#[test]
+fn every_move_of_a_position_out_of_rest() {
+    let v = example();
+    let pos = with_frame(&v, "3k/4/4/4|4/4/4/4|3K/4/P3/4", 'w', Some("II:+1"));
+    let geo = &v.game.geometry;
+    let mut all: Vec<String> = v.legal_moves(&pos).iter().map(|m| format!("{}{}", geo.name(m.from), geo.name(m.to))).collect();
+    all.sort();
+    assert_eq!(all, sorted(&["Ia2Ib2", "Ia2Ia3", "Ia2Ia1", "Ia2IIIa2", "Id4Ic4", "Id4Ic3", "Id4Id3"]));
+    assert_eq!(rulebook_interpreter::engine::perft::perft(&v, &pos, 1), 7);
+    // The three cells one level up are attacked by the black king, through the frame.
+    let black = 1;
+    for cell in ["IIc4", "IIb4", "IIc3"] {
+        let c = geo.parse_square(cell).expect("square");
+        assert!(movegen::attacked(&v.game, &v.tables_for(&pos), &pos, c, black), "{cell}");
+    }
+}
