@@ -120,3 +120,23 @@ fn without_flow_state_actions_are_the_legal_moves() {
         assert_eq!(v.apply(&start, a).key(&v.tables), v.play(&start, m).key(&v.tables));
     }
 }
+
+/// An owed activation (examples/sliding-levels.rules: levels I and III slide
+/// along the rank, II along the file, `out at most 3`): every level at rest,
+/// pulled 1, 2 or 3 rows either way, 3 × 6 = 18 decisions. None uncovers the
+/// white king on b1 of level I to black (whose pieces all stand on level III,
+/// two ranks or more away), so all 18 end the ply legally. The ply ends with
+/// it: the level stays out, its first jump waiting for the next ply's end.
+#[test]
+fn an_owed_activation_offers_every_level_and_amount() {
+    let v = support::variant_at(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules"));
+    let pos = at(&v, "2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 b - - 0 1 {oblige=w:activate!}");
+    let actions = v.actions(&pos);
+    assert_eq!(actions.len(), 18);
+    assert!(actions.iter().all(|a| matches!(a, Action::Activate { rows, .. } if (1..=3).contains(&rows.unsigned_abs()))));
+    assert_eq!(flow_perft::plies(&v, &pos, 1), 18);
+    let after = v.apply(&pos, &Action::Activate { level: 0, rows: 3 });
+    assert!(after.flow.is_none());
+    assert_eq!(after.side, 1);
+    assert!(after.frame.is_some());
+}
