@@ -695,7 +695,7 @@ impl Place<'_> {
             Place::Header("promotion") => "promotion is written `promotion { Pawn on rank 8 to Queen Rook Bishop Knight }`",
             Place::Header("end") => "the end rules are written `end { checkmate: lose  stalemate: draw }`",
             Place::Header("hand") => "the hand rules are written `hand { capture to hand  drop any on empty }`",
-            Place::Body("phase") => "a phase holds `place from hand`, `order { PIECE on ZONE coloured like SQUARE … }`, `PIECE on different colours`, `placed piece attacks no enemy and is not attacked`, `castling KING on SQUARE with ROOK on SQUARE …` and `until hands empty`",
+            Place::Body("phase") => "a phase holds `place from hand`, `order { PIECE on ZONE coloured like SQUARE … }`, `PIECE on different colours`, `placed piece attacks no enemy and is not attacked`, `castling KING on SQUARE with ROOK on SQUARE …`, `only if CONDITION` and `until hands empty`",
             Place::Body("phase order") => "a placement order lists the pieces in the order placed, each optionally with `on ZONE` and `coloured like SQUARE`: `order { King on square e1  Pawn coloured like a2 }`",
             Place::Header("phase") => "a phase is written `phase NAME { place from hand  until hands empty }`",
             Place::Body("slide") | Place::Header("slide") => "a slide item holds `levels LABEL … along AXIS`, `out at most N`, `swing N row per ply` and `overshoot N less each pass` (or `… once`), e.g. `slide { levels B along rank  out at most 3  swing 1 row per ply  overshoot 1 less each pass }`",
@@ -1002,6 +1002,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         phase_safe => &["`placed piece attacks no enemy and is not attacked`"],
         phase_castling => &["`castling KING on SQUARE with ROOK on SQUARE …`"],
         phase_until => &["`until hands empty`"],
+        phase_only => &["`only if CONDITION`"],
         kw_phase => &["`phase`"],
         kw_place => &["`place`"],
         kw_placed => &["`placed`"],
@@ -1127,7 +1128,12 @@ fn specific_help(rules: &[Rule], ctx: &Context<'_>, place: Place<'_>) -> Option<
     let has = |r: Rule| rules.contains(&r);
     let prev = ctx.prev_word;
     let in_claim = place == Place::Header("claim");
-    let text = if has(integer) || has(rparen) {
+    let in_rule = matches!(place, Place::Body("rule"));
+    let text = if in_rule && has(kw_in) && has(kw_to) && has(kw_has) {
+        "after a player's name comes `in check`, `to move` or `has only …`; a player's pieces are written with `'s`: `white's King on rank 8`"
+    } else if in_rule && has(kw_wins) {
+        "a result is written `PLAYER wins` or `PLAYER loses` (PLAYER: `owner`, `mover`, `opponent` or a player's name), or `draw`"
+    } else if has(integer) || has(rparen) {
         "a vector lists integer steps, one per axis (file, rank, level, …), in parentheses: `(1,2)` or `(1,-1,0)`"
     } else if has(atom) || has(betza_letter) || has(vector) {
         "a movement part is MODE [ride|hop] STEP [MODIFIERS]; the step is a Betza letter (W F D N A H C Z G) or a vector such as `(1,2)`"

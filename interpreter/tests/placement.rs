@@ -207,3 +207,30 @@ fn plies_and_decisions_agree_without_obligations() {
     assert_eq!(flow_perft::decisions(&v, &start, 2), 1_600);
     assert_eq!(flow_perft::plies(&v, &start, 2), 1_600);
 }
+
+/// `only if COND` with a condition of §3.20: no three own pawns in a line
+/// along a file or a rank (the 4D-Schach opening's group rule, on a flat
+/// board). White holds pawns on a2 and b2 and places a third pawn on rank 2
+/// or 3: of the 14 empty squares there, c2 would make a2-b2-c2 a line of
+/// three along the rank, so 13 remain. A line along a file needs three
+/// pawns on one file, which two ranks cannot hold.
+#[test]
+fn a_placement_is_legal_only_if_its_condition_holds_after_it() {
+    let v = load_inline(
+        "no-groups",
+        r#"
+hand { drop any on rank 2 or rank 3 }
+phase opening {
+  place from hand
+  only if not line 3 own Pawn along file rank
+  until hands empty
+}
+setup "4k3/8/8/8/8/8/PP6/4K3[PPpp] w - - 0 1"
+"#,
+    );
+    let start = v.start().expect("setup");
+    let mut names: Vec<String> = v.actions(&start).iter().map(|a| v.game.geometry.name(a.as_move().expect("placement").to)).collect();
+    names.sort();
+    assert_eq!(names.len(), 13, "{names:?}");
+    assert!(!names.contains(&"c2".to_string()));
+}

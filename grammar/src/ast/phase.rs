@@ -1,7 +1,7 @@
 //! The `phase` item (issue 13): a phase before play whose decisions are
 //! placements from the hand.
 
-use super::{Ident, Span, Spanned, Zone};
+use super::{Cond, Ident, Span, Spanned, Zone};
 
 /// `phase NAME { … }`: a phase of the game before play.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +39,9 @@ pub enum PhaseRule {
     },
     /// `until hands empty`: the phase ends when both hands are empty.
     UntilHandsEmpty,
+    /// `only if COND`: a placement is legal only if the condition holds after
+    /// it (the placing player is the subject and the mover).
+    OnlyIf(Cond),
 }
 
 /// One entry of a placement order.

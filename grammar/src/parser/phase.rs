@@ -26,6 +26,10 @@ impl Builder<'_> {
             Rule::phase_place => PhaseRule::PlaceFromHand,
             Rule::phase_safe => PhaseRule::PlacedSafe,
             Rule::phase_until => PhaseRule::UntilHandsEmpty,
+            Rule::phase_only => {
+                let c = inner.into_inner().find(|p| p.as_rule() == Rule::cond);
+                PhaseRule::OnlyIf(self.cond(self.need(c, rule_span, "missing condition")?)?)
+            }
             Rule::phase_colours => {
                 let n = inner.into_inner().find(|p| p.as_rule() == Rule::name);
                 PhaseRule::DifferentColours(ident(&self.need(n, rule_span, "missing piece")?))

@@ -58,7 +58,7 @@ impl Builder<'_> {
         Ok(if self.need(wins, span, "missing wins/loses")? { Effect::Wins(player) } else { Effect::Loses(player) })
     }
 
-    fn cond(&self, pair: Pair<'_, Rule>) -> Res<Cond> {
+    pub(super) fn cond(&self, pair: Pair<'_, Rule>) -> Res<Cond> {
         let span = span_of(&pair);
         let mut any_of = Vec::new();
         for conj in pair.into_inner().filter(|p| p.as_rule() == Rule::cond_conj) {
@@ -216,5 +216,98 @@ impl Builder<'_> {
             _ => return Err(self.internal(span, "unknown player")),
         };
         Ok(Spanned::new(node, span))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ast::*;
+    use crate::parser::parse;
+
+    fn rule(src: &str) -> RuleDef {
+        let file = parse("t.rules", src).unwrap_or_else(|d| panic!("{src}: {d:?}"));
+        match file.items.into_iter().next() {
+            Some(Item::Rule(r)) => r,
+            other => panic!("not a rule: {other:?}"),
+        }
+    }
+
+    fn atoms(c: &Cond) -> Vec<Vec<(bool, &CondAtom)>> {
+        c.any_of.iter().map(|conj| conj.all_of.iter().map(|l| (l.negated, &l.atom.node)).collect()).collect()
+    }
+
+    #[test]
+    fn a_ply_end_rule_with_or_and_not() {
+        let src = "rule \"hill\" {\n  on ply-end\n  if own King on square d4 or square e4 and not white to move or line 3..4 own Pawn along file rank level\n  then owner wins\n}\n";
+        let r = rule(src);
+        assert_eq!(r.name.node, "hill");
+        assert_eq!(r.trigger.node, Trigger::PlyEnd);
+        assert!(matches!(&r.effect.node, Effect::Wins(p) if p.node == PlayerRef::Owner));
+        let guard = r.guard.as_ref().expect("guard");
+        let a = atoms(guard);
+        // `and` binds tighter than `or`: two alternatives; the zone keeps its own `or`.
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[0].len(), 2);
+        let (false, CondAtom::On { pieces, zone }) = a[0][0] else { panic!("{:?}", a[0][0]) };
+        assert_eq!(pieces.party.node, PlayerRef::Own);
+        assert_eq!(pieces.kind.as_ref().map(|k| k.node.as_str()), Some("King"));
+        assert_eq!(zone.any_of.len(), 2);
+        assert!(matches!(a[0][1], (true, CondAtom::ToMove(p)) if p.node == PlayerRef::Named("white".into())));
+        let (false, CondAtom::Line { min, max, axes, .. }) = a[1][0] else { panic!("{:?}", a[1][0]) };
+        assert_eq!((min.node, max.as_ref().map(|m| m.node)), (3, Some(4)));
+        assert_eq!(axes.iter().map(|x| x.node.as_str()).collect::<Vec<_>>(), ["file", "rank", "level"]);
+        assert_eq!(&src[r.span.start..r.span.end], src.trim_end());
+    }
+
+    #[test]
+    fn an_offer_rule_and_every_atom() {
+        let r = rule("rule \"r\" { on offer if mover in check then forbid moves after which enemy in check }");
+        assert_eq!(r.trigger.node, Trigger::Offer);
+        let Effect::Forbid(after) = &r.effect.node else { panic!("{:?}", r.effect) };
+        assert!(matches!(atoms(after)[0][0], (false, CondAtom::InCheck(p)) if p.node == PlayerRef::Enemy));
+        let r = rule(
+            "rule \"r\" { on ply-end if fewer than 2 own pieces on some level and at least 1 enemy Queen on every file \
+             and no own Pawn on rank 8 and distance own King to enemy King at most 1 and black has only King Bishop Bishop \
+             and black's King can move onto rank 8 and mover's Rook attacks opponent's King and own Queen attacked \
+             and own Bishop coloured like a1 and exactly 2 own piece and more than 3 enemy pieces then draw }",
+        );
+        assert_eq!(r.effect.node, Effect::Draw);
+        let a = atoms(r.guard.as_ref().expect("guard"));
+        assert_eq!(a.len(), 1);
+        let kinds: Vec<&str> = a[0]
+            .iter()
+            .map(|(_, atom)| match atom {
+                CondAtom::Count { compare, scope, .. } => match (compare.node, scope) {
+                    (Compare::Fewer(2), Some(Scope::Some(x))) if x.node == "level" => "fewer-some",
+                    (Compare::AtLeast(1), Some(Scope::Every(x))) if x.node == "file" => "least-every",
+                    (Compare::No, Some(Scope::Zone(_))) => "no-zone",
+                    (Compare::Exactly(2), None) => "exactly",
+                    (Compare::More(3), None) => "more",
+                    _ => "count?",
+                },
+                CondAtom::Distance { compare, .. } if compare.node == Compare::AtMost(1) => "distance",
+                CondAtom::HasOnly { kinds, .. } if kinds.len() == 3 => "has-only",
+                CondAtom::CanMove { pieces, .. } if pieces.party.node == PlayerRef::Named("black".into()) => "can-move",
+                CondAtom::Attacks { pieces, target } if pieces.party.node == PlayerRef::Mover && target.party.node == PlayerRef::Opponent => "attacks",
+                CondAtom::Attacked(_) => "attacked",
+                CondAtom::Coloured { like, .. } if like.node == "a1" => "coloured",
+                _ => "?",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["fewer-some", "least-every", "no-zone", "distance", "has-only", "can-move", "attacks", "attacked", "coloured", "exactly", "more"]
+        );
+    }
+
+    #[test]
+    fn errors_say_how_rules_are_written() {
+        let d = parse("t.rules", "rule \"r\" { on ply-end if white King on rank 8 then white wins }").expect_err("bad");
+        assert_eq!(d.code, "E0001");
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("`white's King on rank 8`")), "{d:?}");
+        let d = parse("t.rules", "rule \"r\" { on ply-end if own King on rank 8 then own side wins }").expect_err("bad");
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("`PLAYER wins`")), "{d:?}");
+        // Keywords of rules are reserved: `line` cannot name a piece.
+        assert!(parse("t.rules", "piece line L { move W }").is_err());
     }
 }

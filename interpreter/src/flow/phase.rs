@@ -81,6 +81,13 @@ pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
     if placement.safe && !safe(game, t, pos, m) {
         return false;
     }
+    if !placement.only_if.is_empty() {
+        let mut after = pos.clone();
+        after.make(m, game, t);
+        if !placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, &after, c, us, us)) {
+            return false;
+        }
+    }
     true
 }
 

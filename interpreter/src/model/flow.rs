@@ -38,6 +38,9 @@ pub struct Placement {
     pub safe: bool,
     /// `castling King on e1 with Rook on a1 h1`.
     pub castling: Option<PlacedCastling>,
+    /// `only if COND`: conditions that must hold after a placement (the
+    /// placing player is the subject and the mover).
+    pub only_if: Vec<crate::model::cond::Cond>,
 }
 
 /// One entry of a placement order.

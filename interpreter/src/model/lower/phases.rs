@@ -94,6 +94,11 @@ fn lower_phase(cx: &mut Cx, p: From<ast::Phase>, hand: Option<&HandRules>, castl
                 }
             }
             ast::PhaseRule::UntilHandsEmpty => {}
+            ast::PhaseRule::OnlyIf(c) => {
+                if let Some(c) = rules::lower_cond(cx, p.file, c, cx.pieces.len()) {
+                    placement.only_if.push(c);
+                }
+            }
         }
     }
     if !places {

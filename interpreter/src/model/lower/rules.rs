@@ -164,7 +164,7 @@ fn zone_cells(cx: &mut Cx, file: &str, z: &ast::Zone) -> Option<[Vec<Cell>; 2]> 
     Some(cells)
 }
 
-fn lower_cond(cx: &mut Cx, file: &str, c: &ast::Cond, kinds: usize) -> Option<Cond> {
+pub(super) fn lower_cond(cx: &mut Cx, file: &str, c: &ast::Cond, kinds: usize) -> Option<Cond> {
     let mut ok = true;
     let mut any_of = Vec::new();
     for conj in &c.any_of {
