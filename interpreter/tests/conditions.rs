@@ -350,3 +350,39 @@ fn a_vertical_line_follows_the_levels_offsets() {
     assert!(holds(&format!("{bent} {{frame=II:+1}}")));
     assert!(!holds(&format!("{straight} {{frame=II:+1}}")));
 }
+
+/// Along random games of King of the Hill, Racing Kings and the dead-position
+/// example, the legal moves equal the reference generator's (every move tried
+/// on a copy), ends included; every game ends by a rule, mate, stalemate or
+/// the ply limit.
+#[test]
+fn legal_moves_agree_with_the_reference_along_random_games() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for file in ["rules/fairy/kingofthehill.rules", "rules/fairy/racingkings.rules", "examples/dead-material.rules"] {
+        let v = support::variant_at(&root.join(file));
+        let mut rng = support::Rng(0x5eed_c0de);
+        let mut ended_by_rule = 0;
+        for _ in 0..12 {
+            let mut pos = v.start().unwrap();
+            for _ in 0..400 {
+                let mut fast: Vec<String> = v.legal_moves(&pos).iter().map(|m| format!("{m:?}")).collect();
+                let mut reference = Vec::new();
+                rulebook_interpreter::engine::movegen::legal_moves_reference(&v.game, &v.tables, &pos, &mut reference);
+                let mut reference: Vec<String> = reference.iter().map(|m| format!("{m:?}")).collect();
+                fast.sort();
+                reference.sort();
+                assert_eq!(fast, reference, "{file}: {}", v.fen(&pos));
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    if matches!(v.status(&pos), Status::Rule { .. }) {
+                        ended_by_rule += 1;
+                    }
+                    break;
+                }
+                pos = v.play(&pos, &moves[rng.below(moves.len())]);
+            }
+        }
+        // Random play reaches the hill, rank 8, or bare kings in some games.
+        assert!(ended_by_rule > 0, "{file}: no game ended by a rule");
+    }
+}
