@@ -234,3 +234,69 @@ setup "4k3/8/8/8/8/8/PP6/4K3[PPpp] w - - 0 1"
     assert_eq!(names.len(), 13, "{names:?}");
     assert!(!names.contains(&"c2".to_string()));
 }
+
+/// Random games of placement chess through the phase into play. What the
+/// rules text says must hold at the phase's end: after 16 placements (8 a
+/// side, the players alternating) the phase is over; every piece stands on
+/// its owner's first rank; each side's bishops stand on different colours;
+/// a side has the castling right towards a rook exactly when its king stands
+/// on e1 (e8) and that rook on a1 or h1 (a8, h8). In play the moves are the
+/// engine's own, tried one by one on a copy (the reference generator).
+#[test]
+fn random_placement_games_end_the_phase_as_the_rules_say() {
+    use rulebook_interpreter::engine::movegen::legal_moves_reference;
+    let v = fairy("placement");
+    let geo = &v.game.geometry;
+    let sq = |name: &str| geo.parse_square(name).expect("square");
+    let bishop = v.game.kind_by_name("Bishop").expect("bishop");
+    let king = v.game.kind_by_name("King").expect("king");
+    let rook = v.game.kind_by_name("Rook").expect("rook");
+    let mut rng = support::Rng(0x5eed_0013);
+    for game in 0..40 {
+        let mut pos = v.start().expect("setup");
+        for ply in 0..16 {
+            assert!(pos.flow.is_some(), "game {game}: the phase ended after {ply} placements");
+            let actions = v.actions(&pos);
+            assert!(!actions.is_empty());
+            let a = actions[rng.below(actions.len())];
+            pos = v.apply(&pos, &a);
+        }
+        assert!(pos.flow.is_none(), "game {game}: still in the phase: {}", v.fen(&pos));
+        for color in 0..2u8 {
+            let home = if color == 0 { 0 } else { 7 };
+            let mut colours = Vec::new();
+            for c in pos.cells_of(color, v.tables.nwords) {
+                let kind = rulebook_interpreter::engine::position::kind_of(pos.board[c as usize]);
+                if kind != v.game.kind_by_name("Pawn").expect("pawn") {
+                    assert_eq!(geo.coords(c)[1], home, "game {game}: {}", v.fen(&pos));
+                }
+                if kind == bishop {
+                    colours.push(geo.coords(c).iter().sum::<usize>() % 2);
+                }
+            }
+            colours.sort();
+            assert_eq!(colours, [0, 1], "game {game}: {}", v.fen(&pos));
+            let (k, a, h) = if color == 0 { (sq("e1"), sq("a1"), sq("h1")) } else { (sq("e8"), sq("a8"), sq("h8")) };
+            let on = |cell, kind| pos.board[cell as usize] == rulebook_interpreter::engine::position::code(kind, color);
+            for (rook_cell, slot) in [(h, 0), (a, 1)] {
+                let expected = on(k, king) && on(rook_cell, rook);
+                assert_eq!(pos.castling[color as usize][slot] == rook_cell, expected, "game {game}: {}", v.fen(&pos));
+            }
+        }
+        for _ in 0..20 {
+            let moves = v.legal_moves(&pos);
+            let mut reference = Vec::new();
+            legal_moves_reference(&v.game, &v.tables, &pos, &mut reference);
+            let key = |m: &rulebook_interpreter::Move| (m.from, m.to, m.promotion, m.kind as u8);
+            let mut a: Vec<_> = moves.iter().map(key).collect();
+            let mut b: Vec<_> = reference.iter().map(key).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "game {game}: {}", v.fen(&pos));
+            if moves.is_empty() {
+                break;
+            }
+            pos = v.play(&pos, &moves[rng.below(moves.len())]);
+        }
+    }
+}
