@@ -359,11 +359,35 @@ fn tables_are_cached_per_frame() {
     assert_eq!(v.frames.len(), 1, "II:+1 swinging or not is one geometry");
     let tc = v.tables_for(&c);
     assert_eq!(v.frames.len(), 2);
-    assert_eq!(ta.zobrist, v.tables.zobrist);
-    assert_eq!(tc.zobrist, v.tables.zobrist);
+    assert!(Arc::ptr_eq(&ta.zobrist, &v.tables.zobrist), "one set of keys, shared");
+    assert!(Arc::ptr_eq(&tc.zobrist, &v.tables.zobrist));
     assert_eq!(ta.frame, tb.frame);
     let rest = with_frame(&v, board, 'w', Some("II:+0>+1/1"));
     assert!(v.tables_for(&rest).frame.is_empty(), "a level passing rest: the resting tables");
+}
+
+/// The cache keeps at most `FRAME_CACHE_FRAMES` frames: the 7 × 7 × 7 − 1 = 342
+/// frames out of rest of the example (each level at −3 … +3) never hold more.
+#[test]
+fn the_frame_cache_is_bounded() {
+    let v = example();
+    let labels = ["I", "II", "III"];
+    let mut met = 0;
+    for a in -3i8..=3 {
+        for b in -3i8..=3 {
+            for c in -3i8..=3 {
+                let parts: Vec<String> = [a, b, c].iter().zip(labels).filter(|(o, _)| **o != 0).map(|(o, l)| format!("{l}:{o:+}")).collect();
+                if parts.is_empty() {
+                    continue;
+                }
+                let pos = with_frame(&v, "3k/4/4/4|4/4/4/4|4/4/4/K3", 'w', Some(&parts.join(",")));
+                assert_eq!(v.tables_for(&pos).frame, vec![a, b, c]);
+                met += 1;
+                assert!(v.frames.len() <= frame::FRAME_CACHE_FRAMES);
+            }
+        }
+    }
+    assert_eq!(met, 342);
 }
 
 // ---------------------------------------------------------------- random games

@@ -354,7 +354,14 @@ pub fn parse(game: &Game, text: &str) -> Result<Option<Frame>, TextError> {
 
 // ---- tables per frame ---------------------------------------------------------
 
-/// The move tables of every frame met so far, by offsets (built lazily).
+/// The most frames whose tables a [`FrameCache`] keeps (about 1 MiB each
+/// for the 448-cell 4D-Schach tower); when it is full, it starts afresh and
+/// tables met again are rebuilt (a few milliseconds each).
+pub const FRAME_CACHE_FRAMES: usize = 64;
+
+/// The move tables of the frames met so far, by offsets (built lazily; at
+/// most [`FRAME_CACHE_FRAMES`] kept). Their Zobrist keys are the resting
+/// tables' own, shared.
 #[derive(Default)]
 pub struct FrameCache {
     tables: RwLock<HashMap<Vec<i8>, Arc<Tables>>>,
@@ -368,16 +375,24 @@ impl std::fmt::Debug for FrameCache {
 }
 
 impl FrameCache {
-    /// The tables of `game` with the levels at `offsets`, built on first use.
-    pub fn get(&self, game: &Game, offsets: &[i8]) -> Arc<Tables> {
+    /// The tables of `game` with the levels at `offsets`, built on first
+    /// use; `base` is the variant's resting tables (their Zobrist keys are shared).
+    pub fn get(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
         if let Ok(map) = self.tables.read() {
             if let Some(t) = map.get(offsets) {
                 return Arc::clone(t);
             }
         }
-        let built = Arc::new(Tables::for_frame(game, offsets));
+        let mut tables = Tables::for_frame(game, offsets);
+        tables.zobrist = Arc::clone(&base.zobrist);
+        let built = Arc::new(tables);
         match self.tables.write() {
-            Ok(mut map) => Arc::clone(map.entry(offsets.to_vec()).or_insert(built)),
+            Ok(mut map) => {
+                if map.len() >= FRAME_CACHE_FRAMES && !map.contains_key(offsets) {
+                    map.clear();
+                }
+                Arc::clone(map.entry(offsets.to_vec()).or_insert(built))
+            }
             Err(_) => built,
         }
     }

@@ -61,7 +61,7 @@ impl Variant {
             None => TablesRef::Base(&self.tables),
             Some(frame) => match frame.offsets() {
                 None => TablesRef::Base(&self.tables),
-                Some(offsets) => TablesRef::Framed(self.frames.get(&self.game, &offsets)),
+                Some(offsets) => TablesRef::Framed(self.frames.get(&self.game, &self.tables, &offsets)),
             },
         }
     }
