@@ -54,7 +54,13 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
     let v = &loaded.variant;
     // In a phase the decisions are the phase's (placements while the hand holds pieces).
     let legal: Vec<_> = if pos.flow.is_some() {
-        v.actions(&pos).iter().filter_map(|a| a.as_move().copied()).collect()
+        let actions = v.actions(&pos);
+        if actions.iter().any(|a| a.as_move().is_none()) {
+            return Err(Failure::usage(
+                "this position is a ply in progress whose decisions are not all moves (relocations, activations, passes), which have no notation yet".to_string(),
+            ));
+        }
+        actions.iter().filter_map(|a| a.as_move().copied()).collect()
     } else {
         v.legal_moves(&pos)
     };
