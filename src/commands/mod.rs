@@ -117,15 +117,8 @@ pub fn play_line(
         let mv_at = word_at + word.len() - mv.len();
         let m = notation::parse_move(&loaded.variant, &pos, mv, "<--play>", mv_at)
             .map_err(|d| loaded.failure(&d, cx))?;
-        let action = rulebook_interpreter::flow::Action::Move(m);
-        // In a phase (or a ply with obligations) only its decisions are legal.
-        if pos.flow.is_some() && !loaded.variant.actions(&pos).contains(&action) {
-            let span = rulebook_grammar::ast::Span::new(mv_at, mv_at + mv.len());
-            let d = rulebook_grammar::Diagnostic::error("E0401", "<--play>", span, format!("`{mv}` is not a legal move here"), "not one of this phase's decisions")
-                .with_help("while a player's hand holds pieces in a placement phase, that player places one: `rulebook moves` lists the decisions");
-            return Err(loaded.failure(&d, cx));
-        }
-        let next = loaded.variant.apply(&pos, &action);
+        // In a phase the legal moves parsed against are the phase's decisions.
+        let next = loaded.variant.apply(&pos, &rulebook_interpreter::flow::Action::Move(m));
         earlier.push(std::mem::replace(&mut pos, next));
     }
     Ok((pos, earlier))
