@@ -140,3 +140,13 @@ fn an_owed_activation_offers_every_level_and_amount() {
     assert_eq!(after.side, 1);
     assert!(after.frame.is_some());
 }
+
+/// A ply in progress whose decisions are relocations is not over: its
+/// status is ongoing though no move is among them.
+#[test]
+fn a_ply_in_progress_with_decisions_is_ongoing() {
+    let v = variant("chess");
+    let pos = at(&v, "R6k/8/8/8/8/8/8/4K3 w - - 0 1 {oblige=b:relocate!}");
+    assert!(v.legal_moves(&pos).is_empty());
+    assert_eq!(v.status(&pos), rulebook_interpreter::Status::Ongoing);
+}

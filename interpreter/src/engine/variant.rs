@@ -219,6 +219,10 @@ impl Variant {
                 return Status::Rule { rule: d.rule, outcome: d.outcome_for(pos.side) };
             }
         }
+        // A ply in progress goes on while its decisions (not all moves) exist.
+        if crate::flow::ply::in_ply(pos) && !self.actions(pos).is_empty() {
+            return Status::Ongoing;
+        }
         if !self.legal_moves(pos).is_empty() {
             return Status::Ongoing;
         }
