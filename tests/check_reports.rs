@@ -26,6 +26,7 @@ const AMBIGUOUS: &[(&str, i32, &[&str])] = &[
     ("false-claim.rules", 1, &["C0201"]),
     ("promotion-overlap.rules", 0, &["C0210"]),
     ("promotion-shadowed.rules", 0, &["C0222"]),
+    ("rules-conflict.rules", 0, &["C0214"]),
     ("win-and-draw.rules", 0, &["C0213"]),
 ];
 

@@ -913,6 +913,28 @@ fn ambiguities(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], found: &Explo
             }
         }
     }
+    // Two `rule` items that end one reached position with different results:
+    // the first in file order decides, which the file may not mean.
+    if let Some((line, first, other)) = &found.rule_conflict {
+        if let (Some(a), Some(b)) = (game.rules.get(*first), game.rules.get(*other)) {
+            let mut d = Diagnostic::error(
+                "C0214",
+                &b.file,
+                b.span,
+                format!("rules \"{}\" and \"{}\" end one position with different results", a.name, b.name),
+                "ends the game here too",
+            )
+            .warning();
+            if a.file == b.file {
+                d = d.with_note(a.span, "decides, being first in file order");
+            }
+            let moves = if line.text.is_empty() { "the setup".to_string() } else { line.text.join(" ") };
+            diagnostics.push(
+                d.with_detail(format!("after {moves}: {}", line.fen))
+                    .with_help("make the conditions exclusive (`and not …`), or put the rule that should decide first and say so in a ruling"),
+            );
+        }
+    }
     // A win or loss and the move-limit draw at once, with no priority between them.
     let end = &game.end;
     if end.fifty_move.is_some() {

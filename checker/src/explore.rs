@@ -115,6 +115,9 @@ pub struct Exploration {
     /// outcome (`end.checkmate` or `end.stalemate` is `None` for that case),
     /// and whether the side to move is in check there.
     pub undeclared_end: Option<(Line, bool)>,
+    /// A line after which two `rule` items end the game with different
+    /// results (the first in file order decides), with the two rules' indices.
+    pub rule_conflict: Option<(Line, usize, usize)>,
 }
 
 /// Explores the game tree of `v` from its setup, checking `claims` within
@@ -130,6 +133,7 @@ pub fn explore(v: &Variant, claims: &[Claim], limits: &Limits) -> Exploration {
         wins: [None, None],
         quiet_wins: [None, None],
         undeclared_end: None,
+        rule_conflict: None,
     };
     let start = match v.start() {
         Ok(p) => p,
@@ -498,7 +502,16 @@ impl Search<'_> {
             Status::Checkmate(o) => (o, end.checkmate.is_some(), true),
             Status::Stalemate(o) => (o, end.stalemate.is_some(), false),
             // A `rule` item ended the game: declared by the file itself.
-            Status::Rule { outcome, .. } => (outcome, true, false),
+            Status::Rule { outcome, .. } => {
+                if self.out.rule_conflict.is_none() {
+                    let t = self.v.tables_for(pos);
+                    let all = rulebook_interpreter::engine::cond::holding(&self.v.game, &t, pos);
+                    if let Some(other) = all.iter().skip(1).find(|d| d.winner != all[0].winner) {
+                        self.out.rule_conflict = Some((self.line(), all[0].rule, other.rule));
+                    }
+                }
+                (outcome, true, false)
+            }
             _ => return,
         };
         if !declared && self.out.undeclared_end.is_none() {

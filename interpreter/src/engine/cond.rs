@@ -70,6 +70,38 @@ pub fn decided(game: &Game, t: &Tables, pos: &Position) -> Option<Decision> {
     None
 }
 
+/// Every `ply-end` rule that would end the game in `pos`, in file order (each
+/// with the first subject it holds for): [`decided`] takes the first. Two
+/// with different winners are an ambiguity the file resolves by order only
+/// (`rulebook check` reports one it reaches).
+pub fn holding(game: &Game, t: &Tables, pos: &Position) -> Vec<Decision> {
+    if crate::flow::ply::in_ply(pos) {
+        return Vec::new();
+    }
+    let mover = pos.side ^ 1;
+    let mut out = Vec::new();
+    for (i, rule) in game.rules.iter().enumerate() {
+        let Effect::End { player, outcome } = rule.effect else { continue };
+        if rule.trigger != Trigger::PlyEnd {
+            continue;
+        }
+        for subject in subjects(rule, mover) {
+            let cx = Cx { game, t, pos, mover, subject };
+            if rule.guard.as_ref().is_none_or(|g| cx.holds(g)) {
+                let p = cx.player(player);
+                let winner = match outcome {
+                    Outcome::Win => Some(p),
+                    Outcome::Lose => Some(p ^ 1),
+                    Outcome::Draw => None,
+                };
+                out.push(Decision { rule: i, winner });
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The subjects a rule is evaluated for: the mover, then (if the condition
 /// names `own`/`enemy`) the other player.
 fn subjects(rule: &Rule, mover: Color) -> impl Iterator<Item = Color> {
