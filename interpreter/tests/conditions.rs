@@ -386,3 +386,16 @@ fn legal_moves_agree_with_the_reference_along_random_games() {
         assert!(ended_by_rule > 0, "{file}: no game ended by a rule");
     }
 }
+
+/// A king that reaches the hill with a discovered check ends the game by the
+/// rule, not by mate: SAN marks the check `+`, not `#` (black's king on e8
+/// could step to d8, f8, d7 or f7).
+#[test]
+fn a_rule_end_with_check_is_no_mate_in_notation() {
+    let v = support::variant_at(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/kingofthehill.rules"));
+    let pos = v.parse_fen("4k3/8/8/8/8/4K3/8/4R3 w - - 0 1", "<t>").unwrap();
+    let legal = v.legal_moves(&pos);
+    let m = *legal.iter().find(|m| rulebook_interpreter::text::notation::coordinate(&v, m) == "e3d4").expect("Kd4");
+    assert_eq!(rulebook_interpreter::text::notation::san(&v, &pos, &m, &legal), "Kd4+");
+    assert_eq!(v.status(&v.play(&pos, &m)), Status::Rule { rule: 0, outcome: Outcome::Lose });
+}

@@ -447,7 +447,13 @@ pub fn san_in(v: &Variant, pos: &Position, m: &Move, legal: &[Move], letters: Op
     let mut s = san_plain_in(v, pos, m, legal, letters);
     let next = v.play(pos, m);
     if v.in_check(&next) {
-        s.push(if v.legal_moves(&next).is_empty() { '#' } else { '+' });
+        // A `rule` item can end the game where the side in check has escapes: not mate.
+        let mate = if v.game.rules.is_empty() {
+            v.legal_moves(&next).is_empty()
+        } else {
+            matches!(v.status(&next), crate::engine::variant::Status::Checkmate(_))
+        };
+        s.push(if mate { '#' } else { '+' });
     }
     s
 }
