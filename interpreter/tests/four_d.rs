@@ -3,11 +3,14 @@
 //! FREIHEITSGRADE of the rulebook (../shared/seeds/003_56f50a1d9a0aa4d0.txt)
 //! as the file's rulings read it; pieces crossing a black hole and moving
 //! with a level pulled out (position texts with `{frame=…}`, the file's
-//! `slide` item); the mate that ruling "dead-position" quotes; and the test
-//! position of the file's `setup`: its first ply counted by hand piece by
-//! piece, its second ply by a peer written in this file (a plain 3D board,
-//! independent of the interpreter's tables and move generator), and its
-//! legality as an end of the opening (§4, §5) checked by the same peer.
+//! `slide` item) and the swing of an activated level; the file's rules (no
+//! group while in check, the dead position and the mate that its ruling
+//! quotes); the opening (perft from the start by hand, a refused group,
+//! random openings checked by the peer below); and a test position after the
+//! opening: its first ply counted by hand piece by piece, its second and
+//! third by a peer written in this file (a plain 3D board, independent of
+//! the interpreter's tables and move generator), and its legality as an end
+//! of the opening (§4, §5) checked by the same peer.
 //!
 //! Cells are named level, file, rank: IVd4 is level IV, file d, rank 4.
 //! Coordinates below are (file, rank, level) counted from 0: a, 1 and I are 0.
@@ -29,9 +32,8 @@ mod support;
 
 const LEVELS: [&str; 7] = ["I", "II", "III", "IV", "V", "VI", "VII"];
 
-/// The test position of the file's `setup` (White to move after the opening).
-/// When the opening lands as a `phase`, the setup becomes the empty tower and
-/// this stays the position these tests start from.
+/// A position after the opening (White to move in the middle game), listed
+/// level by level in the comment at the file's `setup`.
 const TEST_POSITION: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
 
 fn four_d() -> Variant {
