@@ -45,29 +45,7 @@ impl Decision {
 /// every position between plies (a position given as text is the end of a
 /// ply too), and never while an obligation of the ply is owed.
 pub fn decided(game: &Game, t: &Tables, pos: &Position) -> Option<Decision> {
-    if crate::flow::ply::in_ply(pos) {
-        return None; // decisions of the ply are still owed: not the end of a ply
-    }
-    let mover = pos.side ^ 1;
-    for (i, rule) in game.rules.iter().enumerate() {
-        let Effect::End { player, outcome } = rule.effect else { continue };
-        if rule.trigger != Trigger::PlyEnd {
-            continue;
-        }
-        for subject in subjects(rule, mover) {
-            let cx = Cx { game, t, pos, mover, subject };
-            if rule.guard.as_ref().is_none_or(|g| cx.holds(g)) {
-                let p = cx.player(player);
-                let winner = match outcome {
-                    Outcome::Win => Some(p),
-                    Outcome::Lose => Some(p ^ 1),
-                    Outcome::Draw => None,
-                };
-                return Some(Decision { rule: i, winner });
-            }
-        }
-    }
-    None
+    ends(game, t, pos).next()
 }
 
 /// Every `ply-end` rule that would end the game in `pos`, in file order (each
@@ -75,31 +53,32 @@ pub fn decided(game: &Game, t: &Tables, pos: &Position) -> Option<Decision> {
 /// with different winners are an ambiguity the file resolves by order only
 /// (`rulebook check` reports one it reaches).
 pub fn holding(game: &Game, t: &Tables, pos: &Position) -> Vec<Decision> {
-    if crate::flow::ply::in_ply(pos) {
-        return Vec::new();
-    }
+    ends(game, t, pos).collect()
+}
+
+/// The `ply-end` rules that end the game in `pos`, lazily, in file order;
+/// none while an obligation of the ply is owed (not the end of a ply).
+fn ends<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position) -> impl Iterator<Item = Decision> + 'a {
     let mover = pos.side ^ 1;
-    let mut out = Vec::new();
-    for (i, rule) in game.rules.iter().enumerate() {
-        let Effect::End { player, outcome } = rule.effect else { continue };
+    let between_plies = !crate::flow::ply::in_ply(pos);
+    game.rules.iter().enumerate().filter(move |_| between_plies).filter_map(move |(i, rule)| {
+        let Effect::End { player, outcome } = rule.effect else { return None };
         if rule.trigger != Trigger::PlyEnd {
-            continue;
+            return None;
         }
-        for subject in subjects(rule, mover) {
+        subjects(rule, mover).find_map(|subject| {
             let cx = Cx { game, t, pos, mover, subject };
-            if rule.guard.as_ref().is_none_or(|g| cx.holds(g)) {
+            rule.guard.as_ref().is_none_or(|g| cx.holds(g)).then(|| {
                 let p = cx.player(player);
                 let winner = match outcome {
                     Outcome::Win => Some(p),
                     Outcome::Lose => Some(p ^ 1),
                     Outcome::Draw => None,
                 };
-                out.push(Decision { rule: i, winner });
-                break;
-            }
-        }
-    }
-    out
+                Decision { rule: i, winner }
+            })
+        })
+    })
 }
 
 /// The subjects a rule is evaluated for: the mover, then (if the condition
