@@ -8,7 +8,7 @@
 //! last ply's decisions (each chance node once) and the leaves that are chance
 //! outcomes (reveals, collisions, tunnels) of the last ply.
 
-use rulebook_interpreter::{model::load::load, engine::perft::{engine::perft, perft_detail}, Variant};
+use rulebook_interpreter::{model::load::load, engine::perft::{perft, perft_detail}, Variant};
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
