@@ -186,6 +186,13 @@ setup "8/8/8/8/8/8/8/8[KPRkpr] w - - 0 1"
     // a7 pawn and king; the c and g files are empty down to c1 and g1; the
     // white rook on a1 is blocked by its a2 pawn and sees only rank 1. 3.
     assert_eq!(v.actions(&at(&v, "4k3/p7/8/8/8/8/P7/R3K3[r] b - - 0 1")).len(), 3);
+    // A hand that is not the rest of the order is a position-text error: white
+    // holds a pawn, but the order's last entry (all that one piece in hand can
+    // be) is the rook; two rooks where a pawn and a rook are due.
+    for bad in ["4k3/8/8/8/8/8/8/4K3[Ppr] w - - 0 1", "8/8/8/8/8/8/8/8[KRRkpr] w - - 0 1"] {
+        let err = v.parse_fen(bad, "<t>").expect_err(bad);
+        assert!(err.message.contains("rest of phase `opening`'s order"), "{bad}: {}", err.message);
+    }
 }
 
 /// Loads `body` as a variant extending chess (written to a temporary file).

@@ -38,6 +38,36 @@ pub fn derive(game: &Game, pos: &Position) -> usize {
     }
 }
 
+/// In a phase with a placement order, a hand must hold exactly the pieces
+/// the order has still to place (its last entries): what is wrong, if not.
+pub fn hand_mismatch(game: &Game, pos: &Position) -> Option<String> {
+    let phase = game.phases.get(current(game, pos))?;
+    let order = &phase.placement.order;
+    if order.is_empty() {
+        return None;
+    }
+    for color in 0..2u8 {
+        let k = hand_size(game, pos, color) as usize;
+        let who = &game.players[color as usize].name;
+        if k > order.len() {
+            return Some(format!("{who}'s hand holds {k} pieces, more than the {} of phase `{}`'s order", order.len(), phase.name));
+        }
+        let mut due = [0u32; 64];
+        for e in &order[order.len() - k..] {
+            due[e.kind as usize] += 1;
+        }
+        for (kind, &n) in pos.hand[color as usize][..game.kinds.len()].iter().enumerate() {
+            if u32::from(n) != due[kind] {
+                return Some(format!(
+                    "{who}'s hand is not the rest of phase `{}`'s order: {} {} in hand, {} still to place",
+                    phase.name, n, game.kinds[kind].name, due[kind]
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The decisions of the side to move in placement phase `placement`, from
 /// its legal moves `moves` (drops and piece moves): its legal placements when
 /// its hand holds pieces and one is legal, else its moves other than drops.

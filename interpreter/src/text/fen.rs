@@ -246,6 +246,11 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
     // The flow state (phase, obligations): derived where the text does not give it.
     let had_phase = extension.as_ref().is_some_and(|es| es.iter().any(|e| e.key == "phase"));
     crate::flow::text::finish(game, &mut pos, had_phase);
+    if let Some(msg) = crate::flow::phase::hand_mismatch(game, &pos) {
+        let (at, len) = pocket.map_or((board_at, board_field.len()), |(a, p)| (a, p.len()));
+        return Err(err(src, at, at + len.max(1), msg, "in the pocket")
+            .with_help("in a phase with a placement order, each hand holds exactly the pieces the order has still to place: its last entries"));
+    }
     // A frame out of rest has tables of its own (the check test follows the frame).
     let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(game, &o));
     validate(game, framed.as_ref().unwrap_or(t), &pos, src, board_at, board_field.len())?;
