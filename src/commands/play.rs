@@ -402,6 +402,11 @@ pub fn run(args: &PlayArgs, cx: Context) -> Result<u8, Failure> {
     }
     let letters = letter_set(&loaded, args.letters.as_deref())?;
     let start = position(&mut loaded, args.fen.as_deref(), cx)?;
+    if rulebook_interpreter::flow::ply::in_ply(&start) {
+        return Err(Failure::usage(
+            "this position is a ply in progress (`oblige=`): play does not yet take its decisions (relocations, activations, passes); start between plies".to_string(),
+        ));
+    }
     let hash = rules_hash(&loaded, &args.rules)?;
     let seed = match args.seed {
         Some(seed) => seed,
