@@ -491,7 +491,6 @@ fn the_swing_of_a_iv_7_ost() {
 /// the rook attacks it: the pawn step Ia1-Ib1, which leaves the king there,
 /// is illegal by the ruling.
 #[test]
-#[ignore = "NOT YET (ruling check-after-jump): a plain move is judged before the end-of-ply jump, and Variant::play makes no jump (Variant::apply does)"]
 fn a_move_is_judged_after_the_jump() {
     use rulebook_interpreter::flow::Action;
     let v = four_d();

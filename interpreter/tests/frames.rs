@@ -411,11 +411,34 @@ fn legal_moves_equal_the_reference_along_random_games_with_activations() {
         let mut pos = v.start().expect("setup");
         for _ in 0..60 {
             let t = v.tables_for(&pos);
-            let fast: BTreeSet<String> = v.legal_moves(&pos).iter().map(|m| format!("{m:?}")).collect();
+            // The engine in the frame of now: fast generation against the definition.
+            let mut fast = Vec::new();
+            movegen::legal_moves(&v.game, &t, &pos, &mut fast);
+            let fast: BTreeSet<String> = fast.iter().map(|m| format!("{m:?}")).collect();
             let mut reference = Vec::new();
             movegen::legal_moves_reference(&v.game, &t, &pos, &mut reference);
             let reference: BTreeSet<String> = reference.iter().map(|m| format!("{m:?}")).collect();
             assert_eq!(fast, reference, "{}", v.fen(&pos));
+            // A game's legal moves while a level swings are judged after the
+            // jump at the end of the ply (ruling "check-after-jump"): every
+            // pseudo-legal move made on a copy, the swing ticked, then the
+            // mover's king must not be attacked in the new frame.
+            let mut pseudo = Vec::new();
+            movegen::pseudo_moves(&v.game, &t, &pos, &mut pseudo);
+            let after_jump: BTreeSet<String> = pseudo
+                .iter()
+                .filter(|m| {
+                    let mut next = pos.clone();
+                    next.make(m, &v.game, &t);
+                    if frame::swinging(&pos) {
+                        frame::tick(&v.game, &mut next);
+                    }
+                    !movegen::royal_attacked(&v.game, &v.tables_for(&next), &next, pos.side)
+                })
+                .map(|m| format!("{m:?}"))
+                .collect();
+            let game_moves: BTreeSet<String> = v.legal_moves(&pos).iter().map(|m| format!("{m:?}")).collect();
+            assert_eq!(game_moves, after_jump, "{}", v.fen(&pos));
             if pos.frame.is_some() {
                 framed_plies += 1;
             }
@@ -424,7 +447,10 @@ fn legal_moves_equal_the_reference_along_random_games_with_activations() {
                 break;
             }
             let m = moves[(next() % moves.len() as u64) as usize];
-            pos = v.play(&pos, &m);
+            // The plain make (the tick comes below, after a random activation).
+            let mut made = pos.clone();
+            made.make(&m, &v.game, &v.tables_for(&pos));
+            pos = made;
             if next() % 4 == 0 {
                 let acts = frame::activations(&v.game, &pos);
                 if !acts.is_empty() {

@@ -85,6 +85,11 @@ impl Frame {
     }
 }
 
+/// Is some level of `pos` swinging (so the end of every ply moves it)?
+pub fn swinging(pos: &Position) -> bool {
+    pos.frame.as_ref().is_some_and(|f| f.levels.iter().any(|l| l.swing.is_some()))
+}
+
 /// Were `t` built for the frame `pos` stands in? (Debug assertions in move
 /// generation catch tables of another frame.)
 pub fn tables_match(t: &Tables, pos: &Position) -> bool {

@@ -13,9 +13,11 @@ use crate::engine::perft::{perft_limited, Budget, CHECK_EVERY};
 use crate::engine::position::Position;
 use crate::engine::variant::Variant;
 
-/// Does counting from `pos` need the flow layer (a phase or an obligation)?
+/// Does `pos` need the flow layer: a phase, an obligation, or a swinging
+/// level (whose jump at the end of the ply decides which moves are legal,
+/// ruling "check-after-jump" of rules/4d-schach.rules)?
 pub fn needs_flow(pos: &Position) -> bool {
-    pos.flow.is_some()
+    pos.flow.is_some() || crate::engine::frame::swinging(pos)
 }
 
 /// The positions at the end of every complete ply from `pos`, in the order

@@ -36,6 +36,9 @@ impl Variant {
     /// [`Variant::legal_moves`], each wrapped as [`Action::Move`].
     pub fn actions(&self, pos: &Position) -> Vec<Action> {
         let Some(flow) = &pos.flow else {
+            if frame::swinging(pos) {
+                return self.moves_judged_at_ply_end(pos).into_iter().map(Action::Move).collect();
+            }
             return self.legal_moves(pos).into_iter().map(Action::Move).collect();
         };
         if let Some(head) = flow.queue.first() {
@@ -50,6 +53,31 @@ impl Variant {
             Some(ph) => phase::actions(&self.game, &self.tables_for(pos), &ph.placement, pos, moves).into_iter().map(Action::Move).collect(),
             None => moves.into_iter().map(Action::Move).collect(),
         }
+    }
+
+    /// The legal moves while a level swings: every pseudo-legal move (and
+    /// castling, which tests its own cells in the frame of now) that no
+    /// `offer` rule forbids, made and followed by the end of the ply (the
+    /// jump), after which the mover's royal piece must not be attacked. A
+    /// move is judged in the frame the opponent will face (ruling
+    /// "check-after-jump" of rules/4d-schach.rules: "kommt aber durch die
+    /// Amplitude erneut ins Schach, gilt die Stellung als matt").
+    fn moves_judged_at_ply_end(&self, pos: &Position) -> Vec<crate::engine::position::Move> {
+        let game = &self.game;
+        let t = self.tables_for(pos);
+        if !game.rules.is_empty() && crate::engine::cond::decided(game, &t, pos).is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        movegen::pseudo_moves(game, &t, pos, &mut moves);
+        if game.castling.is_some() && !movegen::in_check(game, &t, pos) {
+            movegen::castling_moves(game, &t, pos, &mut moves);
+        }
+        if !game.rules.is_empty() {
+            crate::engine::cond::forbid_filter(game, &t, pos, &mut moves, 0);
+        }
+        moves.retain(|m| self.completable(&self.apply(pos, &Action::Move(*m))));
+        moves
     }
 
     /// The actions an obligation of `kind` offers `player` before the

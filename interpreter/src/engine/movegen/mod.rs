@@ -249,7 +249,7 @@ fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
 /// Appends the legal castling moves (the side to move is not in check).
 /// Lowering and FEN parsing guarantee that king, partner and both destinations
 /// stand on one line of the file axis, so the cells between are a run of indices.
-fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+pub(crate) fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     castling_moves_with(game, t, pos, out, t.simple_attacks && t.small);
 }
 
