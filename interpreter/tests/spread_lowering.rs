@@ -319,7 +319,7 @@ fn spread_block_errors() {
     // Three weights, one per sign, are fine.
     let g = game(
         "three-signs",
-        &spread(&format!("{W} weight more roll d6 {{ red 1..4 blue 5 6 }} weight less roll d4 {{ red 1 blue 2..4 }}")),
+        &spread(&format!("{W} weight heavier roll d6 {{ red 1..4 blue 5 6 }} weight lighter roll d4 {{ red 1 blue 2..4 }}")),
     );
     assert_eq!(g.spread.as_ref().map(|s| s.weights.iter().map(|w| w.separator).collect::<String>()), Some("&><".into()));
     // `red forward` needs players that declare `forward`.
