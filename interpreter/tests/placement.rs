@@ -123,9 +123,16 @@ fn placing_is_compulsory_and_the_phase_ends_with_the_hands() {
     assert_eq!(actions.len(), 1); // e8, the only free square
     let after = v.apply(&pos, &actions[0]);
     assert!(after.flow.is_none());
-    // The king placed on e8 with rooks on a8 and h8 gains both rights; a
-    // drop is no capture or pawn move, so the half-move clock counts it.
-    assert_eq!(v.fen(&after), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 1 2");
+    // The king placed on e8 with rooks on a8 and h8 gains both rights. The
+    // phase is over, so play begins and the move limit's count starts from
+    // 0 (LANGUAGE §3.19). Fairy-Stockfish agrees: it resets its rule-50
+    // counter on every drop that cannot be undone ("Reset rule 50 counter
+    // for irreversible drops", position.cpp), as placement's drops are.
+    assert_eq!(v.fen(&after), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 2");
+    // The same placement with a count of 7 before it: still 0 after it.
+    let pos = at(&v, "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[k] b KQ - 7 1");
+    let after = v.apply(&pos, &v.actions(&pos)[0]);
+    assert_eq!(after.halfmove, 0);
 }
 
 /// The phase as the position text says it, and back.

@@ -176,8 +176,13 @@ impl Variant {
             frame::tick(game, pos);
         }
         if let Some(flow) = pos.flow.as_mut() {
+            let before = flow.phase;
             while (flow.phase as usize) < game.phases.len() && hand_empty(game, &pos.hand) {
                 flow.phase += 1;
+            }
+            if flow.phase != before && flow.phase as usize >= game.phases.len() {
+                // Play begins: the move limit counts the moves of play only.
+                pos.halfmove = 0;
             }
         }
         if pos.flow.as_ref().is_some_and(|f| f.queue.is_empty() && f.phase as usize >= game.phases.len()) {
