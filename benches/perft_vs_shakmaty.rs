@@ -1,6 +1,8 @@
 //! Speed benchmark: rulebook's perft against shakmaty's on the same positions,
 //! in the same run, single-threaded. Prints both times and the ratio, then the
-//! time of the verifier (`rulebook check`, default options) on rules/chess.rules.
+//! speed of 4D-Schach in nodes per second beside chess's (no peer engine
+//! exists for it), then the time of the verifier (`rulebook check`, default
+//! options) on rules/chess.rules.
 //!
 //! Run: `cargo bench --bench perft_vs_shakmaty` (add `-- --quick` for smaller
 //! perft depths; the check runs once either way).
@@ -35,6 +37,7 @@ fn main() {
         ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", if quick { 4 } else { 5 }),
     ];
     let mut total = (Duration::ZERO, Duration::ZERO);
+    let mut cases_nodes = Vec::new();
     println!("{:<10} {:>5} {:>12} {:>12} {:>12} {:>7}", "position", "depth", "nodes", "rulebook", "shakmaty", "ratio");
     for (name, fen, depth) in cases {
         let pos = match v.parse_fen(fen, name) {
@@ -57,6 +60,7 @@ fn main() {
             eprintln!("MISMATCH {name} depth {depth}: rulebook {ours}, shakmaty {theirs}");
             std::process::exit(1);
         }
+        cases_nodes.push(ours);
         total.0 += t_ours;
         total.1 += t_theirs;
         println!(
@@ -78,6 +82,45 @@ fn main() {
         total.1.as_secs_f64(),
         total.0.as_secs_f64() / total.1.as_secs_f64()
     );
+
+    // 4D-Schach (rules/4d-schach.rules): no peer engine exists, so its speed is
+    // given as nodes per second beside chess's from the table above. The start
+    // is the placement phase; the post-opening position is the test position
+    // of interpreter/tests/four_d.rs, at rest and with level IV just pulled
+    // out 3 rows east (A-IV-3-Ost), whose swing the plies below move.
+    let chess_nps = {
+        let nodes: u64 = cases_nodes.iter().sum();
+        nodes as f64 / total.0.as_secs_f64()
+    };
+    println!("chess: {:.2} M nodes/s (the rulebook column above)", chess_nps / 1e6);
+    let rules4d = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/4d-schach.rules");
+    let v4 = match load(&rules4d) {
+        Ok((g, _)) => Variant::new(Arc::new(g)),
+        Err((d, _)) => {
+            eprintln!("cannot load {}: {:?}", rules4d.display(), d);
+            std::process::exit(2);
+        }
+    };
+    const POST_OPENING: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+    let swinging = format!("{POST_OPENING} {{frame=IV:-3<-3*}}");
+    let cases4d: [(&str, String, u32); 3] = [
+        ("start (placement)", v4.game.setup.clone(), if quick { 3 } else { 4 }),
+        ("post-opening, at rest", POST_OPENING.to_string(), if quick { 2 } else { 3 }),
+        ("post-opening, IV swinging", swinging, if quick { 2 } else { 3 }),
+    ];
+    println!("{:<26} {:>5} {:>12} {:>10} {:>12} {:>9}", "4D-Schach", "depth", "nodes", "time", "nodes/s", "vs chess");
+    for (name, fen, depth) in cases4d {
+        let pos = match v4.parse_fen(&fen, name) {
+            Ok(p) => p,
+            Err(d) => {
+                eprintln!("bad position {fen}: {}", d.message);
+                std::process::exit(2);
+            }
+        };
+        let (nodes, t) = time(|| perft(&v4, &pos, depth));
+        let nps = nodes as f64 / t.as_secs_f64();
+        println!("{:<26} {:>5} {:>12} {:>8.3} s {:>10.2} M {:>8.3}x", name, depth, nodes, t.as_secs_f64(), nps / 1e6, nps / chess_nps);
+    }
 
     // The verifier, once, with the defaults of `rulebook check`.
     let report = rulebook_checker::check(&v, &rulebook_checker::Options::default(), &mut |_| {});
