@@ -38,6 +38,38 @@ pub enum Effect {
     Draw,
     /// `forbid moves after which COND`.
     Forbid(Cond),
+    /// `PLAYER must …  then PLAYER must …`: decisions owed, in this order.
+    Oblige(Vec<ObligeStep>),
+}
+
+/// One `PLAYER must …` of an `oblige` effect.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ObligeStep {
+    /// Who owes it (`owner`, `mover`, `opponent`, a name).
+    pub player: Spanned<PlayerRef>,
+    /// What is owed.
+    pub action: ObligeAction,
+    /// The whole step.
+    pub span: Span,
+}
+
+/// What an obligation asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ObligeAction {
+    /// `relocate inner pieces to another AXIS[, placed piece attacks no enemy
+    /// and is not attacked][, only if COND]`: each inner piece of the lines
+    /// the guard's `line` found goes, one decision each, to an empty cell
+    /// with another coordinate on the axis.
+    Relocate {
+        /// The axis whose coordinate must change (`level`).
+        axis: Ident,
+        /// `placed piece attacks no enemy and is not attacked`.
+        safe: bool,
+        /// `only if COND`: holds after the relocation (subject: the owner).
+        only_if: Option<Cond>,
+    },
+    /// `activate`: pull a level at rest out of the shaft (`slide`).
+    Activate,
 }
 
 /// A condition: any of the conjunctions holds (`A and B or C and not D`).

@@ -21,7 +21,7 @@ impl Builder<'_> {
                     guard = Some(self.cond(self.need(cond, c_span, "missing condition")?)?);
                 }
                 Rule::rule_effect => {
-                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_forbid | Rule::effect_result));
+                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
                     let inner = self.need(inner, c_span, "missing effect")?;
                     let e_span = span_of(&inner);
                     effect = Some(Spanned::new(self.effect(inner, e_span)?, e_span));
@@ -43,6 +43,10 @@ impl Builder<'_> {
             let cond = pair.into_inner().find(|p| p.as_rule() == Rule::cond);
             return Ok(Effect::Forbid(self.cond(self.need(cond, span, "missing condition")?)?));
         }
+        if pair.as_rule() == Rule::effect_oblige {
+            let steps = pair.into_inner().filter(|p| p.as_rule() == Rule::oblige_step).map(|p| self.oblige_step(p)).collect::<Res<Vec<_>>>()?;
+            return Ok(Effect::Oblige(steps));
+        }
         let mut player = None;
         let mut wins = None;
         for c in pair.into_inner() {
@@ -56,6 +60,33 @@ impl Builder<'_> {
         }
         let player = self.need(player, span, "missing player")?;
         Ok(if self.need(wins, span, "missing wins/loses")? { Effect::Wins(player) } else { Effect::Loses(player) })
+    }
+
+    fn oblige_step(&self, pair: Pair<'_, Rule>) -> Res<ObligeStep> {
+        let span = span_of(&pair);
+        let mut player = None;
+        let mut action = None;
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::player_ref => player = Some(self.player_ref(c)?),
+                Rule::kw_activate => action = Some(ObligeAction::Activate),
+                Rule::oblige_relocate => {
+                    let c_span = span_of(&c);
+                    let (mut axis, mut safe, mut only_if) = (None, false, None);
+                    for r in c.into_inner() {
+                        match r.as_rule() {
+                            Rule::axis_name => axis = Some(ident(&r)),
+                            Rule::phase_safe => safe = true,
+                            Rule::cond => only_if = Some(self.cond(r)?),
+                            _ => {}
+                        }
+                    }
+                    action = Some(ObligeAction::Relocate { axis: self.need(axis, c_span, "missing axis")?, safe, only_if });
+                }
+                _ => {}
+            }
+        }
+        Ok(ObligeStep { player: self.need(player, span, "missing player")?, action: self.need(action, span, "missing action")?, span })
     }
 
     pub(super) fn cond(&self, pair: Pair<'_, Rule>) -> Res<Cond> {
@@ -298,6 +329,28 @@ mod tests {
             kinds,
             ["fewer-some", "least-every", "no-zone", "distance", "has-only", "can-move", "attacks", "attacked", "coloured", "exactly", "more"]
         );
+    }
+
+    #[test]
+    fn an_oblige_effect_with_two_steps() {
+        let r = rule(
+            "rule \"group\" {\n  on ply-end\n  if line 3..4 own Pawn along file rank level\n  then owner must relocate inner pieces to another level,\n    placed piece attacks no enemy and is not attacked, only if not line 3 own Pawn along file rank level\n  then owner must activate\n}\n",
+        );
+        let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
+        assert_eq!(steps.len(), 2);
+        assert_eq!(steps[0].player.node, PlayerRef::Owner);
+        let ObligeAction::Relocate { axis, safe, only_if } = &steps[0].action else { panic!("{:?}", steps[0]) };
+        assert_eq!(axis.node, "level");
+        assert!(*safe);
+        let only_if = only_if.as_ref().expect("only if");
+        assert!(matches!(atoms(only_if)[0][0], (true, CondAtom::Line { .. })));
+        assert_eq!(steps[1].action, ObligeAction::Activate);
+        // Without guards; a named player.
+        let r = rule("rule \"r\" { on ply-end if line 3 own Pawn along file then white must relocate inner pieces to another rank }");
+        let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
+        assert!(matches!(&steps[0].action, ObligeAction::Relocate { safe: false, only_if: None, .. }));
+        assert_eq!(steps[0].player.node, PlayerRef::Named("white".into()));
+        assert!(parse("t.rules", "rule \"r\" { on ply-end then owner must castle }").is_err());
     }
 
     #[test]

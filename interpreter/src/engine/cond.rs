@@ -124,7 +124,7 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         .filter(|r| r.trigger == Trigger::Offer)
         .filter_map(|r| match &r.effect {
             Effect::Forbid(after) => Some((r, after)),
-            Effect::End { .. } => None,
+            Effect::End { .. } | Effect::Oblige(_) => None,
         })
         .filter(|(r, _)| r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover }.holds(g)))
         .collect();

@@ -50,7 +50,37 @@ pub enum Effect {
     /// `forbid moves after which COND`: a move is not legal when `COND`
     /// holds in the position after it (subject: the mover).
     Forbid(Cond),
-    // Next: `Oblige { … }` (a player must take an action kind before the turn passes).
+    /// `PLAYER must …  then PLAYER must …`: decisions owed before the turn
+    /// passes, queued in this order when the rule holds at the end of a
+    /// decision ([`crate::flow::oblige`]).
+    Oblige(Vec<ObligeStep>),
+}
+
+/// One `PLAYER must …` of an `oblige` effect.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ObligeStep {
+    /// Who owes it.
+    pub player: Who,
+    /// What is owed.
+    pub action: ObligeAction,
+}
+
+/// What an obligation asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ObligeAction {
+    /// Each inner piece of the lines the guard's first `line` atom finds
+    /// (all of a line's pieces but its two ends) is moved, one decision
+    /// each, to an empty cell whose coordinate on `axis` differs.
+    Relocate {
+        /// The axis whose coordinate must change.
+        axis: usize,
+        /// The relocated piece attacks no enemy piece and is not attacked.
+        safe: bool,
+        /// Holds after the relocation (subject and mover: the owner).
+        only_if: Option<Cond>,
+    },
+    /// Pull a level at rest out of the shaft (`slide`).
+    Activate,
 }
 
 /// A player named in a rule, resolved when the rule is evaluated.

@@ -23,10 +23,12 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
         ast::Effect::Wins(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Win },
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
+        ast::Effect::Oblige(steps) => Effect::Oblige(lower_oblige(cx, file, &d, steps, kinds)?),
     };
     // An effect that does not fit the trigger.
     let misfit = match (&effect, trigger) {
         (Effect::Forbid(_), Trigger::PlyEnd) => Some(("`forbid` acts on a move before it is made", "write `on offer` for a rule that forbids moves")),
+        (Effect::Oblige(_), Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot oblige", "write `on ply-end` for a rule that obliges")),
         (Effect::End { .. }, Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot end the game", "write `on ply-end` for a rule that ends the game")),
         _ => None,
     };
@@ -40,7 +42,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
     }
     let conds: Vec<&Cond> = guard.iter().chain(match &effect {
         Effect::Forbid(c) => Some(c),
-        Effect::End { .. } => None,
+        Effect::End { .. } | Effect::Oblige(_) => None,
     }).collect();
     let per_subject = conds.iter().any(|c| c.mentions_subject());
     if let (Effect::End { player: Who::Own, .. }, false) = (&effect, per_subject) {
@@ -79,6 +81,64 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
 }
 
 /// Where the first `can move` atom of `c` is written.
+/// The steps of an `oblige` effect. A relocation needs a `line` atom in the
+/// guard (its inner pieces are the ones relocated): `E0177`; `owner` needs
+/// a guard naming `own` or `enemy` (`E0172`). (In a variant without `slide`
+/// an `activate` step has no action and is dropped when it comes due.)
+fn lower_oblige(cx: &mut Cx, file: &str, d: &ast::RuleDef, steps: &[ast::ObligeStep], kinds: usize) -> Option<Vec<crate::model::cond::ObligeStep>> {
+    use crate::model::cond::{ObligeAction, ObligeStep};
+    let has_line = d.guard.as_ref().is_some_and(|g| g.any_of.iter().flat_map(|c| &c.all_of).any(|l| !l.negated && matches!(l.atom.node, ast::CondAtom::Line { .. })));
+    let subject = d.guard.as_ref().is_some_and(|g| g.any_of.iter().flat_map(|c| &c.all_of).any(|l| mentions_own(&l.atom.node)));
+    let mut out = Vec::new();
+    for step in steps {
+        if step.player.node == ast::PlayerRef::Owner && !subject {
+            cx.diags.push(
+                Diagnostic::error("E0172", file, step.player.span, "`owner` needs a condition that names `own` or `enemy`", "no player to be the owner")
+                    .with_help("`owner` is the player the condition held for (`if line 3 own Pawn …  then owner must …`); name `mover`, `opponent` or a player instead"),
+            );
+            return None;
+        }
+        let player = effect_player(cx, file, &step.player)?;
+        let action = match &step.action {
+            ast::ObligeAction::Activate => ObligeAction::Activate,
+            ast::ObligeAction::Relocate { axis: a, safe, only_if } => {
+                if !has_line {
+                    cx.diags.push(
+                        Diagnostic::error("E0177", file, step.span, "`relocate inner pieces` needs a `line` in the rule's condition", "no line to take the inner pieces of")
+                            .with_help("write the line in the guard: `if line 3..4 own Pawn along file rank level  then owner must relocate inner pieces to another level`"),
+                    );
+                    return None;
+                }
+                let axis = axis(cx, file, a)?;
+                let only_if = match only_if {
+                    Some(c) => Some(lower_cond(cx, file, c, kinds)?),
+                    None => None,
+                };
+                ObligeAction::Relocate { axis, safe: *safe, only_if }
+            }
+        };
+        out.push(ObligeStep { player, action });
+    }
+    Some(out)
+}
+
+/// Does an atom name `own` or `enemy`?
+fn mentions_own(a: &ast::CondAtom) -> bool {
+    let rel = |p: &ast::PieceSet| matches!(p.party.node, ast::PlayerRef::Own | ast::PlayerRef::Enemy);
+    let relp = |p: &Spanned<ast::PlayerRef>| matches!(p.node, ast::PlayerRef::Own | ast::PlayerRef::Enemy);
+    match a {
+        ast::CondAtom::Line { pieces, .. }
+        | ast::CondAtom::Count { pieces, .. }
+        | ast::CondAtom::CanMove { pieces, .. }
+        | ast::CondAtom::Attacked(pieces)
+        | ast::CondAtom::Coloured { pieces, .. }
+        | ast::CondAtom::On { pieces, .. } => rel(pieces),
+        ast::CondAtom::Distance { from, to, .. } => rel(from) || rel(to),
+        ast::CondAtom::Attacks { pieces, target } => rel(pieces) || rel(target),
+        ast::CondAtom::InCheck(p) | ast::CondAtom::ToMove(p) | ast::CondAtom::HasOnly { player: p, .. } => relp(p),
+    }
+}
+
 fn can_move_span(c: &ast::Cond) -> Option<Span> {
     c.any_of.iter().flat_map(|conj| &conj.all_of).find(|lit| matches!(lit.atom.node, ast::CondAtom::CanMove { .. })).map(|lit| lit.atom.span)
 }
