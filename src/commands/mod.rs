@@ -92,7 +92,7 @@ pub fn load(path: &Path, cx: Context) -> Result<Loaded, Failure> {
     }
 }
 
-/// Plays the moves of `--play` (whitespace-separated; move numbers such as
+/// Plays the decisions of `--play` (moves, activations, relocations, passes; whitespace-separated; move numbers such as
 /// `1.` or `12...` are skipped) from `pos`. Returns the final position and the
 /// positions before it, oldest first (for repetition). A bad move is a report
 /// pointing into the `<--play>` text.
@@ -115,10 +115,15 @@ pub fn play_line(
             continue;
         }
         let mv_at = word_at + word.len() - mv.len();
-        let m = notation::parse_move(&loaded.variant, &pos, mv, "<--play>", mv_at)
-            .map_err(|d| loaded.failure(&d, cx))?;
-        // In a phase the legal moves parsed against are the phase's decisions.
-        let next = loaded.variant.apply(&pos, &rulebook_interpreter::flow::Action::Move(m));
+        // An activation, relocation or pass (LANGUAGE §6.5), else a move; in
+        // a phase the legal moves parsed against are the phase's decisions.
+        let action = match notation::action::parse_non_move(&loaded.variant, &pos, mv, "<--play>", mv_at) {
+            Some(read) => read.map_err(|d| loaded.failure(&d, cx))?,
+            None => rulebook_interpreter::flow::Action::Move(
+                notation::parse_move(&loaded.variant, &pos, mv, "<--play>", mv_at).map_err(|d| loaded.failure(&d, cx))?,
+            ),
+        };
+        let next = loaded.variant.apply(&pos, &action);
         earlier.push(std::mem::replace(&mut pos, next));
     }
     Ok((pos, earlier))

@@ -3,6 +3,7 @@
 use super::{load, play_line, position, Context};
 use crate::cli::MovesArgs;
 use crate::report::{emit, emit_json, Failure};
+use rulebook_interpreter::flow::Action;
 use rulebook_interpreter::model::Outcome;
 use rulebook_interpreter::{text::notation, Status};
 use serde::Serialize;
@@ -52,28 +53,30 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
     let start = position(&mut loaded, args.fen.as_deref(), cx)?;
     let (pos, earlier) = play_line(&mut loaded, start, args.play.as_deref(), cx)?;
     let v = &loaded.variant;
-    // In a phase the decisions are the phase's (placements while the hand holds pieces).
-    let legal: Vec<_> = if pos.flow.is_some() {
-        let actions = v.actions(&pos);
-        if actions.iter().any(|a| a.as_move().is_none()) {
-            return Err(Failure::usage(
-                "this position is a ply in progress whose decisions are not all moves (relocations, activations, passes), which have no notation yet".to_string(),
-            ));
-        }
-        actions.iter().filter_map(|a| a.as_move().copied()).collect()
-    } else {
-        v.legal_moves(&pos)
-    };
-    let mut moves: Vec<MoveJson> = legal
+    // The decisions of the player whose decision it is: in chess the legal
+    // moves; in a phase or a ply in progress also placements, activations,
+    // relocations and passes (LANGUAGE §6.5).
+    let actions = v.actions(&pos);
+    let legal: Vec<_> = actions.iter().filter_map(|a| a.as_move().copied()).collect();
+    let mut moves: Vec<MoveJson> = actions
         .iter()
-        .map(|m| MoveJson {
-            coordinate: notation::coordinate(v, m),
-            san: notation::san(v, &pos, m, &legal),
-            probability: m.is_chance().then(|| v.probability(&pos, m).to_string()),
+        .map(|a| match a {
+            Action::Move(m) => MoveJson {
+                coordinate: notation::coordinate(v, m),
+                san: notation::san(v, &pos, m, &legal),
+                probability: m.is_chance().then(|| v.probability(&pos, m).to_string()),
+            },
+            other => MoveJson {
+                coordinate: notation::action::action_coordinate(v, other),
+                san: notation::action::action_san(v, &pos, other, &legal, None),
+                probability: None,
+            },
         })
         .collect();
     moves.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
-    let side = v.game.players[pos.side as usize].name.clone();
+    // Whose decision it is (mid-ply: the obligation's player).
+    let side = v.game.players[v.decider(&pos) as usize].name.clone();
+    let noun = if legal.len() == actions.len() { "legal move" } else { "legal decision" };
     // The FEN's clock or the played line can already have reached a draw rule.
     let (status, outcome) = match v.status_in_game(&pos, &earlier) {
         Status::Ongoing => ("ongoing".to_string(), None),
@@ -111,14 +114,14 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
             None => out.push_str(&format!("{:<width$}  {}\n", m.coordinate, m.san)),
         }
     }
-    let decisions = legal.iter().map(|m| m.decision()).collect::<std::collections::HashSet<_>>().len();
+    let decisions = actions.iter().map(|a| a.as_move().map(|m| Action::Move(m.decision())).unwrap_or(*a)).collect::<std::collections::HashSet<_>>().len();
     match outcome {
-        None if moves.len() == 1 => out.push_str("1 legal move\n"),
+        None if moves.len() == 1 => out.push_str(&format!("1 {noun}\n")),
         None if decisions != moves.len() => out.push_str(&format!(
-            "{} legal moves: {decisions} choices, counted with each chance outcome\n",
+            "{} {noun}s: {decisions} choices, counted with each chance outcome\n",
             moves.len()
         )),
-        None => out.push_str(&format!("{} legal moves\n", moves.len())),
+        None => out.push_str(&format!("{} {noun}s\n", moves.len())),
         Some(o) => {
             let result = match o {
                 Outcome::Win => format!("{side} wins"),
@@ -126,7 +129,7 @@ pub fn run(args: &MovesArgs, cx: Context) -> Result<u8, Failure> {
                 Outcome::Draw => "draw".to_string(),
             };
             let n = moves.len();
-            let counted = if n == 1 { "1 legal move".to_string() } else { format!("{n} legal moves") };
+            let counted = if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") };
             out.push_str(&format!("{counted}: {status}, {side} to move; {result}\n"));
         }
     }

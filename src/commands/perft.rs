@@ -10,6 +10,7 @@ use std::sync::Arc;
 use rulebook_interpreter::text::fen::{self, FenSource};
 use rulebook_interpreter::text::notation;
 use rulebook_interpreter::engine::perft as count;
+use rulebook_interpreter::flow::Action;
 use rulebook_interpreter::{Move, Position, Variant};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -116,6 +117,35 @@ pub fn total(
     Some(divide(v, pos, depth, jobs, budget, tick)?.iter().map(|(_, n)| n).sum())
 }
 
+/// The count below each decision of `pos` (`depth` ≥ 1), for `--divide`
+/// where the flow layer decides (a phase, a ply in progress, a swinging
+/// level) or with `--decisions`: every action of [`Variant::actions`] with
+/// the leaves below it, or `None` if `budget` stopped the count.
+///
+/// Counting complete plies, a decision that leaves the ply in progress is
+/// still within the root's ply: its row counts `depth` complete plies from
+/// there (the one in progress first); a decision that completes it counts
+/// `depth - 1`. With `decisions`, every row counts `depth - 1` decisions.
+fn divide_actions(v: &Variant, pos: &Position, depth: u32, decisions: bool, budget: &Budget) -> Option<Vec<(Action, u64)>> {
+    use rulebook_interpreter::flow::{perft as plies, ply::in_ply};
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let mut rows = Vec::new();
+    for a in v.actions(pos) {
+        let child = v.apply(pos, &a);
+        let n = if decisions {
+            plies::decisions_limited(v, &child, depth - 1, budget)?
+        } else if in_ply(&child) {
+            plies::plies_limited(v, &child, depth, budget)?
+        } else {
+            plies::plies_limited(v, &child, depth - 1, budget)?
+        };
+        rows.push((a, n));
+    }
+    Some(rows)
+}
+
 /// A progress bar on stderr, only on a terminal: `len` steps of `what`, with
 /// the leaves `budget` has counted so far and their rate.
 fn progress_bar(len: usize, what: &str, budget: &Arc<Budget>) -> ProgressBar {
@@ -188,14 +218,27 @@ fn run_one(
     let started = Instant::now();
     // On a terminal, progress by root move (and the leaves so far), whatever the depth.
     let show = depth > 0 && std::io::stderr().is_terminal();
-    // A ply in progress (obligations owed) has decisions that are not moves.
-    let in_ply = rulebook_interpreter::flow::ply::in_ply(&pos);
-    if args.divide && in_ply {
-        return Err(Failure::usage(
-            "--divide lists moves, and this position is a ply in progress whose decisions (relocations, activations, passes) are not moves: count without --divide".to_string(),
-        ));
-    }
-    let (nodes, rows) = if (args.divide || show) && !args.decisions && !in_ply {
+    // A phase, a ply in progress or a swinging level: the flow layer's
+    // decisions (placements, activations, relocations, passes) are the rows.
+    let flow = rulebook_interpreter::flow::perft::needs_flow(&pos);
+    let (nodes, entries) = if args.divide && (flow || args.decisions) {
+        let Some(rows) = divide_actions(v, &pos, depth, args.decisions, &budget) else {
+            return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes)));
+        };
+        let legal: Vec<Move> = rows.iter().filter_map(|(a, _)| a.as_move().copied()).collect();
+        let mut entries: Vec<DivideEntry> = rows
+            .iter()
+            .map(|(a, n)| DivideEntry {
+                coordinate: notation::action::action_coordinate(v, a),
+                san: notation::action::action_san(v, &pos, a, &legal, None),
+                nodes: *n,
+                probability: a.as_move().filter(|m| m.is_chance()).map(|m| v.probability(&pos, m).to_string()),
+            })
+            .collect();
+        entries.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
+        let nodes = if depth == 0 { 1 } else { rows.iter().map(|(_, n)| n).sum() };
+        (nodes, Some(entries))
+    } else if (args.divide || show) && !args.decisions && !flow {
         let bar = if show {
             progress_bar(v.legal_moves(&pos).len(), "root moves", &budget)
         } else {
@@ -215,7 +258,21 @@ fn run_one(
         } else {
             rows.iter().map(|(_, n)| n).sum()
         };
-        (nodes, Some(rows))
+        let entries = args.divide.then(|| {
+            let legal: Vec<Move> = rows.iter().map(|(m, _)| *m).collect();
+            let mut entries: Vec<DivideEntry> = rows
+                .iter()
+                .map(|(m, n)| DivideEntry {
+                    coordinate: notation::coordinate(v, m),
+                    san: notation::san(v, &pos, m, &legal),
+                    nodes: *n,
+                    probability: m.is_chance().then(|| v.probability(&pos, m).to_string()),
+                })
+                .collect();
+            entries.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
+            entries
+        });
+        (nodes, entries)
     } else if args.decisions {
         match rulebook_interpreter::flow::perft::decisions_limited(v, &pos, depth, &budget) {
             Some(n) => (n, None),
@@ -228,23 +285,6 @@ fn run_one(
         }
     };
     let elapsed = started.elapsed();
-    let entries: Option<Vec<DivideEntry>> = match (args.divide, rows) {
-        (true, Some(rows)) => {
-            let legal: Vec<Move> = rows.iter().map(|(m, _)| *m).collect();
-            let mut entries: Vec<DivideEntry> = rows
-                .iter()
-                .map(|(m, n)| DivideEntry {
-                    coordinate: notation::coordinate(v, m),
-                    san: notation::san(v, &pos, m, &legal),
-                    nodes: *n,
-                    probability: m.is_chance().then(|| v.probability(&pos, m).to_string()),
-                })
-                .collect();
-            entries.sort_by(|a, b| a.coordinate.cmp(&b.coordinate));
-            Some(entries)
-        }
-        _ => None,
-    };
     if args.json {
         emit_json(&PerftJson {
             variant: v.game.name.clone(),

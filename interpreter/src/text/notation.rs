@@ -15,6 +15,8 @@
 //! follows as `/red`, `/blue` (the attacker's unit first, then the victim's),
 //! `/through` or `/bounce`; a text may give the die's face instead (`/5`).
 
+pub mod action;
+
 use crate::model::geometry::Cell;
 use crate::model::{KindId, LetterSet, Weight};
 use crate::engine::position::{kind_of, Move, MoveKind, Position, NO_KIND};

@@ -1,0 +1,92 @@
+//! The `rulebook` binary with decisions that are not piece moves (issue 13,
+//! LANGUAGE §6.5): activations, relocations and passes listed by `moves`,
+//! divided by `perft --divide`, played by `play --moves` and replayed from
+//! a record. Every count is derived by hand in the comments.
+
+mod support;
+use support::*;
+
+fn example(name: &str) -> String {
+    root().join("examples").join(name).display().to_string()
+}
+
+fn rules(name: &str) -> String {
+    root().join("rules").join(name).display().to_string()
+}
+
+/// examples/sliding-levels.rules (4×4×3; levels I and III slide along the
+/// ranks, II along the files, out at most 3) in its start position, with
+/// White owing an activation: the ply is in progress, Black's turn comes next.
+const OWE_ACTIVATION: &str = "2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 b - - 0 1 {oblige=w:activate!}";
+
+/// Each row's words joined by one space.
+fn rows(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
+}
+
+#[test]
+fn moves_lists_every_activation_in_both_forms() {
+    // Every level is at rest; each slides by 1, 2 or 3 rows either way:
+    // 3 levels × 6 amounts = 18. Levels I and III slide along the ranks
+    // (1..4: towards 1 is negative), level II along the files (a..d).
+    let out = run(&["moves", &example("sliding-levels.rules"), "--fen", OWE_ACTIVATION]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let rows = rows(&stdout(&out));
+    assert_eq!(rows.len(), 19, "{rows:?}");
+    for (coordinate, san) in [("I:+1", "A-I-1-4"), ("I:-3", "A-I-3-1"), ("II:+3", "A-II-3-d"), ("II:-2", "A-II-2-a"), ("III:-1", "A-III-1-1")] {
+        assert!(rows.contains(&format!("{coordinate} {san}")), "{coordinate} {san} in {rows:?}");
+    }
+    assert_eq!(rows.last().map(String::as_str), Some("18 legal decisions"));
+}
+
+#[test]
+fn perft_divides_by_activation() {
+    // Each activation completes White's ply: one leaf per row at depth 1.
+    let out = run(&["perft", &example("sliding-levels.rules"), "1", "--divide", "--fen", OWE_ACTIVATION]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let rows = rows(&stdout(&out));
+    assert_eq!(rows.len(), 19);
+    assert!(rows.contains(&"II:-3 A-II-3-a 1".to_string()), "{rows:?}");
+    assert_eq!(rows.last().map(String::as_str), Some("18"));
+}
+
+#[test]
+fn a_relocation_is_read_in_both_forms_and_an_unknown_decision_is_e0523() {
+    // White owes a relocation: any own piece to any empty cell. The pawn on
+    // Ia2 (rank 2 of level I) goes to IIb3 on the empty level II.
+    let fen = "2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 b - - 0 1 {oblige=w:relocate!}";
+    for text in ["R-Ia2-IIb3", "Ia2>IIb3"] {
+        let out = run(&["moves", &example("sliding-levels.rules"), "--fen", fen, "--play", text, "--json"]);
+        assert_eq!(code(&out), 0, "{text}: {}", stderr(&out));
+        // The ply is complete: Black moves, with its first legal moves listed.
+        assert!(stdout(&out).contains("\"side\": \"black\"") || stdout(&out).contains("\"side\":\"black\""), "{}", stdout(&out));
+    }
+    let out = run(&["moves", &example("sliding-levels.rules"), "--fen", fen, "--play", "A-II-1-a"]);
+    assert_ne!(code(&out), 0);
+    assert!(stderr(&out).contains("E0523"), "{}", stderr(&out));
+}
+
+#[test]
+fn moves_in_a_position_with_a_swing_agree_with_perft() {
+    // Level II of the sliding example stands 3 files towards d and swings
+    // back (`<`); its first jump is due (no `*`). The moves are judged after
+    // the jump; `moves` lists as many as perft 1 counts.
+    let fen = "2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 w - - 0 1 {frame=II:+3<+3}";
+    let moves = run(&["moves", &example("sliding-levels.rules"), "--fen", fen]);
+    assert_eq!(code(&moves), 0, "{}", stderr(&moves));
+    let perft = run(&["perft", &example("sliding-levels.rules"), "1", "--fen", fen]);
+    assert_eq!(code(&perft), 0, "{}", stderr(&perft));
+    let n: usize = stdout(&perft).trim().parse().expect("a count");
+    assert_eq!(stdout(&moves).lines().count(), n + 1, "{}", stdout(&moves));
+    // The king on Ib1 has moves among them (Ic1 at least: empty, unattacked).
+    assert!(stdout(&moves).lines().any(|l| l.starts_with("Ib1")), "{}", stdout(&moves));
+}
+
+#[test]
+fn four_d_schach_placement_lines_read_with_moves() {
+    // The opening's first placements: White's king, then Black's (rulebook
+    // order K, P, R, …); `moves` reads them as drops.
+    let out = run(&["moves", &rules("4d-schach.rules"), "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("K@"), "{}", stdout(&out));
+}
