@@ -141,9 +141,10 @@ pub fn board(session: &Session, viewer: Option<Color>) -> String {
 /// (`3. Nf3xe5/red (chance 1/2)`).
 pub fn move_line(session: &Session, ply: usize, viewer: Option<Color>) -> String {
     let pos = &session.positions()[ply];
-    let line = RecordedMove { number: pos.fullmove, side: pos.side, text: session.san_for(ply, viewer) }.numbered();
+    // Mid-ply the decision is the obligation's player's.
+    let line = RecordedMove { number: pos.fullmove, side: session.variant.decider(pos), text: session.san_for(ply, viewer) }.numbered();
     match session.moves().get(ply) {
-        Some(m) if m.outcome != 0 => format!("{line} (chance {})", session.variant.probability(pos, m)),
+        Some(rulebook_interpreter::flow::Action::Move(m)) if m.outcome != 0 => format!("{line} (chance {})", session.variant.probability(pos, m)),
         _ => line,
     }
 }
@@ -402,11 +403,6 @@ pub fn run(args: &PlayArgs, cx: Context) -> Result<u8, Failure> {
     }
     let letters = letter_set(&loaded, args.letters.as_deref())?;
     let start = position(&mut loaded, args.fen.as_deref(), cx)?;
-    if rulebook_interpreter::flow::ply::in_ply(&start) {
-        return Err(Failure::usage(
-            "this position is a ply in progress (`oblige=`): play does not yet take its decisions (relocations, activations, passes); start between plies".to_string(),
-        ));
-    }
     let hash = rules_hash(&loaded, &args.rules)?;
     let seed = match args.seed {
         Some(seed) => seed,
@@ -500,10 +496,16 @@ fn scripted(loaded: &mut Loaded, session: &mut Session, line: &str, side: Option
         if session.status() != Status::Ongoing {
             return Err(fail_with(loaded, game_over(session, MOVES_SOURCE, span, word), EXIT_USAGE, cx));
         }
-        let candidates = session
-            .candidates(word, MOVES_SOURCE, offset)
-            .map_err(|d| fail_with(loaded, d, EXIT_USAGE, cx))?;
-        draw(session, &candidates, word)?;
+        // An activation, relocation or pass (LANGUAGE §6.5), else a move.
+        if let Some(read) = session.non_move(word, MOVES_SOURCE, offset) {
+            let a = read.map_err(|d| fail_with(loaded, d, EXIT_USAGE, cx))?;
+            session.play_action(a).map_err(|_| Failure::usage(format!("`{word}` cannot be played here")))?;
+        } else {
+            let candidates = session
+                .candidates(word, MOVES_SOURCE, offset)
+                .map_err(|d| fail_with(loaded, d, EXIT_USAGE, cx))?;
+            draw(session, &candidates, word)?;
+        }
         emit(&format!("{}\n", move_line(session, session.moves().len() - 1, shown)))?;
     }
     let mut out = if session.moves().is_empty() { String::new() } else { "\n".to_string() };
@@ -598,7 +600,7 @@ fn outcome_count(moves: &[Move]) -> usize {
 /// move after it. Returns the moves taken back as `viewer` knows them, in
 /// the order they were played; empty when no human has moved.
 fn undo(session: &mut Session, humans: [bool; 2], viewer: Option<Color>) -> Vec<String> {
-    let Some(last) = (0..session.moves().len()).rev().find(|&ply| humans[session.positions()[ply].side as usize]) else {
+    let Some(last) = (0..session.moves().len()).rev().find(|&ply| humans[session.variant.decider(&session.positions()[ply]) as usize]) else {
         return Vec::new();
     };
     let taken: Vec<String> = (last..session.moves().len()).map(|ply| move_line(session, ply, viewer)).collect();
@@ -620,7 +622,15 @@ fn decisions_text(session: &Session) -> String {
         .iter()
         .map(|d| notation::san_plain_in(v, pos, d, &decisions, session.letters.as_ref()))
         .collect();
+    // Activations, relocations and passes (a phase or a ply in progress).
+    words.extend(
+        v.actions(pos)
+            .iter()
+            .filter(|a| a.as_move().is_none())
+            .map(|a| notation::action::action_san(v, pos, a, &legal, session.letters.as_ref())),
+    );
     words.sort();
+    let words_count = words.len();
     let mut out = String::new();
     let mut line = String::new();
     for w in words {
@@ -638,8 +648,9 @@ fn decisions_text(session: &Session) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    let n = decisions.len();
-    out.push_str(&if n == 1 { "1 legal move\n".to_string() } else { format!("{n} legal moves\n") });
+    let n = words_count;
+    let noun = if n == decisions.len() { "legal move" } else { "legal decision" };
+    out.push_str(&if n == 1 { format!("1 {noun}\n") } else { format!("{n} {noun}s\n") });
     if legal.iter().any(|m| m.reveal != NO_KIND || m.unveil != NO_KIND) {
         out.push_str("(a face-down piece that moves is revealed on arrival: its identity is drawn at random)\n");
     }
@@ -690,11 +701,16 @@ fn interactive(
         if let Some(result) = session.result_by_rule() {
             break 'game result;
         }
-        let mover = session.position().side;
+        // Mid-ply the decision is the obligation's player's.
+        let mover = session.variant.decider(session.position());
         if !humans[mover as usize] {
-            let m = session.random_move();
-            let Some(m) = m else { break 'game GameResult::Unfinished };
-            draw(session, &[m], "the random move")?;
+            match session.random_action() {
+                None => break 'game GameResult::Unfinished,
+                Some(rulebook_interpreter::flow::Action::Move(m)) => {
+                    draw(session, &[m], "the random move")?;
+                }
+                Some(a) => session.play_action(a).map_err(|_| Failure::usage("the random decision cannot be played".to_string()))?,
+            }
             update(session);
             emit(&format!("{}\n", move_line(session, session.moves().len() - 1, watcher)))?;
             continue;
@@ -756,6 +772,19 @@ fn interactive(
                 _ => {
                     let offset = line.len() - line.trim_start().len();
                     loaded.extra.insert(INPUT_SOURCE, line.as_str());
+                    // An activation, relocation or pass (LANGUAGE §6.5).
+                    if let Some(read) = session.non_move(text, INPUT_SOURCE, offset) {
+                        match read.map(|a| session.play_action(a)) {
+                            Err(d) => eprint!("{}", loaded.render(std::slice::from_ref(&d), cx.color)),
+                            Ok(Err(_)) => eprintln!("error: `{text}` cannot be played here"),
+                            Ok(Ok(())) => {
+                                update(session);
+                                emit(&format!("{}\n", move_line(session, session.moves().len() - 1, me)))?;
+                                continue 'game;
+                            }
+                        }
+                        continue;
+                    }
                     match session.candidates(text, INPUT_SOURCE, offset) {
                         Err(d) => eprint!("{}", loaded.render(std::slice::from_ref(&d), cx.color)),
                         Ok(candidates) => {

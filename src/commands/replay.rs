@@ -79,6 +79,12 @@ pub fn run(args: &ReplayArgs, cx: Context) -> Result<u8, Failure> {
         if session.result_by_rule().is_some() {
             return Err(invalid(&loaded, game_over(&session, &name, mv.span, &mv.text)));
         }
+        // An activation, relocation or pass (LANGUAGE §6.5), else a move.
+        if let Some(read) = session.non_move(&mv.text, &name, mv.span.start) {
+            let a = read.map_err(|d| invalid(&loaded, d))?;
+            session.play_action(a).map_err(|_| Failure::usage(format!("`{}` cannot be played", mv.text)))?;
+            continue;
+        }
         let candidates = session.record_candidates(&mv.text, untagged, &name, mv.span.start).map_err(|d| invalid(&loaded, d))?;
         match candidates.as_slice() {
             [m] => {

@@ -11,6 +11,7 @@
 //! which identities of face-down pieces a viewer can still expect, and which
 //! captured face-down pieces the viewer saw.
 
+use crate::flow::Action;
 use crate::model::{Color, Game, KindId, LetterSet, Outcome, SeenBy};
 use crate::text::notation;
 use crate::engine::position::{Move, Position, NO_KIND};
@@ -35,8 +36,9 @@ pub struct Session {
     rngs: Vec<ChaCha8Rng>,
     /// The start position, then the position after each move.
     positions: Vec<Position>,
-    /// The moves played, each with its chance outcome.
-    moves: Vec<Move>,
+    /// The decisions played (moves with their chance outcomes, placements,
+    /// activations, relocations, passes), one per position after the start.
+    moves: Vec<Action>,
 }
 
 /// What one viewer knows about one player's face-down pieces.
@@ -109,8 +111,9 @@ impl Session {
         &self.positions
     }
 
-    /// The moves played, with their chance outcomes.
-    pub fn moves(&self) -> &[Move] {
+    /// The decisions played, moves with their chance outcomes: one per
+    /// position after the start (a ply of several decisions is several).
+    pub fn moves(&self) -> &[Action] {
         &self.moves
     }
 
@@ -246,20 +249,56 @@ impl Session {
         choices.get(self.below(choices.len() as u64) as usize).copied()
     }
 
+    /// One of the decisions of the current position drawn at random: where
+    /// they are all moves, [`Session::random_move`]; else each decision
+    /// (activation, relocation, pass, move) is equally likely. `None` when
+    /// there is none.
+    pub fn random_action(&mut self) -> Option<Action> {
+        let actions = self.variant.actions(self.position());
+        if actions.iter().all(|a| a.as_move().is_some()) {
+            return self.random_move().map(Action::Move);
+        }
+        if actions.is_empty() {
+            return None;
+        }
+        Some(actions[self.below(actions.len() as u64) as usize])
+    }
+
+    /// The decision `text` names in the current position when it is written
+    /// as an activation, relocation or pass (LANGUAGE §6.5), `None` for any
+    /// other text (a move: [`Session::candidates`]).
+    pub fn non_move(&self, text: &str, name: &str, offset: usize) -> Option<Result<Action, Diagnostic>> {
+        notation::action::parse_non_move(&self.variant, self.position(), text, name, offset)
+    }
+
     /// Plays `m`, which must be a legal move (with its chance outcome) of the
     /// current position, in a game that has not ended by rule.
     pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+        self.play_action(Action::Move(m))
+    }
+
+    /// Plays `a`, one of the decisions of the current position (a move with
+    /// its chance outcome, an activation, a relocation, a pass), in a game
+    /// that has not ended by rule.
+    pub fn play_action(&mut self, a: Action) -> Result<(), PlayError> {
         let status = self.status();
         if status != Status::Ongoing {
             return Err(PlayError::GameOver(status));
         }
-        // An equal split may be written with its colours the other way round
-        // from the legal move (the first cell written is red).
-        if !notation::is_listed(&self.variant, &self.legal(), &m) {
+        let listed = match &a {
+            // An equal split may be written with its colours the other way
+            // round from the legal move (the first cell written is red).
+            Action::Move(m) => notation::is_listed(&self.variant, &self.legal(), m),
+            other => self.variant.actions(self.position()).contains(other),
+        };
+        if !listed {
             return Err(PlayError::Illegal);
         }
-        let next = self.variant.play(self.position(), &m);
-        self.moves.push(m);
+        let next = match &a {
+            Action::Move(m) => self.variant.play(self.position(), m),
+            other => self.variant.apply(self.position(), other),
+        };
+        self.moves.push(a);
         self.positions.push(next);
         self.rngs.push(self.rng.clone());
         Ok(())
@@ -270,7 +309,7 @@ impl Session {
     /// it, so the same move played again draws the same outcome (taking a
     /// move back cannot draw its chance again). Returns the move taken
     /// back, `None` when no move was played.
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<Action> {
         let m = self.moves.pop()?;
         self.positions.pop();
         self.rngs.pop();
@@ -280,22 +319,23 @@ impl Session {
         Some(m)
     }
 
-    /// Move `ply` (0-based) as a record writes it: SAN in the session's
+    /// Decision `ply` (0-based) as a record writes it: SAN in the session's
     /// letter set, fully specified (the revealed identity, a captured
-    /// face-down piece's identity in brackets), with its check mark.
+    /// face-down piece's identity in brackets), with its check mark; an
+    /// activation, relocation or pass as LANGUAGE §6.5 writes it.
     pub fn san(&self, ply: usize) -> String {
-        let (Some(pos), Some(m)) = (self.positions.get(ply), self.moves.get(ply)) else {
+        let (Some(pos), Some(a)) = (self.positions.get(ply), self.moves.get(ply)) else {
             return String::new();
         };
         let legal = self.variant.legal_moves(pos);
-        notation::san_in(&self.variant, pos, m, &legal, self.letters.as_ref())
+        notation::action::action_san(&self.variant, pos, a, &legal, self.letters.as_ref())
     }
 
     /// Did `viewer` (`None`: the arbiter, who sees everything) see the
     /// identity of the face-down piece captured by move `ply`? (`true` when
     /// the move captured none.)
     pub fn saw_capture(&self, ply: usize, viewer: Option<Color>) -> bool {
-        let (Some(pos), Some(m)) = (self.positions.get(ply), self.moves.get(ply)) else {
+        let (Some(pos), Some(Action::Move(m))) = (self.positions.get(ply), self.moves.get(ply)) else {
             return true;
         };
         m.unveil == NO_KIND || sees(self.seen_by(), pos.side, viewer)
@@ -319,7 +359,8 @@ impl Session {
         (0..self.moves.len())
             .map(|ply| RecordedMove {
                 number: self.positions[ply].fullmove,
-                side: self.positions[ply].side,
+                // Mid-ply the decision is the obligation's player's.
+                side: self.variant.decider(&self.positions[ply]),
                 text: self.san(ply),
             })
             .collect()
@@ -337,7 +378,8 @@ impl Session {
         let nwords = self.variant.tables.nwords;
         let mut out = Knowledge::default();
         let mut unseen_kinds: [Vec<KindId>; 2] = [Vec::new(), Vec::new()];
-        for (ply, m) in self.moves.iter().enumerate() {
+        for (ply, a) in self.moves.iter().enumerate() {
+            let Action::Move(m) = a else { continue };
             if m.unveil == NO_KIND {
                 continue;
             }
@@ -578,12 +620,13 @@ mod tests {
             for (ply, rec) in s.recorded().iter().enumerate() {
                 let c = again.candidates(&rec.text, "<test>", 0).unwrap_or_else(|d| panic!("{}: {}", rec.text, d.message));
                 assert_eq!(c.len(), 1, "{} names one move", rec.text);
-                assert_eq!(c[0], s.moves()[ply], "{}", rec.text);
+                let Action::Move(played) = s.moves()[ply] else { panic!("niels-chess has moves only") };
+                assert_eq!(c[0], played, "{}", rec.text);
                 again.play(c[0]).expect("plays");
-                let coordinate = notation::coordinate(&s.variant, &s.moves()[ply]);
+                let coordinate = notation::coordinate(&s.variant, &played);
                 let mut third = Session::new(s.variant.clone(), s.positions()[ply].clone(), 0, None);
                 let c = third.candidates(&coordinate, "<test>", 0).unwrap_or_else(|d| panic!("{coordinate}: {}", d.message));
-                assert_eq!(c, [s.moves()[ply]], "{coordinate}");
+                assert_eq!(c, [played], "{coordinate}");
                 third.play(c[0]).expect("plays");
             }
             assert_eq!(s.variant.fen(s.position()), again.variant.fen(again.position()));
@@ -606,7 +649,7 @@ mod tests {
         let candidates = s.candidates("h4", "<test>", 0).expect("legal");
         let first = s.resolve(&candidates).expect("drawn");
         s.play(first).expect("plays");
-        assert_eq!(s.undo(), Some(first));
+        assert_eq!(s.undo(), Some(Action::Move(first)));
         assert_eq!(s.variant.fen(s.position()), start);
         assert!(s.moves().is_empty());
         // The draw is taken back too: the same move draws the same outcome.

@@ -222,7 +222,9 @@ pub fn movetext(moves: &[RecordedMove], result: GameResult) -> String {
     let mut units: Vec<String> = moves
         .iter()
         .enumerate()
-        .map(|(i, m)| if m.side == 0 || i == 0 { m.numbered() } else { m.text.clone() })
+        // A decision of the same player as the one before (an obligation met
+        // within a ply) continues the numbered unit.
+        .map(|(i, m)| if i == 0 || (m.side == 0 && moves[i - 1].side != 0) { m.numbered() } else { m.text.clone() })
         .collect();
     units.push(result.as_str().to_string());
     let mut out = String::new();
