@@ -11,11 +11,13 @@
 //! - [`action`]: [`Action`], the decisions beyond a piece move;
 //! - [`state`]: [`Flow`], the phase and the queue of obligations a position carries;
 //! - [`phase`]: the placement phase's actions and transitions;
+//! - [`oblige`]: obligations that `rule` items queue (`then owner must …`);
 //! - [`ply`]: actions at a decision node, applying one, the end of a ply;
 //! - [`perft`]: counting complete plies or single decisions;
 //! - [`text`]: the position text's `phase=` and `oblige=` keys.
 
 pub mod action;
+pub mod oblige;
 pub mod perft;
 pub mod phase;
 pub mod ply;

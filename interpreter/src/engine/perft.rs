@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// Counts the leaves `depth` plies below `pos`.
 pub fn perft(v: &Variant, pos: &Position, depth: u32) -> u64 {
-    if crate::flow::perft::needs_flow(pos) {
+    if v.needs_flow(pos) {
         // A phase, an obligation or a swinging level: complete plies, counted by the flow layer.
         return crate::flow::perft::plies(v, pos, depth);
     }
@@ -100,7 +100,7 @@ impl Budget {
 /// Counts the leaves `depth` plies below `pos` within `budget`: `None` if the
 /// budget stopped the count (then the count is incomplete and not returned).
 pub fn perft_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -> Option<u64> {
-    if crate::flow::perft::needs_flow(pos) {
+    if v.needs_flow(pos) {
         return crate::flow::perft::plies_limited(v, pos, depth, budget);
     }
     let mut watch = Watched { budget, pending: 0 };

@@ -115,7 +115,7 @@ impl Variant {
     /// In a phase or a ply with obligations (`pos.flow`), these are the moves
     /// among the flow layer's decisions ([`Variant::actions`]).
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
-        if crate::flow::perft::needs_flow(pos) {
+        if self.needs_flow(pos) {
             return self.actions(pos).iter().filter_map(|a| a.as_move().copied()).collect();
         }
         let mut out = Vec::with_capacity(64);
@@ -125,7 +125,7 @@ impl Variant {
 
     /// Appends the legal moves in `pos` to `out`.
     pub fn legal_moves_into(&self, pos: &Position, out: &mut Vec<Move>) {
-        if crate::flow::perft::needs_flow(pos) {
+        if self.needs_flow(pos) {
             out.extend(self.actions(pos).iter().filter_map(|a| a.as_move().copied()));
             return;
         }
@@ -136,7 +136,7 @@ impl Variant {
     /// level swings, with the flow layer's work ([`Variant::apply`]: castling
     /// rights gained by placement, the end of the phase, the swing's jump).
     pub fn play(&self, pos: &Position, m: &Move) -> Position {
-        if crate::flow::perft::needs_flow(pos) {
+        if self.needs_flow(pos) {
             return self.apply(pos, &crate::flow::Action::Move(*m));
         }
         let mut next = pos.clone();

@@ -60,7 +60,7 @@ fn plies_with(v: &Variant, pos: &Position, depth: u32, budget: &Budget, pending:
     if depth == 0 {
         return Some(1);
     }
-    if !needs_flow(pos) {
+    if !v.needs_flow(pos) {
         // Play without obligations: the engine's count, charged to the same budget.
         let n = perft_limited(v, pos, depth, budget)?;
         return Some(n);

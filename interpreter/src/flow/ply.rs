@@ -2,7 +2,7 @@
 //! work at the end of a ply, and legality of a whole ply.
 
 use super::phase;
-use super::state::{ActionKind, Flow};
+use super::state::{ActionKind, Flow, Obligation};
 use super::Action;
 use crate::engine::movegen;
 use crate::engine::position::Position;
@@ -26,6 +26,13 @@ pub fn mover(pos: &Position) -> Color {
 }
 
 impl Variant {
+    /// Does `pos` need the flow layer: a phase, an obligation owed, a
+    /// swinging level ([`super::perft::needs_flow`]), or a game whose rules
+    /// oblige (a move may start a ply of several decisions)?
+    pub fn needs_flow(&self, pos: &Position) -> bool {
+        super::perft::needs_flow(pos) || super::oblige::any(&self.game)
+    }
+
     /// Whose decision it is in `pos`: the head of the obligation queue, else the side to move.
     pub fn decider(&self, pos: &Position) -> Color {
         pos.flow.as_ref().and_then(|f| f.queue.first()).map_or(pos.side, |o| o.player)
@@ -36,7 +43,7 @@ impl Variant {
     /// [`Variant::legal_moves`], each wrapped as [`Action::Move`].
     pub fn actions(&self, pos: &Position) -> Vec<Action> {
         let Some(flow) = &pos.flow else {
-            if frame::swinging(pos) {
+            if frame::swinging(pos) || super::oblige::any(&self.game) {
                 return self.moves_judged_at_ply_end(pos).into_iter().map(Action::Move).collect();
             }
             return self.legal_moves(pos).into_iter().map(Action::Move).collect();
@@ -44,7 +51,7 @@ impl Variant {
         if let Some(head) = flow.queue.first() {
             // Legality of the whole ply: a decision is kept when the ply can
             // still be completed with the mover's royal piece not attacked.
-            let candidates = self.obligation_candidates(pos, head.player, head.kind, head.compulsory);
+            let candidates = self.obligation_candidates(pos, head);
             return candidates.into_iter().filter(|a| self.completable(&self.apply(pos, a))).collect();
         }
         let mut moves = Vec::with_capacity(64);
@@ -83,7 +90,8 @@ impl Variant {
     /// The actions an obligation of `kind` offers `player` before the
     /// whole-ply test: every such action by the piece-movement rules (a move
     /// must not leave the player's own royal piece attacked).
-    fn obligation_candidates(&self, pos: &Position, player: Color, kind: ActionKind, compulsory: bool) -> Vec<Action> {
+    fn obligation_candidates(&self, pos: &Position, head: &Obligation) -> Vec<Action> {
+        let (player, kind, compulsory) = (head.player, head.kind, head.compulsory);
         let mut view = pos.clone();
         view.side = player;
         view.flow = None;
@@ -94,6 +102,7 @@ impl Variant {
                 movegen::legal_moves(&self.game, &self.tables_for(&view), &view, &mut moves);
                 moves.into_iter().map(Action::Move).collect()
             }
+            ActionKind::Relocate if head.from.is_some() => super::oblige::relocations(&self.game, &t, pos, &head),
             ActionKind::Relocate => {
                 let mut v = Vec::new();
                 let empty: Vec<_> = self.game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0).collect();
@@ -115,8 +124,9 @@ impl Variant {
     /// Can the ply in `pos` be completed with its mover's royal piece not
     /// attacked? (At a ply's end: is it not attacked now?)
     fn completable(&self, pos: &Position) -> bool {
-        if in_ply(pos) {
-            return !self.actions(pos).is_empty();
+        if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) {
+            // Some decision completes the ply (depth first, stopping at the first).
+            return self.obligation_candidates(pos, head).into_iter().any(|a| self.completable(&self.apply(pos, &a)));
         }
         !movegen::royal_attacked(&self.game, &self.tables_for(pos), pos, pos.side ^ 1)
     }
@@ -159,10 +169,40 @@ impl Variant {
                 flow.queue.remove(0);
             }
         }
-        if !in_ply(&next) {
-            self.end_of_ply(&mut next);
-        }
+        self.owe_or_end(&mut next);
         next
+    }
+
+    /// After a decision: drops the obligations at the head of the queue that
+    /// can no longer be met; when nothing is owed, queues what the first
+    /// `oblige` rule that holds asks ([`super::oblige`]) and, when none
+    /// holds, does the end-of-ply work.
+    fn owe_or_end(&self, next: &mut Position) {
+        let obliging = super::oblige::any(&self.game);
+        loop {
+            if obliging {
+                while let Some(head) = next.flow.as_ref().and_then(|f| f.queue.first().copied()) {
+                    if !self.obligation_candidates(next, &head).is_empty() {
+                        break;
+                    }
+                    if let Some(f) = next.flow.as_mut() {
+                        f.queue.remove(0);
+                    }
+                }
+            }
+            if in_ply(next) {
+                return;
+            }
+            if !obliging {
+                break;
+            }
+            let owed = super::oblige::fire(&self.game, &self.tables_for(next), next);
+            if owed.is_empty() {
+                break;
+            }
+            next.flow.get_or_insert_with(|| Box::new(Flow { phase: self.game.phases.len() as u8, queue: Vec::new() })).queue = owed;
+        }
+        self.end_of_ply(next);
     }
 
     /// The work at the end of a complete ply: swinging levels move

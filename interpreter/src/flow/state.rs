@@ -1,6 +1,7 @@
 //! The flow state a position carries (`Position::flow`): the phase and the
 //! obligations still to be met in the current ply.
 
+use crate::model::geometry::Cell;
 use crate::model::Color;
 
 /// The flow state of a position. `Position::flow` is `None` in play with no
@@ -22,6 +23,19 @@ pub struct Obligation {
     pub kind: ActionKind,
     /// `false`: the player may waive it ([`crate::flow::Action::Pass`]).
     pub compulsory: bool,
+    /// A relocation of one piece: the cell it stands on (`None`: any of the
+    /// player's pieces).
+    pub from: Option<Cell>,
+    /// The rule (index into `Game::rules`) and its step that queued this
+    /// obligation, whose guards the action must meet (`None`: no guards).
+    pub source: Option<(u8, u8)>,
+}
+
+impl Obligation {
+    /// An obligation with no piece named and no guards.
+    pub fn plain(player: Color, kind: ActionKind, compulsory: bool) -> Obligation {
+        Obligation { player, kind, compulsory, from: None, source: None }
+    }
 }
 
 /// The kinds of action an obligation asks for.
@@ -56,7 +70,13 @@ impl Flow {
     pub fn key(&self) -> u64 {
         let mut h = 0x51u64 + u64::from(self.phase);
         for o in &self.queue {
-            let v = u64::from(o.player) | (o.kind as u64) << 1 | u64::from(o.compulsory) << 4;
+            let mut v = u64::from(o.player) | (o.kind as u64) << 1 | u64::from(o.compulsory) << 4;
+            if let Some(c) = o.from {
+                v |= (u64::from(c) + 1) << 5;
+            }
+            if let Some((r, s)) = o.source {
+                v |= (u64::from(r) << 8 | u64::from(s)) << 24;
+            }
             h = h.wrapping_mul(0x100000001B3).wrapping_add(v + 17);
         }
         h

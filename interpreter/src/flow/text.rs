@@ -7,7 +7,11 @@
 //!   where it differs from the derived one.
 //! - `oblige=w:relocate!,b:move?`: the obligations of the ply in progress,
 //!   the head first: the player (`w` first player, `b` second), the action
-//!   kind (`move`, `relocate`, `activate`), `!` compulsory or `?` optional.
+//!   kind (`move`, `relocate`, `activate`), `!` compulsory or `?` optional;
+//!   a relocation of one piece adds `@SQUARE` (`w:relocate@IIc2/1.0!`), and
+//!   an obligation a rule queued adds `/RULE.STEP` (the rule's number among
+//!   the variant's rules and the step's within its effect, from 0), whose
+//!   guards it must meet.
 //!   While a ply is in progress the side field names the player whose turn
 //!   comes next (the ply's mover is the other one).
 
@@ -34,7 +38,7 @@ pub const KEYS: [&str; 2] = ["phase", "oblige"];
 pub fn read_key(game: &Game, pos: &mut Position, key: &str, value: &str) -> Option<Result<(), KeyError>> {
     match key {
         "phase" => Some(read_phase(game, pos, value)),
-        "oblige" => Some(read_oblige(pos, value)),
+        "oblige" => Some(read_oblige(game, pos, value)),
         _ => None,
     }
 }
@@ -52,7 +56,7 @@ fn read_phase(game: &Game, pos: &mut Position, value: &str) -> Result<(), KeyErr
     Ok(())
 }
 
-fn read_oblige(pos: &mut Position, value: &str) -> Result<(), KeyError> {
+fn read_oblige(game: &Game, pos: &mut Position, value: &str) -> Result<(), KeyError> {
     let mut queue = Vec::new();
     let mut at = 0;
     for item in value.split(',') {
@@ -68,8 +72,20 @@ fn read_oblige(pos: &mut Position, value: &str) -> Result<(), KeyError> {
             (_, Some(w)) => (w, false),
             _ => return Err(bad(format!("`{item}` must end in `!` (compulsory) or `?` (optional)"))),
         };
+        let (word, source) = match word.split_once('/') {
+            None => (word, None),
+            Some((w, src)) => {
+                let parsed = src.split_once('.').and_then(|(r, s)| Some((r.parse::<u8>().ok()?, s.parse::<u8>().ok()?)));
+                let source = parsed.filter(|&(r, _)| (r as usize) < game.rules.len()).ok_or_else(|| bad(format!("`{src}` is not RULE.STEP (a rule's number and its step's, from 0)")))?;
+                (w, Some(source))
+            }
+        };
+        let (word, from) = match word.split_once('@') {
+            None => (word, None),
+            Some((w, sq)) => (w, Some(game.geometry.parse_square(sq).ok_or_else(|| bad(format!("`{sq}` is not a square")))?)),
+        };
         let kind = ActionKind::from_word(word).ok_or_else(|| bad(format!("`{word}` is not an action kind (`move`, `relocate`, `activate`)")))?;
-        queue.push(Obligation { player, kind, compulsory });
+        queue.push(Obligation { player, kind, compulsory, from, source });
         at += item.len() + 1;
     }
     pos.flow.get_or_insert_with(Box::default).queue = queue;
@@ -106,7 +122,11 @@ pub fn write_keys(game: &Game, pos: &Position) -> Vec<(&'static str, String)> {
         let items: Vec<String> = flow
             .queue
             .iter()
-            .map(|o| format!("{}:{}{}", if o.player == 0 { 'w' } else { 'b' }, o.kind.word(), if o.compulsory { '!' } else { '?' }))
+            .map(|o| {
+                let at = o.from.map_or(String::new(), |c| format!("@{}", game.geometry.name(c)));
+                let src = o.source.map_or(String::new(), |(r, s)| format!("/{r}.{s}"));
+                format!("{}:{}{at}{src}{}", if o.player == 0 { 'w' } else { 'b' }, o.kind.word(), if o.compulsory { '!' } else { '?' })
+            })
             .collect();
         out.push(("oblige", items.join(",")));
     }
