@@ -265,6 +265,34 @@ fn hidden_lines(game: &Game, color: Color, k: &HiddenKnowledge, letters: Option<
 }
 
 /// The board alone: one slice per combination of the axes beyond the second.
+/// How the level `slice` (coordinates of the axes beyond the second) stands
+/// in the shaft: its offset along the file and the rank axis (0, 0 at rest
+/// and in a game without `slide`), and a caption for its heading (`, pulled
+/// 2 towards a, swinging`).
+fn level_shift(game: &Game, pos: &Position, slice: &[usize]) -> ([i64; 2], String) {
+    let (Some(slide), Some(frame)) = (&game.slide, &pos.frame) else { return ([0, 0], String::new()) };
+    let Some(&level) = slice.get(slide.stack_axis.wrapping_sub(2)) else { return ([0, 0], String::new()) };
+    let (Some(state), Some(Some(axis))) = (frame.levels.get(level), slide.axes.get(level)) else { return ([0, 0], String::new()) };
+    if state.at_rest() {
+        return ([0, 0], String::new());
+    }
+    let mut shift = [0i64; 2];
+    if *axis < 2 {
+        shift[*axis] = i64::from(state.offset);
+    }
+    let labels = &game.geometry.axes[*axis].labels;
+    let towards = if state.offset < 0 { labels.first() } else { labels.last() };
+    let mut caption = if state.offset == 0 {
+        ", in the shaft".to_string()
+    } else {
+        format!(", pulled {} towards {} {}", state.offset.unsigned_abs(), game.geometry.axes[*axis].name, towards.map_or("", |l| l.as_str()))
+    };
+    if let Some(sw) = state.swing {
+        caption.push_str(if sw.wait { ", swings from the next ply" } else { ", swinging" });
+    }
+    (shift, caption)
+}
+
 fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&LetterSet>, colour: bool) -> String {
     let game = &v.game;
     let geo = &game.geometry;
@@ -292,18 +320,33 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
     if flipped {
         slices.reverse();
     }
-    let file_order: Vec<usize> = if flipped { (0..files).rev().collect() } else { (0..files).collect() };
-    let rank_order: Vec<usize> = if flipped { (0..ranks).collect() } else { (0..ranks).rev().collect() };
     let mut out = String::new();
-    let footer = {
-        let mut s = " ".repeat(label_width + 2);
-        for &f in &file_order {
-            let l = if dims >= 1 { geo.axes[0].labels[f].as_str() } else { "" };
-            s.push_str(&format!("{l:<cell_width$}"));
-        }
-        s.trim_end().to_string()
-    };
+    // A level pulled out of the shaft (`slide`) is drawn where it stands:
+    // shifted by its offset along its axis, its pulled-out rows beyond the
+    // shaft's edge (where the other levels have none), and `~` where the
+    // shaft has no cell of it (a hole). Every level is drawn over the files
+    // of all, so the shaft's files stand one above the other.
+    let shifts: Vec<([i64; 2], String)> = slices.iter().map(|slice| level_shift(game, pos, slice)).collect();
+    let flo = shifts.iter().map(|(s, _)| s[0].min(0)).min().unwrap_or(0);
+    let fhi = shifts.iter().map(|(s, _)| files as i64 - 1 + s[0].max(0)).max().unwrap_or(files as i64 - 1);
     for (i, slice) in slices.iter().enumerate() {
+        let (shift, caption) = &shifts[i];
+        let (fo, ro) = (shift[0], shift[1]);
+        let (rlo, rhi) = (ro.min(0), ranks as i64 - 1 + ro.max(0));
+        let file_order: Vec<i64> = if flipped { (flo..=fhi).rev().collect() } else { (flo..=fhi).collect() };
+        let rank_order: Vec<i64> = if flipped { (rlo..=rhi).collect() } else { (rlo..=rhi).rev().collect() };
+        let local = |a: i64, o: i64, n: usize| -> Option<usize> { usize::try_from(a - o).ok().filter(|&l| l < n) };
+        let footer = {
+            let mut s = " ".repeat(label_width + 2);
+            for &f in &file_order {
+                let l = match local(f, fo, files) {
+                    Some(f) if dims >= 1 => geo.axes[0].labels[f].as_str(),
+                    _ => "",
+                };
+                s.push_str(&format!("{l:<cell_width$}"));
+            }
+            s.trim_end().to_string()
+        };
         if !slice.is_empty() {
             if i > 0 {
                 out.push('\n');
@@ -314,21 +357,27 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
                 .map(|(k, &c)| format!("{} {}", geo.axes[k + 2].name, geo.axes[k + 2].labels[c]))
                 .collect();
             out.push_str(&names.join(", "));
+            out.push_str(caption);
             out.push('\n');
         }
-        for &r in &rank_order {
-            let mut line = format!("{:>label_width$}  ", rank_label(r));
-            for &f in &file_order {
+        for &ar in &rank_order {
+            let r = local(ar, ro, ranks);
+            let mut line = format!("{:>label_width$}  ", r.map(rank_label).unwrap_or_default());
+            for &af in &file_order {
+                let f = local(af, fo, files);
+                let in_shaft = (0..files as i64).contains(&af) && (0..ranks as i64).contains(&ar);
                 let mut coords: Vec<i64> = Vec::with_capacity(dims);
                 if dims >= 1 {
-                    coords.push(f as i64);
+                    coords.push(f.map_or(-1, |f| f as i64));
                 }
                 if dims >= 2 {
-                    coords.push(r as i64);
+                    coords.push(r.map_or(-1, |r| r as i64));
                 }
                 coords.extend(slice.iter().map(|&c| c as i64));
                 let mut paint = None;
-                let text = match geo.cell(&coords) {
+                let cell = if (dims >= 1 && f.is_none()) || (dims >= 2 && r.is_none()) { None } else { geo.cell(&coords) };
+                let text = match cell {
+                    None if in_shaft && (fo != 0 || ro != 0) => "~".to_string(),
                     None => String::new(),
                     Some(cell) => {
                         let code = pos.board[cell as usize];
@@ -388,6 +437,44 @@ mod tests {
         assert!(painted.contains(&format!("{BLUE}Nb>{RESET}")), "{painted}");
         let plain = painted.replace(RED, "").replace(BLUE, "").replace(RESET, "");
         assert_eq!(plain, text);
+    }
+
+    #[test]
+    fn a_pulled_level_is_drawn_where_it_stands_with_its_holes() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("examples/sliding-levels.rules does not load") };
+        let v = Variant::new(std::sync::Arc::new(game));
+        // Level II (files a..d) pulled 2 files towards a: its files a, b stand
+        // left of the shaft, the shaft's files c, d have no cell of it (~).
+        // Level I (ranks 1..4) pulled 1 rank towards 4: its rank 4 stands
+        // above the shaft, the shaft's rank 1 has no cell of it (~). Level III
+        // at rest, drawn over the same files as the others.
+        let pos = v.parse_fen("2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 b - - 0 1 {frame=I:+1<+1,II:-2<-2}", "<test>").expect("position");
+        let text = render(&v, &pos, None, None, None);
+        let expected = "\
+level III
+4      . . k r
+3      p p p p
+2      . . . .
+1      . . . .
+       a b c d
+
+level II, pulled 2 towards file a, swinging
+4  . . . . ~ ~
+3  . . . . ~ ~
+2  . . . . ~ ~
+1  . . . . ~ ~
+   a b c d
+
+level I, pulled 1 towards rank 4, swinging
+4      . . . .
+3      . . . .
+2      P P P P
+1      R K . .
+       ~ ~ ~ ~
+       a b c d
+";
+        assert!(text.starts_with(expected), "{text}");
     }
 
     #[test]
