@@ -47,7 +47,10 @@ end {
 fn tower(extra: &str) -> Variant {
     let dir = std::env::temp_dir().join(format!("rulebook-obligations-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(format!("tower{}.rules", extra.len()));
+    // Tests run in parallel: each load gets a file of its own.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path: PathBuf = dir.join(format!("tower{n}.rules"));
     std::fs::write(&path, format!("{TOWER}{extra}")).expect("write");
     variant_at(&path)
 }
@@ -222,4 +225,61 @@ fn a_relocation_without_a_line_is_an_error() {
     std::fs::write(&path, src).expect("write");
     let Err((diags, _)) = rulebook_interpreter::model::load::load(&path) else { panic!("loaded") };
     assert!(diags.iter().any(|d| d.code == "E0177"), "{diags:?}");
+}
+
+/// Legality of the whole ply: White (Ia1) is in check from the black rook on
+/// IIIa1, down the column through the empty IIa1. Id3-Id2 makes the group
+/// Ib2 Ic2 Id2; the ply can still end out of check, so the move is legal
+/// when no rule forbids it: Ic2 goes to IIc1 (not attacked: the rook's lines
+/// are rank 1 and file a of level III and the column a1; attacking nothing:
+/// its F cells IIIb1, IIId1, IIIc2 … hold no black piece), and then:
+///
+/// - level I out by 1..3 either way (6): the king leaves the column a1 (south)
+///   or the shaft (north);
+/// - level III out by 1..3 either way (6): the rook leaves the column;
+/// - level II out by -2 (towards file a) (1): IIc1, with the pawn, stands at
+///   a1 between the rook and the king. The other five leave IIa1's place
+///   empty (-1: IIb1; -3: IId1) or a hole (+1..+3), which the rook crosses.
+///
+/// 13 activations end the ply out of check. With the rule "no group while in
+/// check" of rules/4d-schach.rules, Id3-Id2 is not offered at all (ruling
+/// "no-group-in-check").
+#[test]
+fn a_group_in_check_is_judged_on_the_whole_ply_unless_a_rule_forbids_it() {
+    let fen = "3k/4/4/r3|4/4/4/4|4/3P/1PP1/K3 w - - 0 1";
+    let v = tower("");
+    let start = at(&v, fen);
+    assert!(v.in_check(&start));
+    let after = v.apply(&start, &find(&v, &start, "Id3Id2"));
+    let relocated = v.apply(&after, &find(&v, &after, "Ic2>IIc1"));
+    let activations: Vec<String> = v.actions(&relocated).iter().map(|a| name(&v, a)).collect();
+    assert_eq!(activations.len(), 13, "{activations:?}");
+    assert!(activations.contains(&"A1:-2".to_string()), "{activations:?}");
+    assert!(!activations.iter().any(|a| a.starts_with("A1:") && a != "A1:-2"), "{activations:?}");
+
+    let forbidding = tower(
+        "rule \"no group while in check\" {\n  on offer\n  if own in check and not line 3 own Pawn along file rank level\n  then forbid moves after which line 3 own Pawn along file rank level\n}\n",
+    );
+    let start = at(&forbidding, fen);
+    assert!(!forbidding.actions(&start).iter().any(|a| name(&forbidding, a) == "Id3Id2"));
+}
+
+/// An activation may give check (§7: "eine Rochade, um dem Gegner Schach zu
+/// bieten, ist erlaubt"). From the first test's position, after Id2-Id3 and
+/// Ic3 to IIb3 (not attacked: the king on IIIa4 attacks IIIb4, IIIa3, IIa4,
+/// IIIb3, IIb4, IIa3; attacking nothing: its F cells on level III are IIIa3,
+/// IIIc3, IIIb2, IIIb4), pulling level III one row north (towards rank 1)
+/// brings the black king to the place of IIIa3, which the pawn on IIb3
+/// attacks (one F step: file -1, level +1). All 18 activations are legal and
+/// this one leaves Black in check.
+#[test]
+fn an_activation_may_give_check() {
+    let v = tower("");
+    let start = at(&v, "k3/4/4/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1");
+    let after = v.apply(&start, &find(&v, &start, "Id2Id3"));
+    let relocated = v.apply(&after, &find(&v, &after, "Ic3>IIb3"));
+    assert_eq!(v.actions(&relocated).len(), 18);
+    let checking = v.apply(&relocated, &find(&v, &relocated, "A2:-1"));
+    assert_eq!(checking.side, 1);
+    assert!(v.in_check(&checking), "{}", v.fen(&checking));
 }
