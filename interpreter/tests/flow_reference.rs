@@ -34,6 +34,13 @@
 //!   king: no decisions) and "no group while in check" (a player in check
 //!   who has no line of three own pawns may not make one).
 //!
+//! - **Groups** (rule "group" of rules/4d-schach.rules, written out from its
+//!   rulings): after a decision with nothing owed, a line of three or more
+//!   own pawns (the mover's first) obliges its owner to relocate each inner
+//!   pawn to another level (not attacked, attacking nothing, no new line;
+//!   the guards dropped in turn when no cell meets them) and then to
+//!   activate; an obligation that cannot be met when it comes due is dropped.
+//!
 //! Random activations and relocations in play: at random ply boundaries the
 //! test queues an obligation (`Position::flow`, as a position text's
 //! `oblige=` would), for the player who just moved, to activate a level or
@@ -49,7 +56,7 @@ mod support;
 use rulebook_interpreter::engine::frame;
 use rulebook_interpreter::engine::movegen;
 use rulebook_interpreter::engine::position::{code, color_of, MoveKind};
-use rulebook_interpreter::flow::{Action, ActionKind};
+use rulebook_interpreter::flow::{Action, ActionKind, Obligation};
 use rulebook_interpreter::model::Game;
 use rulebook_interpreter::{Position, Variant};
 use std::collections::HashSet;
@@ -111,29 +118,41 @@ fn king_capturable(v: &Variant, pos: &Position, color: u8) -> bool {
     moves.iter().any(|m| m.kind != MoveKind::Drop && q.board[m.to as usize] & 0x7f == king)
 }
 
-/// Some straight unbroken line of three or more `color` pawns along a file,
-/// a rank or up the levels (4D-Schach ruling "group"; at rest, local
-/// coordinates — the games below compare the offer rule only where every
-/// level is in the shaft, see `in_check_group_filter`).
-fn pawn_line3(game: &Game, pos: &Position, color: u8) -> bool {
+/// Every maximal straight unbroken run of three or more `color` pawns along
+/// a file, a rank or up the levels (4D-Schach ruling "group": up the column
+/// is the next level present at that place in the shaft, so the step is the
+/// frame's, `frame::step`), ends included, in board order, axes file, rank,
+/// level.
+fn pawn_runs(game: &Game, pos: &Position, color: u8) -> Vec<Vec<u16>> {
     let pawn = code(kind(game, "Pawn"), color);
-    let geo = &game.geometry;
+    let offsets = frame::offsets_of(pos).unwrap_or_else(|| vec![0; game.slide.as_ref().map_or(0, |s| s.axes.len())]);
     let is_pawn = |c: Option<u16>| c.is_some_and(|c| pos.board[c as usize] & 0x7f == pawn);
-    for c in geo.board_cells() {
-        if pos.board[c as usize] & 0x7f != pawn {
-            continue;
-        }
-        for axis in 0..3 {
-            let mut v1 = [0i32; 3];
-            v1[axis] = 1;
-            let mut v2 = [0i32; 3];
-            v2[axis] = 2;
-            if is_pawn(geo.offset(c, &v1)) && is_pawn(geo.offset(c, &v2)) {
-                return true;
+    let mut out = Vec::new();
+    for axis in 0..3 {
+        let mut fwd = [0i32; 3];
+        fwd[axis] = 1;
+        let back = fwd.map(|x| -x);
+        for c in game.geometry.board_cells() {
+            if !is_pawn(Some(c)) || is_pawn(frame::step(game, &offsets, c, &back)) {
+                continue;
+            }
+            let mut run = vec![c];
+            while let Some(n) = frame::step(game, &offsets, *run.last().unwrap(), &fwd).filter(|&n| is_pawn(Some(n))) {
+                if run.contains(&n) {
+                    break;
+                }
+                run.push(n);
+            }
+            if run.len() >= 3 {
+                out.push(run);
             }
         }
     }
-    false
+    out
+}
+
+fn pawn_line3(game: &Game, pos: &Position, color: u8) -> bool {
+    !pawn_runs(game, pos, color).is_empty()
 }
 
 /// 4D-Schach: the placement the order has due (`idx`) on `to` for `us`.
@@ -273,10 +292,148 @@ fn make(v: &Variant, rules: Rules, pos: &Position, a: &Action) -> Position {
     if head.is_some() {
         next.flow.as_mut().expect("flow").queue.remove(0);
     }
-    if queue_len(&next) == 0 {
-        ply_end(v, &mut next);
-    }
+    settle(v, &mut next);
     next
+}
+
+/// After a decision: obligations that cannot be met when they come due are
+/// dropped (a relocation whose piece is gone or that has no empty cell on
+/// another level, an activation with no level at rest); when nothing is owed
+/// the group rule is looked at (the mover first, ruling "group"), and when it
+/// obliges nothing the ply ends.
+fn settle(v: &Variant, pos: &mut Position) {
+    loop {
+        while let Some(h) = pos.flow.as_ref().and_then(|f| f.queue.first().copied()) {
+            if !candidates_for(v, pos, &h).is_empty() || h.kind == ActionKind::Move {
+                break;
+            }
+            pos.flow.as_mut().expect("flow").queue.remove(0);
+        }
+        if queue_len(pos) > 0 {
+            return;
+        }
+        let owed = group_fires(v, pos);
+        if owed.is_empty() {
+            ply_end(v, pos);
+            return;
+        }
+        pos.flow.get_or_insert_with(|| Box::new(rulebook_interpreter::flow::Flow { phase: v.game.phases.len() as u8, queue: Vec::new() })).queue = owed;
+    }
+}
+
+/// The rule "group" of rules/4d-schach.rules, written out from its rulings
+/// ("group", "group-relocation", "group-castling"): when a player (the ply's
+/// mover first, then the other) has a line of three or four pawns — a longer
+/// line counts as one of four — that player must put each inner pawn (all
+/// but the line's two ends) on another level, then pull a level out. Empty
+/// when the rules file has no such rule (before issue 13's groups landed).
+fn group_fires(v: &Variant, pos: &Position) -> Vec<Obligation> {
+    let game = &v.game;
+    let Some(rule) = game.rules.iter().position(|r| r.name == "group") else { return Vec::new() };
+    let mover = pos.side ^ 1;
+    for subject in [mover, mover ^ 1] {
+        let runs = pawn_runs(game, pos, subject);
+        if runs.is_empty() {
+            continue;
+        }
+        let mut out: Vec<Obligation> = Vec::new();
+        for run in &runs {
+            for &c in &run[1..run.len() - 1] {
+                if !out.iter().any(|o| o.from == Some(c)) {
+                    out.push(Obligation { player: subject, kind: ActionKind::Relocate, compulsory: true, from: Some(c), source: Some((rule as u8, 0)) });
+                }
+            }
+        }
+        out.push(Obligation { player: subject, kind: ActionKind::Activate, compulsory: true, from: None, source: Some((rule as u8, 1)) });
+        return out;
+    }
+    Vec::new()
+}
+
+/// Does the piece just put on `to` by `us` attack no enemy piece and is it
+/// attacked by none? (Brute force: the pseudo-moves of both sides.)
+fn placed_safe(v: &Variant, after: &Position, to: u16, us: u8) -> bool {
+    let game = &v.game;
+    let t = v.tables_for(after);
+    let mut enemy = after.clone();
+    enemy.side = us ^ 1;
+    enemy.flow = None;
+    let mut ms = Vec::new();
+    movegen::pseudo_moves(game, &t, &enemy, &mut ms);
+    if ms.iter().any(|x| x.kind != MoveKind::Drop && x.to == to) {
+        return false;
+    }
+    let mut own = after.clone();
+    own.side = us;
+    own.flow = None;
+    ms.clear();
+    movegen::pseudo_moves(game, &t, &own, &mut ms);
+    !ms.iter().any(|x| x.kind != MoveKind::Drop && x.from == to && own.board[x.to as usize] != 0)
+}
+
+/// The candidates an obligation offers, before the whole-ply test.
+fn candidates_for(v: &Variant, pos: &Position, head: &Obligation) -> Vec<Action> {
+    let game = &v.game;
+    let t = v.tables_for(pos);
+    let mut cands = Vec::new();
+    match head.kind {
+        ActionKind::Relocate => {
+            let froms: Vec<u16> = match head.from {
+                Some(c) => vec![c],
+                None => game.geometry.board_cells().collect(),
+            };
+            for from in froms {
+                let p = pos.board[from as usize];
+                if p == 0 || color_of(p) != head.player {
+                    continue;
+                }
+                let level = coords(game, from)[2];
+                let empty = game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0);
+                let targets: Vec<u16> = if head.source.is_some() { empty.filter(|&c| coords(game, c)[2] != level).collect() } else { empty.collect() };
+                if head.source.is_none() {
+                    cands.extend(targets.into_iter().map(|to| Action::Relocate { from, to }));
+                    continue;
+                }
+                // The guards (not attacked, attacking nothing, no new line of
+                // three), dropped in turn when no cell meets them (ruling
+                // "opening-no-cell": first the line, then the safety).
+                let after = |to: u16| {
+                    let mut n = pos.clone();
+                    let piece = n.take(from, &t);
+                    n.put(to, piece, &t);
+                    n
+                };
+                let full: Vec<u16> = targets.iter().copied().filter(|&to| {
+                    let n = after(to);
+                    placed_safe(v, &n, to, head.player) && !pawn_line3(game, &n, head.player)
+                }).collect();
+                let chosen = if !full.is_empty() {
+                    full
+                } else {
+                    let safe: Vec<u16> = targets.iter().copied().filter(|&to| placed_safe(v, &after(to), to, head.player)).collect();
+                    if safe.is_empty() { targets } else { safe }
+                };
+                cands.extend(chosen.into_iter().map(|to| Action::Relocate { from, to }));
+            }
+        }
+        ActionKind::Activate => {
+            let slide = game.slide.as_ref().expect("slide");
+            for level in 0..slide.axes.len() {
+                let rest = pos.frame.as_ref().is_none_or(|f| f.levels[level].offset == 0 && f.levels[level].swing.is_none());
+                if slide.axes[level].is_some() && rest {
+                    for r in 1..=slide.out_max as i8 {
+                        cands.push(Action::Activate { level: level as u8, rows: r });
+                        cands.push(Action::Activate { level: level as u8, rows: -r });
+                    }
+                }
+            }
+        }
+        ActionKind::Move => panic!("the test queues no intermediate moves"),
+    }
+    if !head.compulsory {
+        cands.push(Action::Pass);
+    }
+    cands
 }
 
 /// Castling rights from a placement (Fairy-Stockfish's castlingDroppedPiece):
@@ -312,36 +469,7 @@ fn ref_actions(v: &Variant, rules: Rules, pos: &Position) -> HashSet<Action> {
     let t = v.tables_for(pos);
     let mut out = HashSet::new();
     if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first().copied()) {
-        let mut cands = Vec::new();
-        match head.kind {
-            ActionKind::Relocate => {
-                for from in game.geometry.board_cells() {
-                    let p = pos.board[from as usize];
-                    if p == 0 || color_of(p) != head.player {
-                        continue;
-                    }
-                    for to in game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0) {
-                        cands.push(Action::Relocate { from, to });
-                    }
-                }
-            }
-            ActionKind::Activate => {
-                let slide = game.slide.as_ref().expect("slide");
-                for level in 0..slide.axes.len() {
-                    let rest = pos.frame.as_ref().is_none_or(|f| f.levels[level].offset == 0 && f.levels[level].swing.is_none());
-                    if slide.axes[level].is_some() && rest {
-                        for r in 1..=slide.out_max as i8 {
-                            cands.push(Action::Activate { level: level as u8, rows: r });
-                            cands.push(Action::Activate { level: level as u8, rows: -r });
-                        }
-                    }
-                }
-            }
-            ActionKind::Move => panic!("the test queues no intermediate moves"),
-        }
-        if !head.compulsory {
-            cands.push(Action::Pass);
-        }
+        let cands = candidates_for(v, pos, &head);
         let mover = pos.side ^ 1;
         for a in cands {
             if completable(v, rules, &make(v, rules, pos, &a), mover) {
@@ -404,8 +532,8 @@ fn king_on_board(game: &Game, pos: &Position, color: u8) -> bool {
 /// Can the ply in `pos` (begun by `mover`) be completed with `mover`'s king
 /// not capturable?
 fn completable(v: &Variant, rules: Rules, pos: &Position, mover: u8) -> bool {
-    if queue_len(pos) > 0 {
-        return !ref_actions(v, rules, pos).is_empty();
+    if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first().copied()) {
+        return candidates_for(v, pos, &head).iter().any(|a| completable(v, rules, &make(v, rules, pos, a), mover));
     }
     !(king_on_board(&v.game, pos, mover) && king_capturable(v, pos, mover))
 }
@@ -439,11 +567,16 @@ struct Seen {
 
 /// One random game from the start.
 fn walk(v: &Variant, w: &Walk, seed: u64) -> Seen {
+    walk_from(v, w, seed, v.start().expect("start"))
+}
+
+/// One random game from `pos`.
+fn walk_from(v: &Variant, w: &Walk, seed: u64, start: Position) -> Seen {
     let mut seen = Seen::default();
     let game = &v.game;
     let slide_max = game.slide.as_ref().map_or(0, |s| s.out_max as i8);
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let mut pos = v.start().expect("start");
+    let mut pos = start;
     // Plies (ticks) since each level was activated, and its amount.
     let mut since: Vec<Option<(usize, i8)>> = vec![None; game.slide.as_ref().map_or(0, |s| s.axes.len())];
     for step in 0..w.limit {
@@ -559,6 +692,41 @@ fn flow_reference_placement_chess() {
         in_play += walk(&v, &Walk { rules: Rules::Placement, reference: true, limit: 40, inject: 0 }, seed).in_play;
     }
     assert!(in_play > 0, "the placement games never reached play");
+}
+
+/// A group made in play (4D-Schach rulings "group", "group-relocation"):
+/// white pawns on Ib3, Ic3, Ie3 and Id2; Id2-Id3 makes the line
+/// Ib3-Ic3-Id3-Ie3 of four on level I, whose inner pawns Ic3 and Id3 white
+/// must put on other levels before pulling a level out. The reference and
+/// the engine must agree on the move, on each relocation and activation the
+/// group obliges, and on the random game that follows.
+#[test]
+fn flow_reference_four_d_group() {
+    let v = variant("4d-schach");
+    assert!(v.game.rules.iter().any(|r| r.name == "group"), "rules/4d-schach.rules states rule \"group\"");
+    let empty = "8/8/8/8/8/8/8/8";
+    let text = format!("7k/8/8/8/8/8/8/8|{empty}|{empty}|{empty}|{empty}|{empty}|8/8/8/8/8/1PP1P3/3P4/K7 w - - 0 1");
+    let pos = v.parse_fen(&text, "<test>").unwrap_or_else(|d| panic!("{}", d.message));
+    let geo = &v.game.geometry;
+    let mine = ref_actions(&v, Rules::FourD, &pos);
+    let theirs: HashSet<Action> = v.actions(&pos).into_iter().collect();
+    assert_eq!(theirs, mine, "at {text}");
+    let push = *theirs
+        .iter()
+        .find(|a| a.as_move().is_some_and(|m| geo.name(m.from) == "Id2" && geo.name(m.to) == "Id3"))
+        .expect("Id2-Id3 is legal");
+    let after = v.apply(&pos, &push);
+    assert_eq!(v.fen(&after), v.fen(&make(&v, Rules::FourD, &pos, &push)), "after Id2-Id3");
+    // By hand: two relocations (Ic3, Id3) and one activation are owed, by white.
+    let owed: Vec<(u8, ActionKind)> = after.flow.as_ref().map(|f| f.queue.iter().map(|o| (o.player, o.kind)).collect()).unwrap_or_default();
+    assert_eq!(owed, vec![(0, ActionKind::Relocate), (0, ActionKind::Relocate), (0, ActionKind::Activate)], "{}", v.fen(&after));
+    let mut seen = Seen::default();
+    for seed in 1..=2 {
+        let s = walk_from(&v, &Walk { rules: Rules::FourD, reference: true, limit: 6, inject: 0 }, seed, after.clone());
+        seen.relocations += s.relocations;
+        seen.activations += s.activations;
+    }
+    assert!(seen.relocations >= 4 && seen.activations >= 2, "{seen:?}");
 }
 
 // ---------------------------------------------------------------- playouts
