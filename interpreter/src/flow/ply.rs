@@ -102,7 +102,7 @@ impl Variant {
                 movegen::legal_moves(&self.game, &self.tables_for(&view), &view, &mut moves);
                 moves.into_iter().map(Action::Move).collect()
             }
-            ActionKind::Relocate if head.from.is_some() => super::oblige::relocations(&self.game, &t, pos, &head),
+            ActionKind::Relocate if head.from.is_some() => super::oblige::relocations(&self.game, &t, pos, head),
             ActionKind::Relocate => {
                 let mut v = Vec::new();
                 let empty: Vec<_> = self.game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0).collect();

@@ -23,7 +23,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
         ast::Effect::Wins(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Win },
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
-        ast::Effect::Oblige(steps) => Effect::Oblige(lower_oblige(cx, file, &d, steps, kinds)?),
+        ast::Effect::Oblige(steps) => Effect::Oblige(lower_oblige(cx, file, d, steps, kinds)?),
     };
     // An effect that does not fit the trigger.
     let misfit = match (&effect, trigger) {
