@@ -778,3 +778,27 @@ fn playouts_full() {
     assert!(all.in_play > 0 && all.activations > 0 && all.out_of_rest > 0, "{all:?}");
 }
 
+
+/// Longer reference games (slow; `cargo test --release -p rulebook-interpreter
+/// --test flow_reference -- --ignored flow_reference_long`;
+/// `FLOW_REFERENCE=START..END` picks the seeds, default 1..50).
+#[test]
+#[ignore = "slow: long reference games; run with --ignored"]
+fn flow_reference_long() {
+    let v = variant("4d-schach");
+    let range = std::env::var("FLOW_REFERENCE").ok().and_then(|r| {
+        let (a, b) = r.split_once("..")?;
+        Some(a.trim().parse().ok()?..b.trim().parse().ok()?)
+    });
+    let mut all = Seen::default();
+    for seed in range.unwrap_or(1..50) {
+        let s = walk(&v, &Walk { rules: Rules::FourD, reference: true, limit: 90, inject: 3 }, seed);
+        all.decisions += s.decisions;
+        all.in_play += s.in_play;
+        all.activations += s.activations;
+        all.relocations += s.relocations;
+        all.out_of_rest += s.out_of_rest;
+    }
+    eprintln!("4D-Schach long reference games: {all:?}");
+    assert!(all.in_play > 0, "{all:?}");
+}
