@@ -283,3 +283,21 @@ fn an_activation_may_give_check() {
     assert_eq!(checking.side, 1);
     assert!(v.in_check(&checking), "{}", v.fen(&checking));
 }
+
+/// `--divide`'s rows add up to the perft of complete plies: the row of the
+/// move that makes the group counts the 25 × 18 = 450 plies through it at
+/// depth 1, the other 17 moves one each (467, as counted above).
+#[test]
+fn divide_counts_the_plies_through_a_group() {
+    use rulebook_interpreter::engine::perft::{divide, Budget};
+    let v = tower("");
+    let start = at(&v, "k3/4/4/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1");
+    let rows = divide(&v, &start, 1, &Budget::new(None, None), |_, _| {}).expect("no budget");
+    let geo = &v.game.geometry;
+    let d3: Vec<u64> = rows.iter().filter(|(m, _)| geo.name(m.from) == "Id2" && geo.name(m.to) == "Id3").map(|r| r.1).collect();
+    assert_eq!(d3, [450]);
+    assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 467);
+    // At depth 2 the rows add up to the library's count of complete plies.
+    let rows = divide(&v, &start, 2, &Budget::new(None, None), |_, _| {}).expect("no budget");
+    assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), flow_perft::plies(&v, &start, 2));
+}

@@ -190,7 +190,8 @@ fn perft_with(
 ///
 /// In a phase the root moves are the phase's decisions and each is applied
 /// with its end-of-ply work; a ply in progress (an obligation at the root)
-/// has decisions that are not moves, and gives no rows.
+/// has decisions that are not moves, and gives no rows. A move after which a
+/// rule obliges further decisions counts the complete plies through it.
 pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_move: impl FnMut(usize, usize)) -> Option<Vec<(Move, u64)>> {
     let flow = pos.flow.is_some();
     let moves: Vec<Move> = if flow { v.actions(pos).iter().filter_map(|a| a.as_move().copied()).collect() } else { v.legal_moves(pos) };
@@ -202,7 +203,15 @@ pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_m
     let mut rows = Vec::with_capacity(n);
     for (i, m) in moves.into_iter().enumerate() {
         let child = if flow { v.apply(pos, &crate::flow::Action::Move(m)) } else { v.play(pos, &m) };
-        let count = if depth <= 1 { 1 } else { perft_limited(v, &child, depth - 1, budget)? };
+        let count = if crate::flow::ply::in_ply(&child) {
+            // The move starts a ply of several decisions (a rule obliged): its
+            // row counts the complete plies through it.
+            crate::flow::perft::plies_limited(v, &child, depth.max(1), budget)?
+        } else if depth <= 1 {
+            1
+        } else {
+            perft_limited(v, &child, depth - 1, budget)?
+        };
         on_move(i + 1, n);
         rows.push((m, count));
     }
