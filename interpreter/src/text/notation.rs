@@ -524,6 +524,10 @@ fn parse_among(
     };
     // Per letter set, the moves the text matches (strictly, else loosely).
     let mut readings: Vec<(Option<&LetterSet>, Vec<Move>)> = Vec::new();
+    // A loose reading that names several pieces in one set is an error only
+    // when no set reads the text as one move (`BIb6`: a bishop move in the
+    // FEN letters, either of two pawns in German ones).
+    let mut loose_ambiguity = None;
     for &set in &sets {
         let mut found = matching(v, pos, &legal, &cleaned, set, false);
         if found.is_empty() {
@@ -531,13 +535,19 @@ fn parse_among(
             let decisions = distinct_decisions(&found);
             if decisions.len() > 1 {
                 let all: Vec<String> = decisions.iter().map(|m| san_decision(v, pos, m, &legal, set, false)).collect();
-                return Err(Diagnostic::error("E0402", name, span, format!("`{}` is ambiguous", text.trim()), "several pieces can make this move")
-                    .with_help(format!("write one of: {}", all.join(" "))));
+                loose_ambiguity.get_or_insert_with(|| {
+                    Diagnostic::error("E0402", name, span, format!("`{}` is ambiguous", text.trim()), "several pieces can make this move")
+                        .with_help(format!("write one of: {}", all.join(" ")))
+                });
+                continue;
             }
         }
         if !found.is_empty() {
             readings.push((set, found));
         }
+    }
+    if let (true, Some(d)) = (readings.is_empty(), loose_ambiguity) {
+        return Err(d);
     }
     let Some((first_set, first)) = readings.first().cloned() else {
         let mut sample: Vec<String> = Vec::new();
