@@ -90,3 +90,47 @@ fn four_d_schach_placement_lines_read_with_moves() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).contains("K@"), "{}", stdout(&out));
 }
+
+#[test]
+fn a_scripted_four_d_schach_line_is_recorded_and_replayed() {
+    // The opening's first six placements in the rulebook's order (kings,
+    // then pawn, rook, …: §4), each a legal choice listed by `moves`: White's
+    // king on IIId4, Black's on Vd5, White's first pawn on IIIa2, Black's on
+    // IIIa1, White's first rook on IIIa3, Black's on IIIb5.
+    let line = "K@IIId4 K@Vd5 P@IIIa2 P@IIIa1 R@IIIa3 R@IIIb5";
+    let dir = std::env::temp_dir().join(format!("rulebook-actions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let record = dir.join("opening.pgn");
+    let record_arg = record.display().to_string();
+    let out = run(&["play", &rules("4d-schach.rules"), "--moves", line, "--seed", "1", "--record", &record_arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let written = std::fs::read_to_string(&record).expect("the record");
+    assert!(written.contains("1. K@IIId4 K@Vd5 2. P@IIIa2 P@IIIa1 3. R@IIIa3 R@IIIb5 *"), "{written}");
+    let out = run(&["replay", &record_arg, "--rules", &rules("4d-schach.rules")]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("The record is valid: 6 moves.\n"), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn activations_are_played_recorded_and_replayed() {
+    // White owes two activations (the sliding example): level II 2 files
+    // towards a (SAN-like form), level I 1 rank towards 4 (coordinate form
+    // `I:+1`). The record writes White's two decisions in one numbered unit,
+    // in the SAN-like form, and replay reads them back.
+    let fen = "2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 b - - 0 1 {oblige=w:activate!,w:activate!}";
+    let dir = std::env::temp_dir().join(format!("rulebook-activations-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let record = dir.join("pulled.pgn");
+    let record_arg = record.display().to_string();
+    let out = run(&["play", &example("sliding-levels.rules"), "--fen", fen, "--moves", "A-II-2-a I:+1", "--seed", "1", "--record", &record_arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // The board shows level II pulled out and level I's hole row.
+    assert!(stdout(&out).contains("level II, pulled 2 towards file a"), "{}", stdout(&out));
+    let written = std::fs::read_to_string(&record).expect("the record");
+    assert!(written.contains("1. A-II-2-a A-I-1-4 *"), "{written}");
+    let out = run(&["replay", &record_arg, "--rules", &example("sliding-levels.rules")]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("The record is valid: 2 moves.\n"), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
