@@ -134,3 +134,25 @@ fn activations_are_played_recorded_and_replayed() {
     assert!(stdout(&out).ends_with("The record is valid: 2 moves.\n"), "{}", stdout(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_waived_obligation_is_recorded_as_a_pass_and_replayed() {
+    // White may activate (`?`: optional) and passes (`pass`, written `--`);
+    // then Black's king steps from IIIc4 down to IIc4.
+    let fen = "2kr/pppp/4/4|4/4/4/4|4/4/PPPP/RK2 b - - 0 1 {oblige=w:activate?}";
+    let dir = std::env::temp_dir().join(format!("rulebook-pass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let record = dir.join("pass.pgn");
+    let record_arg = record.display().to_string();
+    let out = run(&["play", &example("sliding-levels.rules"), "--fen", fen, "--moves", "pass KIIc4", "--seed", "1", "--record", &record_arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let written = std::fs::read_to_string(&record).expect("the record");
+    assert!(written.contains("1. -- KIIc4 *"), "{written}");
+    let out = run(&["replay", &record_arg, "--rules", &example("sliding-levels.rules")]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("The record is valid: 2 moves.\n"), "{}", stdout(&out));
+    // 18 activations (3 levels × 6 amounts) and the pass.
+    let out = run(&["moves", &example("sliding-levels.rules"), "--fen", fen]);
+    assert_eq!(stdout(&out).lines().last(), Some("19 legal decisions"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
