@@ -685,7 +685,7 @@ impl Place<'_> {
             Place::Body("tunnel roll") => "a tunnel's roll gives the faces on which the piece passes and those on which it bounces: `roll d6 { through 6  bounce 1..5 }`; faces are numbers or ranges such as `1..5`",
             Place::Body("entangle") | Place::Header("entangle") => "entanglement is written `entangle { groups \"/\" \"\\\\\" }`: the labels of the entangled groups, in double quotes",
             Place::Body("tunnel") | Place::Header("tunnel") => "tunnelling is written `tunnel { roll d6 { through 6  bounce 1..5 } }`",
-            Place::Body("rule") | Place::Header("rule") => "a rule is written `rule \"name\" { on ply-end  if CONDITION  then PLAYER wins }` (or `loses`, `draw`), or `rule \"name\" { on offer  if CONDITION  then forbid moves after which CONDITION }`",
+            Place::Body("rule") | Place::Header("rule") => "a rule is written `rule \"name\" { on ply-end  if CONDITION  then PLAYER wins }` (or `loses`, `draw`, `PLAYER must relocate inner pieces to another AXIS`, `PLAYER must activate`), or `rule \"name\" { on offer  if CONDITION  then forbid moves after which CONDITION }`",
             Place::Header("die") => "a die is written `die NAME 1..N`, e.g. `die d6 1..6`: its faces 1 to N are equally likely",
             Place::Body("ruling") | Place::Header("ruling") => "a ruling is written `ruling \"name\" { source \"…\" quote \"…\" reading \"…\" }`; `source` may be left out",
             Place::Header("variant") => "`variant` takes the variant's name in double quotes: `variant \"Chess\"`",
