@@ -128,15 +128,68 @@ fn every_decision_reads_back_along_random_four_d_games() {
 }
 
 #[test]
-fn the_rulebooks_example_activation_is_written_with_its_direction() {
+fn the_rulebooks_example_activation_is_written_with_its_compass_word() {
     // Rulebook §7: "„A-IV-7-Ost“ bezeichnet z.B. den Zwischenzug, der die
     // Ebene IV um 7 Reihen in Ostrichtung aktiviert hat." Level IV slides
     // along the files; East is file a (ruling "tower"), the negative
-    // direction: level IV at -7 rows. Written with the axis's end label a.
+    // direction: level IV at -7. rules/4d-schach.rules names the directions
+    // with `compass "Ost" "West" along file`.
     let v = four_d();
     let a = Action::Activate { level: 3, rows: -7 };
-    let pos = v.start().expect("the start");
-    assert_eq!(action_san(&v, &pos, &a, &[], None), "A-IV-7-a");
+    let start = v.start().expect("the start");
+    assert_eq!(action_san(&v, &start, &a, &[], None), "A-IV-7-Ost");
     assert_eq!(action_coordinate(&v, &a), "IV:-7");
-    assert_eq!(action_san(&v, &pos, &Action::Pass, &[], None), "--");
+    // Level I slides along the ranks; rank 1 is North: +3 is towards the South.
+    assert_eq!(action_san(&v, &start, &Action::Activate { level: 0, rows: 3 }, &[], None), "A-I-3-Süd");
+    assert_eq!(action_san(&v, &start, &Action::Pass, &[], None), "--");
+    // Owed in play, the rulebook's text reads, and so do the end label and the signed rows.
+    let mut pos = start;
+    for _ in 0..200 {
+        if pos.flow.is_none() {
+            break;
+        }
+        let first = v.actions(&pos)[0];
+        pos = v.apply(&pos, &first);
+    }
+    assert!(pos.flow.is_none(), "the opening is over");
+    let player = pos.side ^ 1;
+    pos.side ^= 1;
+    pos.flow = Some(Box::new(Flow {
+        phase: v.game.phases.len() as u8,
+        queue: vec![Obligation { player, kind: ActionKind::Activate, compulsory: true, from: None, source: None }],
+    }));
+    // Level IV 7 rows East where that is legal here, else another level
+    // sliding along the files (II, IV, VI) 7 rows East.
+    let owed = v.actions(&pos);
+    let (a, label) = [(3u8, "IV"), (1, "II"), (5, "VI")]
+        .into_iter()
+        .map(|(level, label)| (Action::Activate { level, rows: -7 }, label))
+        .find(|(a, _)| owed.contains(a))
+        .expect("some level along the files can be pulled 7 rows East");
+    for text in [format!("A-{label}-7-Ost"), format!("A-{label}-7-a"), format!("A-{label}--7"), format!("{label}:-7")] {
+        let back = parse_action(&v, &pos, &text, None, "<test>", 0).unwrap_or_else(|d| panic!("{text}: {} {:?}", d.message, d.help));
+        assert_eq!(back, a, "{text}");
+        if text.ends_with("Ost") {
+            assert_eq!(action_san(&v, &pos, &a, &[], None), text);
+        }
+    }
+    let d = parse_action(&v, &pos, "A-IV-8-Ost", None, "<test>", 0).expect_err("8 rows is beyond `out at most 7`");
+    assert_eq!(d.code, "E0523");
+}
+
+#[test]
+fn a_bad_compass_word_is_e0159() {
+    let path = format!("{}/../examples/sliding-levels.rules", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the example");
+    let dir = std::env::temp_dir().join(format!("rulebook-compass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for (line, code) in [("compass \"North-East\" \"South\" along rank", "E0159"), ("compass \"Up\" \"Up\" along rank", "E0159"), ("compass \"N\" \"S\" along depth", "E0152")] {
+        let bad = text.replace("  out at most 3", &format!("  {line}\n  out at most 3"));
+        assert_ne!(bad, text);
+        let file = dir.join("bad.rules");
+        std::fs::write(&file, bad).expect("written");
+        let Err((diags, _)) = load(&file) else { panic!("`{line}` loads") };
+        assert!(diags.iter().any(|d| d.code == code), "{line}: {diags:#?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,6 +26,17 @@ pub enum SlideRule {
     OutAtMost(Spanned<u32>),
     /// `swing 1 row per ply`: rows a pulled-out level moves back per complete ply.
     Swing(Spanned<u32>),
+    /// `compass "Ost" "West" along file`: the words for moving along the
+    /// axis towards its first label and towards its last, in the notation
+    /// of activations.
+    Compass {
+        /// Towards the axis's first label.
+        first: Spanned<String>,
+        /// Towards its last label.
+        last: Spanned<String>,
+        /// The axis.
+        axis: Ident,
+    },
     /// `overshoot 1 less each pass` / `overshoot 1 less once`.
     Overshoot {
         /// Rows less than the extreme before, per overshoot.

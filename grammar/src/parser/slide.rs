@@ -42,6 +42,22 @@ impl Builder<'_> {
                     }
                     SlideRule::Overshoot { less: self.need(less, rule_span, "`overshoot` without a number")?, once }
                 }
+                Rule::slide_compass => {
+                    let mut words = Vec::new();
+                    let mut axis = None;
+                    for c in inner.into_inner() {
+                        match c.as_rule() {
+                            Rule::string => words.push(self.string(c)?),
+                            Rule::axis_name => axis = Some(ident(&c)),
+                            _ => {}
+                        }
+                    }
+                    let axis = self.need(axis, rule_span, "compass without an axis")?;
+                    let mut words = words.into_iter();
+                    let first = self.need(words.next(), rule_span, "compass without words")?;
+                    let last = self.need(words.next(), rule_span, "compass with one word")?;
+                    SlideRule::Compass { first, last, axis }
+                }
                 _ => return Err(self.internal(rule_span, "unknown slide rule")),
             };
             rules.push(Spanned::new(slide_rule, rule_span));

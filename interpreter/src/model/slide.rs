@@ -19,6 +19,10 @@ pub struct SlideRules {
     pub out_max: u8,
     /// How a pulled-out level swings back to rest.
     pub swing: SwingRule,
+    /// Per axis of the board: the words for moving along it towards its
+    /// first label and towards its last (`compass "Ost" "West" along file`),
+    /// written in activations (`A-IV-7-Ost`); `None`: the end labels.
+    pub compass: Vec<Option<(String, String)>>,
     /// Where the item was written.
     pub span: Span,
     /// The file it was written in.

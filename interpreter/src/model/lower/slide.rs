@@ -6,7 +6,8 @@
 //! `E0153` a level named twice, `E0154` `out at most` of 0 or of every row of
 //! a sliding level's axis, `E0155` a statement missing, `E0156` a swing that
 //! never moves or never ends (0 rows, 0 less), `E0157` a number out of range,
-//! `E0158` `slide` together with `spread` or `tunnel`; a statement given twice
+//! `E0158` `slide` together with `spread` or `tunnel`, `E0159` a compass word
+//! that is empty, has a space or `-`, or names both directions; a statement given twice
 //! is `E0137`.
 
 use super::*;
@@ -23,6 +24,8 @@ pub(super) fn lower_slide(cx: &mut Cx, s: From<ast::Slide>) -> Option<SlideRules
     let mut swing: Option<(u8, Span)> = None;
     let mut overshoot: Option<(u8, bool, Span)> = None;
     let mut seen_levels = false;
+    let mut compass: Vec<Option<(String, String)>> = vec![None; geo.dims()];
+    let mut compass_at: Vec<Option<Span>> = vec![None; geo.dims()];
     let small = |cx: &mut Cx, n: &Spanned<u32>, what: &str| -> Option<u8> {
         match u8::try_from(n.node).ok().filter(|&v| v <= 127) {
             Some(v) => Some(v),
@@ -125,6 +128,42 @@ pub(super) fn lower_slide(cx: &mut Cx, s: From<ast::Slide>) -> Option<SlideRules
                     swing = Some((v, rule.span));
                 }
             }
+            ast::SlideRule::Compass { first, last, axis } => {
+                let Some(a) = geo.axis_index(&axis.node) else {
+                    let names: Vec<&str> = geo.axes.iter().map(|x| x.name.as_str()).collect();
+                    cx.diags.push(
+                        Diagnostic::error("E0152", file, axis.span, format!("`{}` is not an axis of the board", axis.node), "no such axis")
+                            .with_help(format!("the axes are {}", names.join(", "))),
+                    );
+                    continue;
+                };
+                if let Some(first_at) = compass_at[a] {
+                    given_twice(cx, file, rule.span, first_at, "compass", "slide");
+                    continue;
+                }
+                // The words are written inside `A-IV-7-WORD`: one word each, without `-`.
+                let mut ok = true;
+                for w in [first, last] {
+                    if w.node.is_empty() || w.node.contains(|c: char| c == '-' || c.is_whitespace()) {
+                        cx.diags.push(
+                            Diagnostic::error("E0159", file, w.span, format!("`{}` cannot be a compass word", w.node), "empty, or with a space or `-`")
+                                .with_help("a compass word is written inside an activation (`A-IV-7-Ost`): one word, without `-` or spaces"),
+                        );
+                        ok = false;
+                    }
+                }
+                if ok && first.node == last.node {
+                    cx.diags.push(
+                        Diagnostic::error("E0159", file, last.span, format!("both directions are called `{}`", last.node), "the same word")
+                            .with_help("the first word names the direction towards the axis's first label, the second towards its last"),
+                    );
+                    ok = false;
+                }
+                compass_at[a] = Some(rule.span);
+                if ok {
+                    compass[a] = Some((first.node.clone(), last.node.clone()));
+                }
+            }
             ast::SlideRule::Overshoot { less, once } => {
                 if let Some((_, _, first)) = overshoot {
                     given_twice(cx, file, rule.span, first, "overshoot", "slide");
@@ -183,6 +222,7 @@ pub(super) fn lower_slide(cx: &mut Cx, s: From<ast::Slide>) -> Option<SlideRules
         axes,
         out_max,
         swing: SwingRule { rows, shrink, once },
+        compass,
         span: s.node.span,
         file: file.to_string(),
     })

@@ -4,17 +4,18 @@
 //!
 //! | action     | SAN-like        | coordinate   |
 //! |------------|-----------------|--------------|
-//! | activate   | `A-IV-7-a`      | `IV:-7`      |
+//! | activate   | `A-IV-7-Ost`    | `IV:-7`      |
 //! | relocate   | `R-IVd4-IIb2`   | `IVd4>IIb2`  |
 //! | pass       | `--`            | `pass`       |
 //!
 //! An activation is written as the rulebook writes it: `A`, the level's
-//! label, the number of rows, and the direction's word, which is the label
-//! at the end of the level's axis it moves towards (`A-IV-7-a`: seven files
-//! towards file a; the rulebook's `A-IV-7-Ost`). The coordinate form is the
-//! signed offset as the position text's `frame=` writes it.
-//! (Compass words from the rules file, for the rulebook's `A-IV-7-Ost`,
-//! are not stated yet: the word is the axis's end label.)
+//! label, the number of rows, and the direction's word: the slide item's
+//! compass word for the level's axis (`compass "Ost" "West" along file`:
+//! towards the axis's first label, towards its last), else the label at the
+//! end of the axis it moves towards (`A-IV-7-a`: seven files towards file
+//! a). Either word reads, and so do the rows with their sign (`A-IV--7`).
+//! The coordinate form is the signed offset as the position text's
+//! `frame=` writes it.
 
 use super::{coordinate, parse_among, san_in};
 use crate::engine::position::{Move, Position};
@@ -31,11 +32,14 @@ fn level_label(v: &Variant, level: u8) -> String {
 }
 
 /// The word for moving level `level` in the direction of `sign` (negative:
-/// towards the first label of its axis):
+/// towards the first label of its axis): the slide item's compass word, else
 /// the axis's end label the level moves towards.
 pub fn direction_word(v: &Variant, level: u8, negative: bool) -> String {
     let Some(slide) = &v.game.slide else { return if negative { "-".into() } else { "+".into() } };
     let Some(Some(axis)) = slide.axes.get(level as usize) else { return if negative { "-".into() } else { "+".into() } };
+    if let Some(Some((first, last))) = slide.compass.get(*axis) {
+        return if negative { first.clone() } else { last.clone() };
+    }
     let labels = &v.game.geometry.axes[*axis].labels;
     let end = if negative { labels.first() } else { labels.last() };
     end.cloned().unwrap_or_default()
@@ -76,6 +80,13 @@ fn forms(v: &Variant, pos: &Position, a: &Action) -> Vec<String> {
         Action::Activate { level, rows } => {
             // The rows with their sign, as the coordinate form writes them.
             out.push(format!("A-{}-{:+}", level_label(v, *level), rows));
+            // The axis's end label, also where compass words are declared.
+            if let Some(Some(axis)) = v.game.slide.as_ref().and_then(|s| s.axes.get(*level as usize)) {
+                let labels = &v.game.geometry.axes[*axis].labels;
+                if let Some(end) = if *rows < 0 { labels.first() } else { labels.last() } {
+                    out.push(format!("A-{}-{}-{}", level_label(v, *level), rows.unsigned_abs(), end));
+                }
+            }
         }
         Action::Move(_) | Action::Relocate { .. } => {}
     }
