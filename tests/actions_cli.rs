@@ -156,3 +156,26 @@ fn a_waived_obligation_is_recorded_as_a_pass_and_replayed() {
     assert_eq!(stdout(&out).lines().last(), Some("19 legal decisions"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn interactive_play_takes_an_activation_and_refuses_one_beyond_the_limit() {
+    // White owes an activation and plays White (Black is the random side).
+    // `moves` lists the 18 activations; `A-II-9-a` is beyond `out at most 3`
+    // (E0523, the game goes on); `A-II-2-a` is played, then Black replies.
+    // (The sliding example has no compass words: the directions are written
+    // with the files' end labels.)
+    let out = run_with(
+        None,
+        &["play", &example("sliding-levels.rules"), "--fen", OWE_ACTIVATION, "--seed", "1", "--as", "white"],
+        Some("moves\nA-II-9-a\nA-II-2-a\nquit\n"),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("White owes an activation, then Black moves"), "{text}");
+    assert!(text.contains("18 legal decisions"), "{text}");
+    assert!(stderr(&out).contains("E0523"), "{}", stderr(&out));
+    assert!(text.contains("1. A-II-2-a\n1... "), "{text}");
+    // At White's next turn level II has made its first jump, at the end of
+    // Black's ply (§3.18: -2, then -1).
+    assert!(text.contains("level II, pulled 1 towards file a, swinging"), "{text}");
+}

@@ -105,7 +105,15 @@ pub fn render_styled(
     let mut out = board(v, pos, viewer, letters, colour);
     out.push('\n');
     let mover = player_name(game, pos.side);
-    if v.in_check(pos) {
+    if let Some(o) = pos.flow.as_ref().and_then(|f| f.queue.first()) {
+        // A ply in progress: the obligation's player decides first.
+        let what = match o.kind {
+            crate::flow::ActionKind::Move => "a move",
+            crate::flow::ActionKind::Relocate => "a relocation",
+            crate::flow::ActionKind::Activate => "an activation",
+        };
+        out.push_str(&format!("{} owes {what}, then {mover} moves\n", player_name(game, o.player)));
+    } else if v.in_check(pos) {
         out.push_str(&format!("{mover} to move, in check\n"));
     } else {
         out.push_str(&format!("{mover} to move\n"));
