@@ -218,9 +218,9 @@ fn run_one(
     let started = Instant::now();
     // On a terminal, progress by root move (and the leaves so far), whatever the depth.
     let show = depth > 0 && std::io::stderr().is_terminal();
-    // A phase, a ply in progress or a swinging level: the flow layer's
-    // decisions (placements, activations, relocations, passes) are the rows.
-    let flow = rulebook_interpreter::flow::perft::needs_flow(&pos);
+    // A phase, a ply in progress, a swinging level or a game whose rules oblige:
+    // the flow layer's decisions (placements, activations, relocations, passes) are the rows.
+    let flow = v.needs_flow(&pos);
     let (nodes, entries) = if args.divide && (flow || args.decisions) {
         let Some(rows) = divide_actions(v, &pos, depth, args.decisions, &budget) else {
             return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes)));
