@@ -12,12 +12,14 @@
 //! - [`state`]: [`Flow`], the phase and the queue of obligations a position carries;
 //! - [`phase`]: the placement phase's actions and transitions;
 //! - [`oblige`]: obligations that `rule` items queue (`then owner must …`);
+//! - [`out_of_play`]: pieces out of play (`exile`, `return exiled piece`);
 //! - [`ply`]: actions at a decision node, applying one, the end of a ply;
 //! - [`perft`]: counting complete plies or single decisions;
 //! - [`text`]: the position text's `phase=` and `oblige=` keys.
 
 pub mod action;
 pub mod oblige;
+pub mod out_of_play;
 pub mod perft;
 pub mod phase;
 pub mod ply;
@@ -25,4 +27,5 @@ pub mod state;
 pub mod text;
 
 pub use action::Action;
+pub use out_of_play::OutOfPlay;
 pub use state::{ActionKind, Flow, Obligation};

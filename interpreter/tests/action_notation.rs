@@ -38,6 +38,7 @@ struct Seen {
     relocations: usize,
     passes: usize,
     moves: usize,
+    out_of_play: usize,
 }
 
 /// Writes `a` in both forms (and in letter set `set`) and reads each back.
@@ -58,6 +59,7 @@ fn round_trip(v: &Variant, pos: &Position, a: &Action, legal: &[rulebook_interpr
         Action::Relocate { .. } => seen.relocations += 1,
         Action::Pass => seen.passes += 1,
         Action::Move(_) => seen.moves += 1,
+        Action::Exile { .. } | Action::Return { .. } => seen.out_of_play += 1,
     }
 }
 
@@ -118,7 +120,8 @@ fn every_decision_reads_back_along_random_four_d_games() {
                 let from = if kind == ActionKind::Relocate { piece } else { None };
                 owed.flow = Some(Box::new(Flow {
                     phase: v.game.phases.len() as u8,
-                    queue: vec![Obligation { player, kind, compulsory: kind == ActionKind::Relocate, from, source: None }],
+                    queue: vec![Obligation { player, kind, compulsory: kind == ActionKind::Relocate, from, source: None, level: None }],
+                    ..Default::default()
                 }));
                 // Each read lists the decisions again: a relocation's (one
                 // piece × every empty cell, each judged on the whole ply) cost most.
@@ -159,7 +162,8 @@ fn the_rulebooks_example_activation_is_written_with_its_compass_word() {
     pos.side ^= 1;
     pos.flow = Some(Box::new(Flow {
         phase: v.game.phases.len() as u8,
-        queue: vec![Obligation { player, kind: ActionKind::Activate, compulsory: true, from: None, source: None }],
+        queue: vec![Obligation { player, kind: ActionKind::Activate, compulsory: true, from: None, source: None, level: None }],
+        ..Default::default()
     }));
     // Level IV 7 rows East where that is legal here, else another level
     // sliding along the files (II, IV, VI) 7 rows East.

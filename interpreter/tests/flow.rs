@@ -22,6 +22,7 @@ fn names(v: &Variant, actions: &[Action]) -> Vec<String> {
             Action::Relocate { from, to } => format!("{}>{}", geo.name(*from), geo.name(*to)),
             Action::Activate { level, rows } => format!("A{level}:{rows}"),
             Action::Pass => "pass".into(),
+            other => rulebook_interpreter::text::notation::action::action_coordinate(v, other),
         })
         .collect();
     out.sort();

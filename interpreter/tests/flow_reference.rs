@@ -288,6 +288,7 @@ fn make(v: &Variant, rules: Rules, pos: &Position, a: &Action) -> Position {
             assert!(frame::activate(game, &mut next, *level, *rows));
         }
         Action::Pass => {}
+        Action::Exile { .. } | Action::Return { .. } => panic!("the reference does not take pieces out of play yet: {a:?}"),
     }
     if head.is_some() {
         next.flow.as_mut().expect("flow").queue.remove(0);
@@ -317,7 +318,7 @@ fn settle(v: &Variant, pos: &mut Position) {
             ply_end(v, pos);
             return;
         }
-        pos.flow.get_or_insert_with(|| Box::new(rulebook_interpreter::flow::Flow { phase: v.game.phases.len() as u8, queue: Vec::new() })).queue = owed;
+        pos.flow.get_or_insert_with(|| Box::new(rulebook_interpreter::flow::Flow { phase: v.game.phases.len() as u8, ..Default::default() })).queue = owed;
     }
 }
 
@@ -340,11 +341,11 @@ fn group_fires(v: &Variant, pos: &Position) -> Vec<Obligation> {
         for run in &runs {
             for &c in &run[1..run.len() - 1] {
                 if !out.iter().any(|o| o.from == Some(c)) {
-                    out.push(Obligation { player: subject, kind: ActionKind::Relocate, compulsory: true, from: Some(c), source: Some((rule as u8, 0)) });
+                    out.push(Obligation { player: subject, kind: ActionKind::Relocate, compulsory: true, from: Some(c), source: Some((rule as u8, 0)), level: None });
                 }
             }
         }
-        out.push(Obligation { player: subject, kind: ActionKind::Activate, compulsory: true, from: None, source: Some((rule as u8, 1)) });
+        out.push(Obligation { player: subject, kind: ActionKind::Activate, compulsory: true, from: None, source: Some((rule as u8, 1)), level: None });
         return out;
     }
     Vec::new()
@@ -377,6 +378,7 @@ fn candidates_for(v: &Variant, pos: &Position, head: &Obligation) -> Vec<Action>
     let t = v.tables_for(pos);
     let mut cands = Vec::new();
     match head.kind {
+        ActionKind::Exile | ActionKind::Return => panic!("the reference does not take pieces out of play yet: {head:?}"),
         ActionKind::Relocate => {
             let froms: Vec<u16> = match head.from {
                 Some(c) => vec![c],

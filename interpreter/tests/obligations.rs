@@ -65,6 +65,8 @@ fn name(v: &Variant, a: &Action) -> String {
         Action::Move(m) => format!("{}{}", geo.name(m.from), geo.name(m.to)),
         Action::Relocate { from, to } => format!("{}>{}", geo.name(*from), geo.name(*to)),
         Action::Activate { level, rows } => format!("A{level}:{rows}"),
+        Action::Exile { own, enemy } => format!("out:{}", [own, enemy].into_iter().flatten().map(|&c| geo.name(c)).collect::<Vec<_>>().join("+")),
+        Action::Return { from, to, .. } => format!("in:{}>{}", geo.name(*from), geo.name(*to)),
         Action::Pass => "pass".into(),
     }
 }

@@ -42,11 +42,13 @@ pub enum Effect {
     Oblige(Vec<ObligeStep>),
 }
 
-/// One `PLAYER must …` of an `oblige` effect.
+/// One `PLAYER must …` (or `PLAYER may …`) of an `oblige` effect.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ObligeStep {
     /// Who owes it (`owner`, `mover`, `opponent`, a name).
     pub player: Spanned<PlayerRef>,
+    /// `must` (`true`) or `may` (`false`: the player may waive it).
+    pub compulsory: bool,
     /// What is owed.
     pub action: ObligeAction,
     /// The whole step.
@@ -61,8 +63,8 @@ pub enum ObligeAction {
     /// the guard's `line` found goes, one decision each, to an empty cell
     /// with another coordinate on the axis.
     Relocate {
-        /// The axis whose coordinate must change (`level`).
-        axis: Ident,
+        /// Which pieces, and where to.
+        what: RelocateWhat,
         /// `placed piece attacks no enemy and is not attacked`.
         safe: bool,
         /// `only if COND`: holds after the relocation (subject: the owner).
@@ -70,6 +72,61 @@ pub enum ObligeAction {
     },
     /// `activate`: pull a level at rest out of the shaft (`slide`).
     Activate,
+    /// `exile own and enemy piece from activated AXIS[, except KIND…][,
+    /// missed: enemy piece to owner]`: take pieces of the level activated in
+    /// this ply out of play until its swing ends.
+    Exile {
+        /// Take one of the player's own pieces.
+        own: bool,
+        /// Take one of the other player's pieces.
+        enemy: bool,
+        /// The stacking axis (`level`): the pieces stand on the level activated in this ply.
+        axis: Ident,
+        /// Kinds never taken.
+        except: Vec<Ident>,
+        /// `missed: enemy piece to owner`: an enemy piece not returned in
+        /// time passes to its owner's power (else it stays out for good).
+        to_owner: bool,
+    },
+    /// `return exiled piece`: one piece out of play that the player holds
+    /// goes back onto one of its return cells.
+    Return,
+}
+
+/// Which pieces a relocation moves, and where to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RelocateWhat {
+    /// `inner pieces to another AXIS`: the inner pieces of the guard's
+    /// `line`, each to a cell with another coordinate on the axis.
+    Inner {
+        /// The axis whose coordinate must change (`level`).
+        axis: Ident,
+    },
+    /// `SET [except KIND…] from AXIS with COUNT SET to AXIS with COUNT SET`:
+    /// one piece of the set, standing in a slice whose count passes the
+    /// first test, to an empty cell of a slice whose count passes the second
+    /// (counts before the relocation).
+    Pieces {
+        /// The pieces that may be moved.
+        pieces: PieceSet,
+        /// Kinds never moved.
+        except: Vec<Ident>,
+        /// Where the piece may come from.
+        from: SliceCount,
+        /// Where it may go.
+        to: SliceCount,
+    },
+}
+
+/// `level with fewer than 2 black's pieces`: a slice across an axis with a count of pieces.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SliceCount {
+    /// The axis whose slices are meant (`level`: one level).
+    pub axis: Ident,
+    /// The test on the count.
+    pub compare: Spanned<Compare>,
+    /// The pieces counted.
+    pub pieces: PieceSet,
 }
 
 /// A condition: any of the conjunctions holds (`A and B or C and not D`).
@@ -172,6 +229,15 @@ pub enum CondAtom {
         /// The zone.
         zone: Zone,
     },
+    /// `exiled own piece can return [onto enemy King]`.
+    Exiled {
+        /// Whose holding (the set's player holds the pieces), of which kind.
+        pieces: PieceSet,
+        /// `onto SET`: a return cell holds a piece of this set.
+        onto: Option<PieceSet>,
+    },
+    /// `opening ends`: the ply now ending completes the named phase.
+    PhaseEnds(Ident),
 }
 
 /// A comparison with a number.

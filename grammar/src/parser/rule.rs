@@ -66,27 +66,88 @@ impl Builder<'_> {
         let span = span_of(&pair);
         let mut player = None;
         let mut action = None;
+        let mut compulsory = true;
         for c in pair.into_inner() {
+            let c_span = span_of(&c);
             match c.as_rule() {
                 Rule::player_ref => player = Some(self.player_ref(c)?),
+                Rule::oblige_mode => compulsory = c.into_inner().any(|p| p.as_rule() == Rule::kw_must),
                 Rule::kw_activate => action = Some(ObligeAction::Activate),
-                Rule::oblige_relocate => {
-                    let c_span = span_of(&c);
-                    let (mut axis, mut safe, mut only_if) = (None, false, None);
+                Rule::oblige_return => action = Some(ObligeAction::Return),
+                Rule::oblige_exile => {
+                    let (mut own, mut enemy, mut axis, mut except, mut to_owner) = (false, false, None, Vec::new(), false);
                     for r in c.into_inner() {
                         match r.as_rule() {
+                            Rule::exile_set => {
+                                for w in r.into_inner() {
+                                    match w.as_rule() {
+                                        Rule::kw_own => own = true,
+                                        Rule::kw_enemy => enemy = true,
+                                        _ => {}
+                                    }
+                                }
+                            }
                             Rule::axis_name => axis = Some(ident(&r)),
+                            Rule::name => except.push(ident(&r)),
+                            Rule::exile_missed => to_owner = true,
+                            _ => {}
+                        }
+                    }
+                    action = Some(ObligeAction::Exile { own, enemy, axis: self.need(axis, c_span, "missing axis")?, except, to_owner });
+                }
+                Rule::oblige_relocate => {
+                    let (mut what, mut safe, mut only_if) = (None, false, None);
+                    for r in c.into_inner() {
+                        let r_span = span_of(&r);
+                        match r.as_rule() {
+                            Rule::relocate_inner => {
+                                let axis = r.into_inner().find(|p| p.as_rule() == Rule::axis_name);
+                                what = Some(RelocateWhat::Inner { axis: ident(&self.need(axis, r_span, "missing axis")?) });
+                            }
+                            Rule::relocate_set => {
+                                let (mut pieces, mut except, mut slices) = (None, Vec::new(), Vec::new());
+                                for p in r.into_inner() {
+                                    match p.as_rule() {
+                                        Rule::piece_set => pieces = Some(self.piece_set(p)?),
+                                        Rule::name => except.push(ident(&p)),
+                                        Rule::slice_count => slices.push(self.slice_count(p)?),
+                                        _ => {}
+                                    }
+                                }
+                                let mut slices = slices.into_iter();
+                                let from = self.need(slices.next(), r_span, "missing source slice")?;
+                                let to = self.need(slices.next(), r_span, "missing target slice")?;
+                                what = Some(RelocateWhat::Pieces { pieces: self.need(pieces, r_span, "missing pieces")?, except, from, to });
+                            }
                             Rule::phase_safe => safe = true,
                             Rule::cond => only_if = Some(self.cond(r)?),
                             _ => {}
                         }
                     }
-                    action = Some(ObligeAction::Relocate { axis: self.need(axis, c_span, "missing axis")?, safe, only_if });
+                    action = Some(ObligeAction::Relocate { what: self.need(what, c_span, "missing pieces")?, safe, only_if });
                 }
                 _ => {}
             }
         }
-        Ok(ObligeStep { player: self.need(player, span, "missing player")?, action: self.need(action, span, "missing action")?, span })
+        Ok(ObligeStep { player: self.need(player, span, "missing player")?, compulsory, action: self.need(action, span, "missing action")?, span })
+    }
+
+    fn slice_count(&self, pair: Pair<'_, Rule>) -> Res<SliceCount> {
+        let span = span_of(&pair);
+        let (mut axis, mut compare, mut pieces) = (None, None, None);
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::axis_name => axis = Some(ident(&c)),
+                Rule::comparison => compare = Some(self.compare(c)?),
+                Rule::piece_set => pieces = Some(self.piece_set(c)?),
+                _ => {}
+            }
+        }
+        Ok(SliceCount {
+            axis: self.need(axis, span, "missing axis")?,
+            compare: self.need(compare, span, "missing comparison")?,
+            pieces: self.need(pieces, span, "missing pieces")?,
+        })
     }
 
     pub(super) fn cond(&self, pair: Pair<'_, Rule>) -> Res<Cond> {
@@ -179,6 +240,11 @@ impl Builder<'_> {
                 CondAtom::Coloured { pieces: set(0)?, like: ident(self.need(sq, span, "missing square")?) }
             }
             Rule::cond_on => CondAtom::On { pieces: set(0)?, zone: zone()? },
+            Rule::cond_exiled => CondAtom::Exiled { pieces: set(0)?, onto: if sets.len() > 1 { Some(set(1)?) } else { None } },
+            Rule::cond_phase_ends => {
+                let n = children.iter().find(|p| p.as_rule() == Rule::name);
+                CondAtom::PhaseEnds(ident(self.need(n, span, "missing phase")?))
+            }
             _ => return Err(self.internal(span, "unknown condition")),
         })
     }
@@ -339,8 +405,9 @@ mod tests {
         let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
         assert_eq!(steps.len(), 2);
         assert_eq!(steps[0].player.node, PlayerRef::Owner);
-        let ObligeAction::Relocate { axis, safe, only_if } = &steps[0].action else { panic!("{:?}", steps[0]) };
+        let ObligeAction::Relocate { what: RelocateWhat::Inner { axis }, safe, only_if } = &steps[0].action else { panic!("{:?}", steps[0]) };
         assert_eq!(axis.node, "level");
+        assert!(steps[0].compulsory);
         assert!(*safe);
         let only_if = only_if.as_ref().expect("only if");
         assert!(matches!(atoms(only_if)[0][0], (true, CondAtom::Line { .. })));
@@ -351,6 +418,36 @@ mod tests {
         assert!(matches!(&steps[0].action, ObligeAction::Relocate { safe: false, only_if: None, .. }));
         assert_eq!(steps[0].player.node, PlayerRef::Named("white".into()));
         assert!(parse("t.rules", "rule \"r\" { on ply-end then owner must castle }").is_err());
+    }
+
+    #[test]
+    fn optional_steps_exile_return_and_relocating_a_set() {
+        let r = rule(
+            "rule \"big\" {\n  on ply-end\n  if line 4 own Pawn along file\n  then owner must activate\n  then owner may exile own and enemy piece from activated level except King, missed: enemy piece to owner\n}\n",
+        );
+        let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
+        assert!(steps[0].compulsory && !steps[1].compulsory);
+        let ObligeAction::Exile { own, enemy, axis, except, to_owner } = &steps[1].action else { panic!("{:?}", steps[1]) };
+        assert!(*own && *enemy && *to_owner);
+        assert_eq!(axis.node, "level");
+        assert_eq!(except.iter().map(|e| e.node.as_str()).collect::<Vec<_>>(), ["King"]);
+        let r = rule("rule \"x\" { on ply-end if exiled mover's piece can return then mover may exile enemy piece from activated level }");
+        let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
+        assert!(matches!(&steps[0].action, ObligeAction::Exile { own: false, enemy: true, to_owner: false, .. }));
+        assert!(matches!(atoms(r.guard.as_ref().expect("guard"))[0][0], (false, CondAtom::Exiled { onto: None, .. })));
+        let r = rule("rule \"r\" { on ply-end if exiled own piece can return onto enemy King then mover may return exiled piece }");
+        let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
+        assert_eq!(steps[0].action, ObligeAction::Return);
+        assert!(matches!(atoms(r.guard.as_ref().expect("guard"))[0][0], (false, CondAtom::Exiled { onto: Some(_), .. })));
+        let r = rule(
+            "rule \"e\" { on ply-end if opening ends and fewer than 2 black's pieces on some level\n then white may relocate black's piece except King from level with more than 2 black's pieces to level with fewer than 2 black's pieces, only if not white in check }",
+        );
+        assert!(matches!(atoms(r.guard.as_ref().expect("guard"))[0][0], (false, CondAtom::PhaseEnds(_))));
+        let Effect::Oblige(steps) = &r.effect.node else { panic!("{:?}", r.effect) };
+        let ObligeAction::Relocate { what: RelocateWhat::Pieces { except, from, to, .. }, only_if: Some(_), .. } = &steps[0].action else { panic!("{:?}", steps[0]) };
+        assert_eq!(except.len(), 1);
+        assert_eq!((from.compare.node, to.compare.node), (Compare::More(2), Compare::Fewer(2)));
+        assert!(parse("t.rules", "rule \"r\" { on ply-end then owner may exile from activated level }").is_err());
     }
 
     #[test]

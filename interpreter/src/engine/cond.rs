@@ -265,6 +265,18 @@ impl Cx<'_> {
                 let colour = frame::cell_colour(game, *like);
                 self.cells(*pieces).1.iter().any(|&c| frame::cell_colour(game, c) == colour)
             }
+            Atom::Exiled { pieces, onto } => {
+                let Some(flow) = &self.pos.flow else { return false };
+                let holder = self.player(pieces.who);
+                flow.out.iter().filter(|e| e.holder == Some(holder) && pieces.kind.is_none_or(|k| kind_of(e.piece) == k)).any(|e| match onto {
+                    None => !e.fresh && e.cells.iter().any(|&c| crate::flow::out_of_play::may_land(game, self.pos, e.piece, c)),
+                    Some(set) => {
+                        let owner = self.player(set.who);
+                        owner != color_of(e.piece) && e.cells.iter().any(|&c| self.is_member(set.kind, owner, c))
+                    }
+                })
+            }
+            Atom::PhaseEnds(phase) => crate::flow::phase::current(game, self.pos) == *phase && crate::flow::phase::over(game, self.pos),
         }
     }
 

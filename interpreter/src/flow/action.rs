@@ -23,6 +23,24 @@ pub enum Action {
         /// Where it goes.
         to: Cell,
     },
+    /// Take pieces out of play: one of the deciding player's own (`own`)
+    /// and one of the other player's (`enemy`), as the exile step asks.
+    Exile {
+        /// The cell of the own piece taken.
+        own: Option<Cell>,
+        /// The cell of the enemy piece taken.
+        enemy: Option<Cell>,
+    },
+    /// Return piece `index` of the flow state's pieces out of play onto `to`
+    /// (capturing an enemy piece there).
+    Return {
+        /// Index into `Flow::out`.
+        index: u8,
+        /// The cell the piece left (for notation).
+        from: Cell,
+        /// The return cell.
+        to: Cell,
+    },
     /// Waive an optional obligation.
     Pass,
 }

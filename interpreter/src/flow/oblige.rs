@@ -22,7 +22,7 @@ use crate::engine::frame;
 use crate::engine::movegen;
 use crate::engine::position::{color_of, kind_of, Position};
 use crate::engine::tables::Tables;
-use crate::model::cond::{Atom, Effect, ObligeAction, PieceSet, Range, Rule, Trigger, Who};
+use crate::model::cond::{Atom, Effect, ObligeAction, ObligeStep, PieceSet, Range, RelocateWhat, Rule, SliceCount, Trigger, Who};
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
 
@@ -36,10 +36,15 @@ pub fn any(game: &Game) -> bool {
 /// its side to move is the ply's mover's opponent.
 pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
     let mover = pos.side ^ 1;
+    let waived = pos.flow.as_ref().map_or(&[][..], |f| &f.waived[..]);
     for (ri, rule) in game.rules.iter().enumerate() {
         let (Trigger::PlyEnd, Effect::Oblige(steps)) = (rule.trigger, &rule.effect) else { continue };
         let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
         for &subject in subjects {
+            // A player who waived one of this rule's steps in this ply is not obliged by it again.
+            if steps.iter().any(|st| waived.contains(&(ri as u8, resolve(st.player, mover, subject)))) {
+                continue;
+            }
             if !rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds(game, t, pos, g, mover, subject)) {
                 continue;
             }
@@ -47,11 +52,15 @@ pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
             for (si, step) in steps.iter().enumerate() {
                 let player = resolve(step.player, mover, subject);
                 let source = Some((ri as u8, si as u8));
-                match step.action {
-                    ObligeAction::Activate => out.push(Obligation { source, ..Obligation::plain(player, ActionKind::Activate, true) }),
-                    ObligeAction::Relocate { .. } => {
+                let owe = |kind| Obligation { source, ..Obligation::plain(player, kind, step.compulsory) };
+                match &step.action {
+                    ObligeAction::Activate => out.push(owe(ActionKind::Activate)),
+                    ObligeAction::Exile { .. } => out.push(owe(ActionKind::Exile)),
+                    ObligeAction::Return => out.push(owe(ActionKind::Return)),
+                    ObligeAction::Relocate { what: RelocateWhat::Pieces { .. }, .. } => out.push(owe(ActionKind::Relocate)),
+                    ObligeAction::Relocate { what: RelocateWhat::Inner { .. }, .. } => {
                         for cell in inner_cells(game, t, pos, rule, mover, subject) {
-                            out.push(Obligation { from: Some(cell), source, ..Obligation::plain(player, ActionKind::Relocate, true) });
+                            out.push(Obligation { from: Some(cell), ..owe(ActionKind::Relocate) });
                         }
                     }
                 }
@@ -62,6 +71,40 @@ pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
         }
     }
     Vec::new()
+}
+
+/// The step of a rule that queued an obligation.
+pub fn step_of<'a>(game: &'a Game, o: &Obligation) -> Option<&'a ObligeStep> {
+    let (r, s) = o.source?;
+    match &game.rules.get(r as usize)?.effect {
+        Effect::Oblige(steps) => steps.get(s as usize),
+        _ => None,
+    }
+}
+
+/// The exiles an obligation offers `o.player`: the pieces of the level
+/// activated in this ply (`o.level`), not of an excepted kind, one of the
+/// player's own and one of the other player's as the step asks (both or
+/// none: a pair that cannot be made offers nothing).
+pub fn exiles(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> Vec<Action> {
+    let (Some(level), Some(ObligeAction::Exile { own, enemy, except, .. })) = (o.level, step_of(game, o).map(|s| &s.action)) else { return Vec::new() };
+    let Some(slide) = &game.slide else { return Vec::new() };
+    let on_level = |color: Color| -> Vec<Cell> {
+        pos.cells_of(color, t.nwords)
+            .filter(|&c| game.geometry.coords(c)[slide.stack_axis] == level as usize && !except.contains(&kind_of(pos.board[c as usize])))
+            .collect()
+    };
+    let mine: Vec<Option<Cell>> = if *own { on_level(o.player).into_iter().map(Some).collect() } else { vec![None] };
+    let theirs: Vec<Option<Cell>> = if *enemy { on_level(o.player ^ 1).into_iter().map(Some).collect() } else { vec![None] };
+    let mut out = Vec::new();
+    for &a in &mine {
+        for &b in &theirs {
+            if a.is_some() || b.is_some() {
+                out.push(Action::Exile { own: a, enemy: b });
+            }
+        }
+    }
+    out
 }
 
 fn resolve(w: Who, mover: Color, subject: Color) -> Color {
@@ -139,51 +182,86 @@ fn runs(game: &Game, t: &Tables, pos: &Position, length: Range, pieces: PieceSet
 /// enemy and is not attacked` (ruling "opening-no-cell" of
 /// rules/4d-schach.rules). Empty when the piece is not there.
 pub fn relocations(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> Vec<Action> {
-    let Some(from) = o.from else { return Vec::new() };
-    let occ = pos.board[from as usize];
-    if occ == 0 || color_of(occ) != o.player {
-        return Vec::new();
-    }
-    let step = o.source.and_then(|(r, s)| match &game.rules.get(r as usize)?.effect {
-        Effect::Oblige(steps) => steps.get(s as usize),
-        _ => None,
-    });
-    let (axis, safe, only_if) = match step.map(|s| &s.action) {
-        Some(ObligeAction::Relocate { axis, safe, only_if }) => (Some(*axis), *safe, only_if.as_ref()),
+    let step = step_of(game, o);
+    let (what, safe, only_if) = match step.map(|s| &s.action) {
+        Some(ObligeAction::Relocate { what, safe, only_if }) => (Some(what), *safe, only_if.as_ref()),
         _ => (None, false, None),
     };
-    let here = game.geometry.coords(from);
-    let targets: Vec<Cell> = game
-        .geometry
-        .board_cells()
-        .filter(|&c| pos.board[c as usize] == 0 && axis.is_none_or(|a| game.geometry.coords(c)[a] != here[a]))
-        .collect();
     let us = o.player;
-    let after = |to: Cell| {
+    // The pieces that may move, and the cells each may go to.
+    let mut pairs: Vec<(Cell, Cell)> = Vec::new();
+    let empty = |c: &Cell| pos.board[*c as usize] == 0;
+    match (what, o.from) {
+        (Some(RelocateWhat::Pieces { pieces, except, from, to }), _) => {
+            let mover = pos.side ^ 1;
+            let owner = resolve(pieces.who, mover, us);
+            let count = |s: &SliceCount, cell: Cell| -> bool {
+                let owner = resolve(s.pieces.who, mover, us);
+                let slice = game.geometry.coords(cell)[s.axis];
+                let n = pos
+                    .cells_of(owner, t.nwords)
+                    .filter(|&c| game.geometry.coords(c)[s.axis] == slice && s.pieces.kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k))
+                    .count();
+                s.count.contains(n as u32)
+            };
+            let targets: Vec<Cell> = game.geometry.board_cells().filter(|c| empty(c) && count(to, *c)).collect();
+            for f in pos.cells_of(owner, t.nwords) {
+                let k = kind_of(pos.board[f as usize]);
+                if pieces.kind.is_some_and(|want| want != k) || except.contains(&k) || !count(from, f) {
+                    continue;
+                }
+                pairs.extend(targets.iter().map(|&c| (f, c)));
+            }
+        }
+        (_, Some(from)) => {
+            let occ = pos.board[from as usize];
+            if occ == 0 || color_of(occ) != us {
+                return Vec::new();
+            }
+            let axis = match what {
+                Some(RelocateWhat::Inner { axis }) => Some(*axis),
+                _ => None,
+            };
+            let here = game.geometry.coords(from);
+            pairs.extend(game.geometry.board_cells().filter(|c| empty(c) && axis.is_none_or(|a| game.geometry.coords(*c)[a] != here[a])).map(|c| (from, c)));
+        }
+        (_, None) => {
+            let targets: Vec<Cell> = game.geometry.board_cells().filter(empty).collect();
+            for f in pos.cells_of(us, t.nwords) {
+                pairs.extend(targets.iter().map(|&c| (f, c)));
+            }
+        }
+    }
+    let after = |from: Cell, to: Cell| {
         let mut next = pos.clone();
         let piece = next.take(from, t);
         next.put(to, piece, t);
         next
     };
+    // Safe for the piece's owner: not attacked by the other side, attacking none of its pieces.
     let safe_at = |next: &Position, to: Cell| {
-        !movegen::attacked(game, t, next, to, us ^ 1)
-            && !next.cells_of(us ^ 1, t.nwords).any(|e| movegen::piece_attacks(game, t, next, to, us, e))
+        let owner = color_of(next.board[to as usize]);
+        !movegen::attacked(game, t, next, to, owner ^ 1)
+            && !next.cells_of(owner ^ 1, t.nwords).any(|e| movegen::piece_attacks(game, t, next, to, owner, e))
     };
-    let stages: [(bool, bool); 3] = [(safe, only_if.is_some()), (safe, false), (false, false)];
+    // A compulsory relocation whose guards no cell meets drops them in turn:
+    // first `only if`, then the safety (ruling "opening-no-cell" of
+    // rules/4d-schach.rules); an optional one offers only the pass then.
+    let stages: &[(bool, bool)] = if o.compulsory { &[(safe, only_if.is_some()), (safe, false), (false, false)] } else { &[(safe, only_if.is_some())] };
     for (i, &(s, c)) in stages.iter().enumerate() {
         if i > 0 && stages[i - 1] == (s, c) {
             continue;
         }
-        let ok: Vec<Action> = targets
+        let ok: Vec<Action> = pairs
             .iter()
-            .filter(|&&to| {
+            .filter(|&&(from, to)| {
                 if !s && !c {
                     return true;
                 }
-                let next = after(to);
+                let next = after(from, to);
                 (!s || safe_at(&next, to)) && (!c || only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)))
             })
-            .map(|&to| Action::Relocate { from, to })
+            .map(|&(from, to)| Action::Relocate { from, to })
             .collect();
         if !ok.is_empty() {
             return ok;

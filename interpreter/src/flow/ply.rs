@@ -2,7 +2,9 @@
 //! work at the end of a ply, and legality of a whole ply.
 
 use super::phase;
+use super::out_of_play::OutOfPlay;
 use super::state::{ActionKind, Flow, Obligation};
+use crate::model::cond::ObligeAction;
 use super::Action;
 use crate::engine::movegen;
 use crate::engine::position::Position;
@@ -102,18 +104,10 @@ impl Variant {
                 movegen::legal_moves(&self.game, &self.tables_for(&view), &view, &mut moves);
                 moves.into_iter().map(Action::Move).collect()
             }
-            ActionKind::Relocate if head.from.is_some() => super::oblige::relocations(&self.game, &t, pos, head),
-            ActionKind::Relocate => {
-                let mut v = Vec::new();
-                let empty: Vec<_> = self.game.geometry.board_cells().filter(|&c| pos.board[c as usize] == 0).collect();
-                for from in pos.cells_of(player, t.nwords) {
-                    for &to in &empty {
-                        v.push(Action::Relocate { from, to });
-                    }
-                }
-                v
-            }
+            ActionKind::Relocate => super::oblige::relocations(&self.game, &t, pos, head),
             ActionKind::Activate => frame::activations(&self.game, pos).into_iter().map(|(level, rows)| Action::Activate { level, rows }).collect(),
+            ActionKind::Exile => super::oblige::exiles(&self.game, &t, pos, head),
+            ActionKind::Return => super::out_of_play::returns(&self.game, pos, player).into_iter().map(|(index, from, to)| Action::Return { index, from, to }).collect(),
         };
         if !compulsory {
             out.push(Action::Pass);
@@ -161,8 +155,45 @@ impl Variant {
             }
             (Action::Activate { level, rows }, _) => {
                 frame::activate(&self.game, &mut next, *level, *rows);
+                // The exiles queued after it take pieces from this level.
+                if let Some(flow) = next.flow.as_mut() {
+                    for o in flow.queue.iter_mut().filter(|o| o.kind == ActionKind::Exile && o.level.is_none()) {
+                        o.level = Some(*level);
+                    }
+                }
             }
-            (Action::Pass, _) => {}
+            (Action::Exile { own, enemy }, o) => {
+                let (holder, level) = (o.map_or(pos.side, |o| o.player), o.and_then(|o| o.level));
+                let to_owner = o.and_then(|o| super::oblige::step_of(&self.game, &o)).is_some_and(|s| matches!(s.action, ObligeAction::Exile { to_owner: true, .. }));
+                let anchor = match (level, frame::offsets_of(&next)) {
+                    (Some(l), Some(offsets)) => offsets.get(l as usize).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                for cell in [own, enemy].into_iter().flatten() {
+                    let piece = next.take(*cell, t);
+                    let entry = OutOfPlay { piece, origin: *cell, holder: Some(holder), level, anchor, cells: vec![*cell], fresh: true, to_owner };
+                    next.flow.get_or_insert_with(|| Box::new(Flow { phase: self.game.phases.len() as u8, ..Flow::default() })).out.push(entry);
+                }
+            }
+            (Action::Return { index, to, .. }, _) => {
+                let entry = next.flow.as_mut().filter(|f| (*index as usize) < f.out.len()).map(|f| f.out.remove(*index as usize));
+                if let Some(e) = entry {
+                    if next.board[*to as usize] != 0 {
+                        next.take(*to, t);
+                        next.halfmove = 0;
+                    }
+                    next.put(*to, e.piece, t);
+                }
+            }
+            (Action::Pass, o) => {
+                // A waived step of a rule: the rule does not oblige this player again in the ply.
+                if let (Some((rule, _)), Some(flow)) = (o.and_then(|o| o.source), next.flow.as_mut()) {
+                    let passer = o.map_or(pos.side, |o| o.player);
+                    if !flow.waived.contains(&(rule, passer)) {
+                        flow.waived.push((rule, passer));
+                    }
+                }
+            }
         }
         if let Some(flow) = next.flow.as_mut() {
             if head.is_some() {
@@ -200,7 +231,7 @@ impl Variant {
             if owed.is_empty() {
                 break;
             }
-            next.flow.get_or_insert_with(|| Box::new(Flow { phase: self.game.phases.len() as u8, queue: Vec::new() })).queue = owed;
+            next.flow.get_or_insert_with(|| Box::new(Flow { phase: self.game.phases.len() as u8, ..Flow::default() })).queue = owed;
         }
         self.end_of_ply(next);
     }
@@ -215,6 +246,10 @@ impl Variant {
         if game.slide.is_some() {
             frame::tick(game, pos);
         }
+        super::out_of_play::after_tick(game, pos);
+        if let Some(flow) = pos.flow.as_mut() {
+            flow.waived.clear();
+        }
         if let Some(flow) = pos.flow.as_mut() {
             let before = flow.phase;
             while (flow.phase as usize) < game.phases.len() && hand_empty(game, &pos.hand) {
@@ -225,7 +260,7 @@ impl Variant {
                 pos.halfmove = 0;
             }
         }
-        if pos.flow.as_ref().is_some_and(|f| f.queue.is_empty() && f.phase as usize >= game.phases.len()) {
+        if pos.flow.as_ref().is_some_and(|f| f.is_empty(game)) {
             pos.flow = None;
         }
     }
@@ -249,6 +284,6 @@ pub fn init_flow(game: &crate::model::Game, pos: &mut Position) {
     }
     let phase = phase::derive(game, pos);
     if phase < game.phases.len() {
-        pos.flow = Some(Box::new(Flow { phase: phase as u8, queue: Vec::new() }));
+        pos.flow = Some(Box::new(Flow { phase: phase as u8, ..Flow::default() }));
     }
 }

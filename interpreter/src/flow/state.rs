@@ -1,6 +1,7 @@
 //! The flow state a position carries (`Position::flow`): the phase and the
 //! obligations still to be met in the current ply.
 
+use super::out_of_play::OutOfPlay;
 use crate::model::geometry::Cell;
 use crate::model::Color;
 
@@ -12,6 +13,11 @@ pub struct Flow {
     pub phase: u8,
     /// Decisions owed before the turn passes, the head first.
     pub queue: Vec<Obligation>,
+    /// Pieces out of play ([`super::out_of_play`]).
+    pub out: Vec<OutOfPlay>,
+    /// `(rule, player)`: optional steps waived in the ply in progress; the
+    /// rule does not oblige that player again before the ply ends.
+    pub waived: Vec<(u8, Color)>,
 }
 
 /// A decision a player owes before the turn passes.
@@ -29,12 +35,15 @@ pub struct Obligation {
     /// The rule (index into `Game::rules`) and its step that queued this
     /// obligation, whose guards the action must meet (`None`: no guards).
     pub source: Option<(u8, u8)>,
+    /// An exile: the level activated in this ply that it takes pieces from
+    /// (set by the activation before it).
+    pub level: Option<u8>,
 }
 
 impl Obligation {
     /// An obligation with no piece named and no guards.
     pub fn plain(player: Color, kind: ActionKind, compulsory: bool) -> Obligation {
-        Obligation { player, kind, compulsory, from: None, source: None }
+        Obligation { player, kind, compulsory, from: None, source: None, level: None }
     }
 }
 
@@ -47,6 +56,10 @@ pub enum ActionKind {
     Relocate,
     /// Pulling a level at rest out of the shaft (`slide { … }`).
     Activate,
+    /// Taking pieces of the level activated in the ply out of play.
+    Exile,
+    /// Returning a piece out of play that the player holds.
+    Return,
 }
 
 impl ActionKind {
@@ -56,16 +69,24 @@ impl ActionKind {
             ActionKind::Move => "move",
             ActionKind::Relocate => "relocate",
             ActionKind::Activate => "activate",
+            ActionKind::Exile => "exile",
+            ActionKind::Return => "return",
         }
     }
 
     /// The kind a word names.
     pub fn from_word(word: &str) -> Option<ActionKind> {
-        [ActionKind::Move, ActionKind::Relocate, ActionKind::Activate].into_iter().find(|k| k.word() == word)
+        [ActionKind::Move, ActionKind::Relocate, ActionKind::Activate, ActionKind::Exile, ActionKind::Return].into_iter().find(|k| k.word() == word)
     }
 }
 
 impl Flow {
+    /// Does the state hold nothing beyond play (no phase before play, nothing
+    /// owed, nothing out of play), so that the position needs none?
+    pub fn is_empty(&self, game: &crate::model::Game) -> bool {
+        self.queue.is_empty() && self.out.is_empty() && self.waived.is_empty() && self.phase as usize >= game.phases.len()
+    }
+
     /// A number mixing the whole state, for `Position::key`.
     pub fn key(&self) -> u64 {
         let mut h = 0x51u64 + u64::from(self.phase);
@@ -77,7 +98,16 @@ impl Flow {
             if let Some((r, s)) = o.source {
                 v |= (u64::from(r) << 8 | u64::from(s)) << 24;
             }
+            if let Some(l) = o.level {
+                v |= (u64::from(l) + 1) << 40;
+            }
             h = h.wrapping_mul(0x100000001B3).wrapping_add(v + 17);
+        }
+        for e in &self.out {
+            h = h.wrapping_mul(0x100000001B3).wrapping_add(e.key() ^ 0x9E37_79B9);
+        }
+        for &(r, p) in &self.waived {
+            h = h.wrapping_mul(0x100000001B3).wrapping_add(u64::from(r) << 1 | u64::from(p) | 0x4000);
         }
         h
     }

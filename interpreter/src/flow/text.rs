@@ -13,8 +13,20 @@
 //!   the variant's rules and the step's within its effect, from 0), whose
 //!   guards it must meet.
 //!   While a ply is in progress the side field names the player whose turn
-//!   comes next (the ply's mover is the other one).
+//!   comes next (the ply's mover is the other one). An exile names the level
+//!   it takes pieces from once the activation before it is made
+//!   (`w:exile@IV/1.2?`).
+//! - `out=PIVd4>w~IV@-3:IVd4+IVe4*^,…`: the pieces out of play: the piece's
+//!   letter (upper case: the first player's) and the cell it left; `>` and
+//!   who may return it (`w`, `b`, `-` nobody); `~LEVEL@OFFSET` the level
+//!   whose swing is its deadline and that level's offset when it left (no
+//!   deadline without it); `:` its return cells joined by `+`; `*` taken in
+//!   the ply in progress; `^` an enemy piece passes to its owner when the
+//!   deadline is missed.
+//! - `waived=2w,3b`: in a ply in progress, the rules (by number) whose
+//!   optional step a player waived.
 
+use super::out_of_play::OutOfPlay;
 use super::phase;
 use super::state::{ActionKind, Obligation};
 use crate::engine::position::Position;
@@ -32,13 +44,15 @@ pub struct KeyError {
 }
 
 /// The keys this module reads.
-pub const KEYS: [&str; 2] = ["phase", "oblige"];
+pub const KEYS: [&str; 4] = ["phase", "oblige", "out", "waived"];
 
 /// Reads `key=value` into `pos` when `key` is one of [`KEYS`] (`None` for another key).
 pub fn read_key(game: &Game, pos: &mut Position, key: &str, value: &str) -> Option<Result<(), KeyError>> {
     match key {
         "phase" => Some(read_phase(game, pos, value)),
         "oblige" => Some(read_oblige(game, pos, value)),
+        "out" => Some(read_out(game, pos, value)),
+        "waived" => Some(read_waived(game, pos, value)),
         _ => None,
     }
 }
@@ -80,15 +94,112 @@ fn read_oblige(game: &Game, pos: &mut Position, value: &str) -> Result<(), KeyEr
                 (w, Some(source))
             }
         };
-        let (word, from) = match word.split_once('@') {
+        let (word, at_text) = match word.split_once('@') {
             None => (word, None),
-            Some((w, sq)) => (w, Some(game.geometry.parse_square(sq).ok_or_else(|| bad(format!("`{sq}` is not a square")))?)),
+            Some((w, sq)) => (w, Some(sq)),
         };
-        let kind = ActionKind::from_word(word).ok_or_else(|| bad(format!("`{word}` is not an action kind (`move`, `relocate`, `activate`)")))?;
-        queue.push(Obligation { player, kind, compulsory, from, source });
+        let kind = ActionKind::from_word(word).ok_or_else(|| bad(format!("`{word}` is not an action kind (`move`, `relocate`, `activate`, `exile`, `return`)")))?;
+        let (mut from, mut level) = (None, None);
+        match (kind, at_text) {
+            (_, None) => {}
+            (ActionKind::Exile, Some(l)) => level = Some(level_index(game, l).ok_or_else(|| bad(format!("`{l}` is not a level that slides")))?),
+            (_, Some(sq)) => from = Some(game.geometry.parse_square(sq).ok_or_else(|| bad(format!("`{sq}` is not a square")))?),
+        }
+        queue.push(Obligation { player, kind, compulsory, from, source, level });
         at += item.len() + 1;
     }
     pos.flow.get_or_insert_with(Box::default).queue = queue;
+    Ok(())
+}
+
+/// The index of the level labelled `label` on the stacking axis of the `slide` item.
+fn level_index(game: &Game, label: &str) -> Option<u8> {
+    let slide = game.slide.as_ref()?;
+    game.geometry.axes[slide.stack_axis].labels.iter().position(|l| l == label).map(|i| i as u8)
+}
+
+fn level_label(game: &Game, level: u8) -> String {
+    game.slide.as_ref().and_then(|s| game.geometry.axes[s.stack_axis].labels.get(level as usize)).cloned().unwrap_or_else(|| "?".into())
+}
+
+fn player_letter(c: Option<crate::model::Color>) -> char {
+    match c {
+        Some(0) => 'w',
+        Some(_) => 'b',
+        None => '-',
+    }
+}
+
+fn read_out(game: &Game, pos: &mut Position, value: &str) -> Result<(), KeyError> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for item in value.split(',') {
+        let bad = |message: String| KeyError { start: at, end: at + item.len().max(1), message };
+        let shape = "`LETTER CELL>HOLDER[~LEVEL@OFFSET]:CELL+CELL…[*][^]`, e.g. `PIVd4>w~IV@-3:IVd4*`";
+        let mut chars = item.chars();
+        let letter = chars.next().ok_or_else(|| bad(format!("an empty entry: write {shape}")))?;
+        let kind = game.kinds.iter().position(|k| k.letter == letter.to_ascii_uppercase()).ok_or_else(|| bad(format!("`{letter}` is not a piece letter")))?;
+        let piece = crate::engine::position::code(kind as u8, u8::from(letter.is_ascii_lowercase()));
+        let rest = chars.as_str();
+        let (origin, rest) = rest.split_once('>').ok_or_else(|| bad(format!("no `>HOLDER`: write {shape}")))?;
+        let origin = game.geometry.parse_square(origin).ok_or_else(|| bad(format!("`{origin}` is not a square")))?;
+        let mut rest = rest;
+        let flag = |c: char, rest: &mut &str| -> bool {
+            match rest.strip_suffix(c) {
+                Some(r) => {
+                    *rest = r;
+                    true
+                }
+                None => false,
+            }
+        };
+        let to_owner = flag('^', &mut rest);
+        let fresh = flag('*', &mut rest);
+        let (head, cells) = rest.split_once(':').ok_or_else(|| bad(format!("no `:` and return cells: write {shape}")))?;
+        let holder = match head.chars().next() {
+            Some('w') => Some(0),
+            Some('b') => Some(1),
+            Some('-') => None,
+            _ => return Err(bad(format!("`{head}` does not start with a holder (`w`, `b` or `-`)"))),
+        };
+        let (level, anchor) = match head[1..].strip_prefix('~') {
+            None if head.len() == 1 => (None, 0),
+            None => return Err(bad(format!("unexpected `{}` after the holder", &head[1..]))),
+            Some(l) => {
+                let (label, off) = l.split_once('@').ok_or_else(|| bad("a deadline is `~LEVEL@OFFSET`".into()))?;
+                let level = level_index(game, label).ok_or_else(|| bad(format!("`{label}` is not a level that slides")))?;
+                let anchor = off.parse::<i8>().map_err(|_| bad(format!("`{off}` is not a signed number of rows")))?;
+                (Some(level), anchor)
+            }
+        };
+        let cells = cells
+            .split('+')
+            .map(|c| game.geometry.parse_square(c).ok_or_else(|| bad(format!("`{c}` is not a square"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push(OutOfPlay { piece, origin, holder, level, anchor, cells, fresh, to_owner });
+        at += item.len() + 1;
+    }
+    pos.flow.get_or_insert_with(Box::default).out = out;
+    Ok(())
+}
+
+fn read_waived(game: &Game, pos: &mut Position, value: &str) -> Result<(), KeyError> {
+    let mut waived = Vec::new();
+    let mut at = 0;
+    for item in value.split(',') {
+        let bad = |message: String| KeyError { start: at, end: at + item.len().max(1), message };
+        let cut = item.char_indices().last().map_or(0, |(i, _)| i);
+        let (rule, who) = item.split_at(cut);
+        let rule = rule.parse::<u8>().ok().filter(|&r| (r as usize) < game.rules.len()).ok_or_else(|| bad(format!("`{item}` is not RULE PLAYER (a rule's number from 0, then `w` or `b`)")))?;
+        let player = match who {
+            "w" => 0,
+            "b" => 1,
+            _ => return Err(bad(format!("`{who}` is not a player (`w` or `b`)"))),
+        };
+        waived.push((rule, player));
+        at += item.len() + 1;
+    }
+    pos.flow.get_or_insert_with(Box::default).waived = waived;
     Ok(())
 }
 
@@ -104,7 +215,7 @@ pub fn finish(game: &Game, pos: &mut Position, had_phase: bool) {
             f.phase = derived;
         }
     }
-    if pos.flow.as_ref().is_some_and(|f| f.queue.is_empty() && f.phase as usize >= game.phases.len()) {
+    if pos.flow.as_ref().is_some_and(|f| f.is_empty(game)) {
         pos.flow = None;
     }
 }
@@ -123,12 +234,41 @@ pub fn write_keys(game: &Game, pos: &Position) -> Vec<(&'static str, String)> {
             .queue
             .iter()
             .map(|o| {
-                let at = o.from.map_or(String::new(), |c| format!("@{}", game.geometry.name(c)));
+                let at = match (o.from, o.level) {
+                    (Some(c), _) => format!("@{}", game.geometry.name(c)),
+                    (None, Some(l)) => format!("@{}", level_label(game, l)),
+                    (None, None) => String::new(),
+                };
                 let src = o.source.map_or(String::new(), |(r, s)| format!("/{r}.{s}"));
                 format!("{}:{}{at}{src}{}", if o.player == 0 { 'w' } else { 'b' }, o.kind.word(), if o.compulsory { '!' } else { '?' })
             })
             .collect();
         out.push(("oblige", items.join(",")));
+    }
+    if let Some(flow) = pos.flow.as_ref().filter(|f| !f.out.is_empty()) {
+        let items: Vec<String> = flow
+            .out
+            .iter()
+            .map(|e| {
+                let k = &game.kinds[crate::engine::position::kind_of(e.piece) as usize];
+                let letter = if crate::engine::position::color_of(e.piece) == 0 { k.letter } else { k.letter.to_ascii_lowercase() };
+                let deadline = e.level.map_or(String::new(), |l| format!("~{}@{:+}", level_label(game, l), e.anchor));
+                let cells: Vec<String> = e.cells.iter().map(|&c| game.geometry.name(c)).collect();
+                format!(
+                    "{letter}{}>{}{deadline}:{}{}{}",
+                    game.geometry.name(e.origin),
+                    player_letter(e.holder),
+                    cells.join("+"),
+                    if e.fresh { "*" } else { "" },
+                    if e.to_owner { "^" } else { "" }
+                )
+            })
+            .collect();
+        out.push(("out", items.join(",")));
+    }
+    if let Some(flow) = pos.flow.as_ref().filter(|f| !f.waived.is_empty()) {
+        let items: Vec<String> = flow.waived.iter().map(|&(r, p)| format!("{r}{}", player_letter(Some(p)))).collect();
+        out.push(("waived", items.join(",")));
     }
     out
 }

@@ -56,11 +56,14 @@ pub enum Effect {
     Oblige(Vec<ObligeStep>),
 }
 
-/// One `PLAYER must …` of an `oblige` effect.
+/// One `PLAYER must …` (or `may …`) of an `oblige` effect.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ObligeStep {
     /// Who owes it.
     pub player: Who,
+    /// `must`; `false` for `may` (the player may waive it, and the rule then
+    /// does not oblige the same subject again in that ply).
+    pub compulsory: bool,
     /// What is owed.
     pub action: ObligeAction,
 }
@@ -68,12 +71,10 @@ pub struct ObligeStep {
 /// What an obligation asks for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ObligeAction {
-    /// Each inner piece of the lines the guard's first `line` atom finds
-    /// (all of a line's pieces but its two ends) is moved, one decision
-    /// each, to an empty cell whose coordinate on `axis` differs.
+    /// Pieces moved to empty cells, one decision each.
     Relocate {
-        /// The axis whose coordinate must change.
-        axis: usize,
+        /// Which pieces, and where to.
+        what: RelocateWhat,
         /// The relocated piece attacks no enemy piece and is not attacked.
         safe: bool,
         /// Holds after the relocation (subject and mover: the owner).
@@ -81,6 +82,59 @@ pub enum ObligeAction {
     },
     /// Pull a level at rest out of the shaft (`slide`).
     Activate,
+    /// Take pieces of the level activated in this ply out of play
+    /// ([`crate::flow::OutOfPlay`]), one decision for the whole set, until
+    /// that level's swing ends.
+    Exile {
+        /// One of the deciding player's own pieces is taken.
+        own: bool,
+        /// One of the other player's pieces is taken.
+        enemy: bool,
+        /// Kinds never taken.
+        except: Vec<KindId>,
+        /// An enemy piece not returned before the swing ends passes to its
+        /// owner, who may return it at any later time (else it stays out).
+        to_owner: bool,
+    },
+    /// One piece out of play that the player holds goes back onto one of its
+    /// return cells, capturing an enemy piece there.
+    Return,
+}
+
+/// Which pieces a relocation moves, and where to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RelocateWhat {
+    /// Each inner piece of the lines the guard's first `line` atom finds
+    /// (all of a line's pieces but its two ends) goes, one decision each, to
+    /// an empty cell whose coordinate on `axis` differs.
+    Inner {
+        /// The axis whose coordinate must change.
+        axis: usize,
+    },
+    /// One piece of `pieces` (not of a kind in `except`) standing in a slice
+    /// that passes `from`, to an empty cell of a slice that passes `to`
+    /// (counted before the relocation).
+    Pieces {
+        /// The pieces that may be moved.
+        pieces: PieceSet,
+        /// Kinds never moved.
+        except: Vec<KindId>,
+        /// The slice the piece comes from.
+        from: SliceCount,
+        /// The slice it goes to.
+        to: SliceCount,
+    },
+}
+
+/// A slice across an axis (one level, one file …) whose count of pieces is in a range.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SliceCount {
+    /// The axis (index into the geometry's axes).
+    pub axis: usize,
+    /// The accepted numbers.
+    pub count: Range,
+    /// The pieces counted.
+    pub pieces: PieceSet,
 }
 
 /// A player named in a rule, resolved when the rule is evaluated.
@@ -222,6 +276,21 @@ pub enum Atom {
         /// A cell of the colour.
         like: Cell,
     },
+    /// `exiled SET can return [onto SET]`: a piece out of play that the
+    /// set's player holds (of the set's kind, either colour) has a return
+    /// cell: without `onto`, one it may take at the end of the holder's
+    /// ply now; with `onto`, one on which a piece of that set stands, of the
+    /// other colour than the piece out of play (a threat from out of play,
+    /// now or later).
+    Exiled {
+        /// The holder and the kind.
+        pieces: PieceSet,
+        /// The pieces standing on a return cell.
+        onto: Option<PieceSet>,
+    },
+    /// `PHASE ends`: the ply now ending completes phase `0` (an index into
+    /// `Game::phases`): the position is in that phase and its end holds.
+    PhaseEnds(usize),
 }
 
 impl Cond {
@@ -233,6 +302,8 @@ impl Cond {
                 rel(pieces.who)
             }
             Atom::Distance { from, to, .. } => rel(from.who) || rel(to.who),
+            Atom::Exiled { pieces, onto } => rel(pieces.who) || onto.is_some_and(|o| rel(o.who)),
+            Atom::PhaseEnds(_) => false,
             Atom::Attacks { pieces, target } => rel(pieces.who) || rel(target.who),
             Atom::InCheck(w) | Atom::ToMove(w) | Atom::HasOnly { who: w, .. } => rel(*w),
         })

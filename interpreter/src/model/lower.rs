@@ -355,7 +355,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     }
     let slide = draft.slide.and_then(|sl| lower_slide(&mut cx, sl));
     let phases = lower_phases(&mut cx, &draft.phases, hand.as_ref(), castling.as_ref());
-    let rules = lower_rules(&mut cx, &draft.rules, kinds.len());
+    let rules = lower_rules(&mut cx, &draft.rules, &RuleScope { kinds: kinds.len(), phases: &phases, slide: slide.as_ref() });
     if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
         cx.diags.push(
             Diagnostic::error("E0158", file, span, format!("a `{name}` block in a variant with sliding levels"), "not supported together with `slide`")

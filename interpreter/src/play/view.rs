@@ -111,6 +111,8 @@ pub fn render_styled(
             crate::flow::ActionKind::Move => "a move",
             crate::flow::ActionKind::Relocate => "a relocation",
             crate::flow::ActionKind::Activate => "an activation",
+            crate::flow::ActionKind::Exile => "an exile",
+            crate::flow::ActionKind::Return => "a return",
         };
         out.push_str(&format!("{} owes {what}, then {mover} moves\n", player_name(game, o.player)));
     } else if v.in_check(pos) {
@@ -141,7 +143,28 @@ pub fn render_styled(
         }
     }
     spread_legend(game, pos, letters, &mut out);
+    out_of_play_lines(game, pos, letters, &mut out);
     out
+}
+
+/// One line per piece out of play: the piece, the cell it left, who may
+/// return it and onto which cells, and until when.
+fn out_of_play_lines(game: &Game, pos: &Position, letters: Option<&LetterSet>, out: &mut String) {
+    let Some(flow) = &pos.flow else { return };
+    for e in &flow.out {
+        let piece = format!("{} {}", player_name(game, crate::engine::position::color_of(e.piece)), letters_list(game, &[crate::engine::position::kind_of(e.piece)], letters));
+        let cells: Vec<String> = e.cells.iter().map(|&c| game.geometry.name(c)).collect();
+        let who = match e.holder {
+            Some(h) => format!("{} may return it onto {}", player_name(game, h), cells.join(" ")),
+            None => "it stays out for good".to_string(),
+        };
+        let until = match (e.level, &game.slide) {
+            (Some(l), Some(sl)) => format!(", until level {} rests", game.geometry.axes[sl.stack_axis].labels.get(l as usize).map_or("?", |s| s.as_str())),
+            _ => String::new(),
+        };
+        let fresh = if e.fresh { " (taken in this ply)" } else { "" };
+        out.push_str(&format!("out of play: {piece} from {}{fresh}: {who}{until}\n", game.geometry.name(e.origin)));
+    }
 }
 
 /// The weight of `pair` in `game` (`None` when the rules declare no such weight).

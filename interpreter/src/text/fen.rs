@@ -319,12 +319,12 @@ fn read_extension(game: &Game, pos: &mut Position, entries: &[ExtensionEntry], s
             key if crate::flow::text::KEYS.contains(&key) => {
                 if let Some(Err(x)) = crate::flow::text::read_key(game, pos, key, e.value) {
                     return Err(err_code(src, EXTENSION, e.value_at + x.start, e.value_at + x.end, format!("bad `{key}`: {}", x.message), "here")
-                        .with_help("`phase=` names a phase of the variant or `play`; `oblige=` lists obligations such as `w:relocate!,b:move?` (player, action kind, `!` compulsory or `?` optional)"));
+                        .with_help("`phase=` names a phase of the variant or `play`; `oblige=` lists obligations such as `w:relocate!,b:move?` (player, action kind, `!` compulsory or `?` optional); `out=` the pieces out of play such as `PIVd4>w~IV@-3:IVd4+IVe4`; `waived=` rules waived in the ply such as `2w`"));
                 }
             }
             _ => {
                 return Err(err_code(src, EXTENSION, e.key_at, e.key_at + e.key.len(), format!("unknown key `{}` in the extension field", e.key), "not a key of the position text")
-                    .with_help("the extension field's keys are: `frame`, `phase`, `oblige`"));
+                    .with_help("the extension field's keys are: `frame`, `phase`, `oblige`, `out`, `waived`"));
             }
         }
     }

@@ -95,7 +95,7 @@ fn lower_phase(cx: &mut Cx, p: From<ast::Phase>, hand: Option<&HandRules>, castl
             }
             ast::PhaseRule::UntilHandsEmpty => {}
             ast::PhaseRule::OnlyIf(c) => {
-                if let Some(c) = rules::lower_cond(cx, p.file, c, cx.pieces.len()) {
+                if let Some(c) = rules::lower_cond(cx, p.file, c, &rules::RuleScope { kinds: cx.pieces.len(), phases: &[], slide: None }) {
                     placement.only_if.push(c);
                 }
             }

@@ -3,11 +3,24 @@
 use super::*;
 use crate::model::cond::{Atom, Cond, Effect, Lit, PieceSet, Range, Rule, Scope, Trigger, Who};
 
-pub(super) fn lower_rules(cx: &mut Cx, rules: &[From<ast::RuleDef>], kinds: usize) -> Vec<Rule> {
-    rules.iter().filter_map(|&r| lower_rule(cx, r, kinds)).collect()
+/// What the lowering of rules needs from the rest of the model: the number
+/// of piece kinds, the phases (`PHASE ends`) and the sliding levels
+/// (`exile … from activated level`).
+pub(super) struct RuleScope<'a> {
+    /// The number of piece kinds.
+    pub kinds: usize,
+    /// The phases, lowered.
+    pub phases: &'a [crate::model::flow::Phase],
+    /// The `slide` item, lowered.
+    pub slide: Option<&'a crate::model::slide::SlideRules>,
 }
 
-fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> {
+pub(super) fn lower_rules(cx: &mut Cx, rules: &[From<ast::RuleDef>], scope: &RuleScope) -> Vec<Rule> {
+    rules.iter().filter_map(|&r| lower_rule(cx, r, scope)).collect()
+}
+
+fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<Rule> {
+
     let file = r.file;
     let d = r.node;
     let trigger = match d.trigger.node {
@@ -15,15 +28,15 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
         ast::Trigger::Offer => Trigger::Offer,
     };
     let guard = match &d.guard {
-        Some(g) => Some(lower_cond(cx, file, g, kinds)?),
+        Some(g) => Some(lower_cond(cx, file, g, scope)?),
         None => None,
     };
     let effect = match &d.effect.node {
-        ast::Effect::Forbid(c) => Effect::Forbid(lower_cond(cx, file, c, kinds)?),
+        ast::Effect::Forbid(c) => Effect::Forbid(lower_cond(cx, file, c, scope)?),
         ast::Effect::Wins(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Win },
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
-        ast::Effect::Oblige(steps) => Effect::Oblige(lower_oblige(cx, file, d, steps, kinds)?),
+        ast::Effect::Oblige(steps) => Effect::Oblige(lower_oblige(cx, file, d, steps, scope)?),
     };
     // An effect that does not fit the trigger.
     let misfit = match (&effect, trigger) {
@@ -85,8 +98,8 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, kinds: usize) -> Option<Rule> 
 /// guard (its inner pieces are the ones relocated): `E0177`; `owner` needs
 /// a guard naming `own` or `enemy` (`E0172`). (In a variant without `slide`
 /// an `activate` step has no action and is dropped when it comes due.)
-fn lower_oblige(cx: &mut Cx, file: &str, d: &ast::RuleDef, steps: &[ast::ObligeStep], kinds: usize) -> Option<Vec<crate::model::cond::ObligeStep>> {
-    use crate::model::cond::{ObligeAction, ObligeStep};
+fn lower_oblige(cx: &mut Cx, file: &str, d: &ast::RuleDef, steps: &[ast::ObligeStep], scope: &RuleScope) -> Option<Vec<crate::model::cond::ObligeStep>> {
+    use crate::model::cond::{ObligeAction, ObligeStep, RelocateWhat, SliceCount};
     let has_line = d.guard.as_ref().is_some_and(|g| g.any_of.iter().flat_map(|c| &c.all_of).any(|l| !l.negated && matches!(l.atom.node, ast::CondAtom::Line { .. })));
     let subject = d.guard.as_ref().is_some_and(|g| g.any_of.iter().flat_map(|c| &c.all_of).any(|l| mentions_own(&l.atom.node)));
     let mut out = Vec::new();
@@ -101,25 +114,60 @@ fn lower_oblige(cx: &mut Cx, file: &str, d: &ast::RuleDef, steps: &[ast::ObligeS
         let player = effect_player(cx, file, &step.player)?;
         let action = match &step.action {
             ast::ObligeAction::Activate => ObligeAction::Activate,
-            ast::ObligeAction::Relocate { axis: a, safe, only_if } => {
-                if !has_line {
+            ast::ObligeAction::Return => ObligeAction::Return,
+            ast::ObligeAction::Exile { own, enemy, axis: a, except, to_owner } => {
+                let ax = axis(cx, file, a)?;
+                if scope.slide.is_none_or(|sl| sl.stack_axis != ax) {
+                    let why = match scope.slide {
+                        None => "the variant has no sliding levels (no `slide` item)".to_string(),
+                        Some(sl) => format!("the levels that slide are stacked along `{}`", cx.geometry.axes[sl.stack_axis].name),
+                    };
                     cx.diags.push(
-                        Diagnostic::error("E0177", file, step.span, "`relocate inner pieces` needs a `line` in the rule's condition", "no line to take the inner pieces of")
-                            .with_help("write the line in the guard: `if line 3..4 own Pawn along file rank level  then owner must relocate inner pieces to another level`"),
+                        Diagnostic::error("E0178", file, a.span, "`exile … from activated` names a level activated in the ply", why)
+                            .with_help("exile takes pieces from the level the ply's activation pulled out: write the stacking axis of the `slide` item (`from activated level`)"),
                     );
                     return None;
                 }
-                let axis = axis(cx, file, a)?;
+                let except = kind_list(cx, file, except)?;
+                ObligeAction::Exile { own: *own, enemy: *enemy, except, to_owner: *to_owner }
+            }
+            ast::ObligeAction::Relocate { what, safe, only_if } => {
+                let what = match what {
+                    ast::RelocateWhat::Inner { axis: a } => {
+                        if !has_line {
+                            cx.diags.push(
+                                Diagnostic::error("E0177", file, step.span, "`relocate inner pieces` needs a `line` in the rule's condition", "no line to take the inner pieces of")
+                                    .with_help("write the line in the guard: `if line 3..4 own Pawn along file rank level  then owner must relocate inner pieces to another level`"),
+                            );
+                            return None;
+                        }
+                        RelocateWhat::Inner { axis: axis(cx, file, a)? }
+                    }
+                    ast::RelocateWhat::Pieces { pieces, except, from, to } => {
+                        let slice = |cx: &mut Cx, s: &ast::SliceCount| -> Option<SliceCount> {
+                            let (a, c, p) = (axis(cx, file, &s.axis), range(cx, file, &s.compare), piece_set(cx, file, &s.pieces));
+                            Some(SliceCount { axis: a?, count: c?, pieces: p? })
+                        };
+                        let (p, e, f, t) = (piece_set(cx, file, pieces), kind_list(cx, file, except), slice(cx, from), slice(cx, to));
+                        RelocateWhat::Pieces { pieces: p?, except: e?, from: f?, to: t? }
+                    }
+                };
                 let only_if = match only_if {
-                    Some(c) => Some(lower_cond(cx, file, c, kinds)?),
+                    Some(c) => Some(lower_cond(cx, file, c, scope)?),
                     None => None,
                 };
-                ObligeAction::Relocate { axis, safe: *safe, only_if }
+                ObligeAction::Relocate { what, safe: *safe, only_if }
             }
         };
-        out.push(ObligeStep { player, action });
+        out.push(ObligeStep { player, compulsory: step.compulsory, action });
     }
     Some(out)
+}
+
+/// The kinds named in a list (`except King`).
+fn kind_list(cx: &mut Cx, file: &str, names: &[ast::Ident]) -> Option<Vec<KindId>> {
+    let kinds: Vec<Option<KindId>> = names.iter().map(|n| cx.kind(file, n)).collect();
+    kinds.into_iter().collect()
 }
 
 /// Does an atom name `own` or `enemy`?
@@ -136,6 +184,8 @@ fn mentions_own(a: &ast::CondAtom) -> bool {
         ast::CondAtom::Distance { from, to, .. } => rel(from) || rel(to),
         ast::CondAtom::Attacks { pieces, target } => rel(pieces) || rel(target),
         ast::CondAtom::InCheck(p) | ast::CondAtom::ToMove(p) | ast::CondAtom::HasOnly { player: p, .. } => relp(p),
+        ast::CondAtom::Exiled { pieces, onto } => rel(pieces) || onto.as_ref().is_some_and(rel),
+        ast::CondAtom::PhaseEnds(_) => false,
     }
 }
 
@@ -224,13 +274,13 @@ fn zone_cells(cx: &mut Cx, file: &str, z: &ast::Zone) -> Option<[Vec<Cell>; 2]> 
     Some(cells)
 }
 
-pub(super) fn lower_cond(cx: &mut Cx, file: &str, c: &ast::Cond, kinds: usize) -> Option<Cond> {
+pub(super) fn lower_cond(cx: &mut Cx, file: &str, c: &ast::Cond, scope: &RuleScope) -> Option<Cond> {
     let mut ok = true;
     let mut any_of = Vec::new();
     for conj in &c.any_of {
         let mut all_of = Vec::new();
         for lit in &conj.all_of {
-            match lower_atom(cx, file, &lit.atom, kinds) {
+            match lower_atom(cx, file, &lit.atom, scope) {
                 Some(atom) => all_of.push(Lit { negated: lit.negated, atom }),
                 None => ok = false,
             }
@@ -240,7 +290,8 @@ pub(super) fn lower_cond(cx: &mut Cx, file: &str, c: &ast::Cond, kinds: usize) -
     ok.then_some(Cond { any_of })
 }
 
-fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, kinds: usize) -> Option<Atom> {
+fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, scope: &RuleScope) -> Option<Atom> {
+    let kinds = scope.kinds;
     Some(match &a.node {
         ast::CondAtom::Line { min, max, pieces, axes } => {
             let pieces = piece_set(cx, file, pieces);
@@ -312,5 +363,24 @@ fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, kinds: usize)
             let (p, z) = (piece_set(cx, file, pieces), zone_cells(cx, file, zone));
             Atom::Count { count: Range { lo: 1, hi: u32::MAX }, pieces: p?, scope: Scope::Zone(z?) }
         }
+        ast::CondAtom::Exiled { pieces, onto } => {
+            let p = piece_set(cx, file, pieces);
+            let o = match onto {
+                Some(o) => Some(piece_set(cx, file, o)?),
+                None => None,
+            };
+            Atom::Exiled { pieces: p?, onto: o }
+        }
+        ast::CondAtom::PhaseEnds(name) => match scope.phases.iter().position(|ph| ph.name == name.node) {
+            Some(i) => Atom::PhaseEnds(i),
+            None => {
+                let names: Vec<&str> = scope.phases.iter().map(|ph| ph.name.as_str()).collect();
+                let known = if names.is_empty() { "the variant has no `phase` items".to_string() } else { format!("the phases are {}", names.join(", ")) };
+                cx.diags.push(
+                    Diagnostic::error("E0179", file, name.span, format!("unknown phase `{}`", name.node), "no phase has this name").with_help(known),
+                );
+                return None;
+            }
+        },
     })
 }

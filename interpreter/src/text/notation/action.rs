@@ -6,7 +6,13 @@
 //! |------------|-----------------|--------------|
 //! | activate   | `A-IV-7-Ost`    | `IV:-7`      |
 //! | relocate   | `R-IVd4-IIb2`   | `IVd4>IIb2`  |
+//! | exile      | `X-IVd4-IVe5`   | `out:IVd4+IVe5` |
+//! | return     | `Z-IVd4-IVc5`   | `in:IVd4>IVc5`  |
 //! | pass       | `--`            | `pass`       |
+//!
+//! An exile names the cells of the pieces taken out of play (the deciding
+//! player's own first); a return names the cell the piece left and the cell
+//! it comes back to.
 //!
 //! An activation is written as the rulebook writes it: `A`, the level's
 //! label, the number of rows, and the direction's word: the slide item's
@@ -46,20 +52,22 @@ pub fn direction_word(v: &Variant, level: u8, negative: bool) -> String {
 }
 
 /// The coordinate notation of `a`: a move as [`coordinate`] writes it,
-/// `IV:-7`, `IVd4>IIb2`, `pass`.
+/// `IV:-7`, `IVd4>IIb2`, `out:IVd4+IVe5`, `in:IVd4>IVc5`, `pass`.
 pub fn action_coordinate(v: &Variant, a: &Action) -> String {
     let geo = &v.game.geometry;
     match a {
         Action::Move(m) => coordinate(v, m),
         Action::Activate { level, rows } => format!("{}:{:+}", level_label(v, *level), rows),
         Action::Relocate { from, to } => format!("{}>{}", geo.name(*from), geo.name(*to)),
+        Action::Exile { own, enemy } => format!("out:{}", exiled_cells(v, own, enemy).join("+")),
+        Action::Return { from, to, .. } => format!("in:{}>{}", geo.name(*from), geo.name(*to)),
         Action::Pass => "pass".into(),
     }
 }
 
 /// The SAN-like notation of `a` in `pos` (a move as [`san_in`] writes it,
 /// among `legal`, the moves among the decisions of `pos`): `A-IV-7-Ost`,
-/// `R-IVd4-IIb2`, `--`.
+/// `R-IVd4-IIb2`, `X-IVd4-IVe5`, `Z-IVd4-IVc5`, `--`.
 pub fn action_san(v: &Variant, pos: &Position, a: &Action, legal: &[Move], letters: Option<&LetterSet>) -> String {
     let geo = &v.game.geometry;
     match a {
@@ -68,6 +76,8 @@ pub fn action_san(v: &Variant, pos: &Position, a: &Action, legal: &[Move], lette
             format!("A-{}-{}-{}", level_label(v, *level), rows.unsigned_abs(), direction_word(v, *level, *rows < 0))
         }
         Action::Relocate { from, to } => format!("R-{}-{}", geo.name(*from), geo.name(*to)),
+        Action::Exile { own, enemy } => format!("X-{}", exiled_cells(v, own, enemy).join("-")),
+        Action::Return { from, to, .. } => format!("Z-{}-{}", geo.name(*from), geo.name(*to)),
         Action::Pass => "--".into(),
     }
 }
@@ -88,9 +98,14 @@ fn forms(v: &Variant, pos: &Position, a: &Action) -> Vec<String> {
                 }
             }
         }
-        Action::Move(_) | Action::Relocate { .. } => {}
+        Action::Move(_) | Action::Relocate { .. } | Action::Exile { .. } | Action::Return { .. } => {}
     }
     out
+}
+
+/// The names of the cells an exile empties, the deciding player's own first.
+fn exiled_cells(v: &Variant, own: &Option<crate::model::geometry::Cell>, enemy: &Option<crate::model::geometry::Cell>) -> Vec<String> {
+    [own, enemy].into_iter().flatten().map(|&c| v.game.geometry.name(c)).collect()
 }
 
 /// Finds the one decision of `pos` written as `text`: an activation,
@@ -123,7 +138,7 @@ pub fn parse_action(
         } else {
             format!("the decisions here: {}{more}", sample.join(" "))
         };
-        return Err(Diagnostic::error("E0523", name, span, format!("`{}` is not a legal decision here", text.trim()), "no activation, relocation, pass or move of this position is written so")
+        return Err(Diagnostic::error("E0523", name, span, format!("`{}` is not a legal decision here", text.trim()), "no activation, relocation, exile, return, pass or move of this position is written so")
             .with_help(help));
     }
     let moves = parse_among(v, pos, &legal, text, letters, name, offset)?;
@@ -132,7 +147,7 @@ pub fn parse_action(
 
 /// Is `word` written in one of the action forms (so that it is not read as a move)?
 fn looks_like_action(word: &str) -> bool {
-    word == "--" || word == "pass" || word.starts_with("A-") || word.starts_with("R-")
+    word == "--" || word == "pass" || ["A-", "R-", "X-", "Z-", "out:", "in:"].iter().any(|p| word.starts_with(p))
 }
 
 /// The decision `text` names among `actions` when it is written in one of
