@@ -3,10 +3,12 @@
 
 use super::phase;
 use super::state::{ActionKind, Flow, Obligation};
+use super::oblige::Watch;
 use super::Action;
-use crate::engine::movegen;
-use crate::engine::position::Position;
 use crate::engine::frame;
+use crate::engine::movegen;
+use crate::engine::position::{Move, Position};
+use crate::engine::tables::Tables;
 use crate::engine::variant::Variant;
 use crate::model::Color;
 
@@ -25,12 +27,72 @@ pub fn mover(pos: &Position) -> Color {
     }
 }
 
+/// A move at a node between plies after which an `oblige` rule fires, so
+/// that it starts a ply of several decisions ([`Variant::ply_starts`]).
+#[derive(Clone, Debug)]
+pub struct PlyStart {
+    /// The move (its first decision).
+    pub mv: Move,
+    /// Is it among the engine's legal moves (the mover's royal piece not
+    /// attacked right after it)? The whole ply may be legal either way.
+    pub legal: bool,
+    /// The position after it ([`Variant::apply`]): obligations owed, or
+    /// the end of the ply when every obligation was dropped.
+    pub next: Position,
+}
+
 impl Variant {
-    /// Does `pos` need the flow layer: a phase, an obligation owed, a
-    /// swinging level ([`super::perft::needs_flow`]), or a game whose rules
-    /// oblige (a move may start a ply of several decisions)?
+    /// Does `pos` need the flow layer to list and make its decisions: a
+    /// phase or an obligation owed (`pos.flow`), a swinging level (whose
+    /// jump at the end of the ply decides which moves are legal, ruling
+    /// "check-after-jump" of rules/4d-schach.rules), or a move after which
+    /// an `oblige` rule fires ([`Variant::ply_starts`])? Otherwise the
+    /// decisions are exactly the engine's legal moves, each a complete ply.
     pub fn needs_flow(&self, pos: &Position) -> bool {
-        super::perft::needs_flow(pos) || super::oblige::any(&self.game)
+        if pos.flow.is_some() || frame::swinging(pos) {
+            return true;
+        }
+        if !super::oblige::any(&self.game) {
+            return false;
+        }
+        self.ply_starts(pos, &self.tables_for(pos)).is_none_or(|s| !s.is_empty())
+    }
+
+    /// At a node between plies with no level swinging (`t` its tables): the
+    /// offered moves after which an `oblige` rule fires, in generation order
+    /// (empty when none does: the engine's legal moves are the decisions and
+    /// each ends its ply). `None` when the node is not such a node or the
+    /// pre-filter ([`super::oblige::watch`]) cannot tell which moves to try:
+    /// then every move goes through the flow layer.
+    pub fn ply_starts(&self, pos: &Position, t: &Tables) -> Option<Vec<PlyStart>> {
+        if pos.flow.is_some() || frame::swinging(pos) {
+            return None;
+        }
+        let game = &self.game;
+        let watch = super::oblige::watch(game, t, pos);
+        match watch {
+            Watch::Nothing => return Some(Vec::new()),
+            Watch::Anything => return None,
+            Watch::Placing(_) => {}
+        }
+        if !game.rules.is_empty() && crate::engine::cond::decided(game, t, pos).is_some() {
+            return Some(Vec::new());
+        }
+        let mover = pos.side;
+        let mut out = Vec::new();
+        for m in self.offered_moves(pos, t) {
+            if !watch.may_fire(&m, mover) {
+                continue;
+            }
+            let mut made = pos.clone();
+            made.make(&m, game, t);
+            if super::oblige::fire(game, t, &made).is_empty() {
+                continue;
+            }
+            let legal = !movegen::royal_attacked(game, t, &made, mover);
+            out.push(PlyStart { mv: m, legal, next: self.apply(pos, &Action::Move(m)) });
+        }
+        Some(out)
     }
 
     /// Whose decision it is in `pos`: the head of the obligation queue, else the side to move.
@@ -44,15 +106,14 @@ impl Variant {
     pub fn actions(&self, pos: &Position) -> Vec<Action> {
         let Some(flow) = &pos.flow else {
             if frame::swinging(pos) || super::oblige::any(&self.game) {
-                return self.moves_judged_at_ply_end(pos).into_iter().map(Action::Move).collect();
+                return self.judged(pos, false).into_iter().map(|(m, _)| Action::Move(m)).collect();
             }
-            return self.legal_moves(pos).into_iter().map(Action::Move).collect();
+            let mut moves = Vec::with_capacity(64);
+            movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
+            return moves.into_iter().map(Action::Move).collect();
         };
-        if let Some(head) = flow.queue.first() {
-            // Legality of the whole ply: a decision is kept when the ply can
-            // still be completed with the mover's royal piece not attacked.
-            let candidates = self.obligation_candidates(pos, head);
-            return candidates.into_iter().filter(|a| self.completable(&self.apply(pos, a))).collect();
+        if flow.queue.first().is_some() {
+            return self.successors(pos).into_iter().map(|(a, _)| a).collect();
         }
         let mut moves = Vec::with_capacity(64);
         movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
@@ -62,29 +123,99 @@ impl Variant {
         }
     }
 
-    /// The legal moves while a level swings: every pseudo-legal move (and
-    /// castling, which tests its own cells in the frame of now) that no
-    /// `offer` rule forbids, made and followed by the end of the ply (the
-    /// jump), after which the mover's royal piece must not be attacked. A
-    /// move is judged in the frame the opponent will face (ruling
-    /// "check-after-jump" of rules/4d-schach.rules: "kommt aber durch die
-    /// Amplitude erneut ins Schach, gilt die Stellung als matt").
-    fn moves_judged_at_ply_end(&self, pos: &Position) -> Vec<crate::engine::position::Move> {
+    /// The legal decisions in `pos` ([`Variant::actions`], in the same
+    /// order), each with the position after it ([`Variant::apply`]), so
+    /// that counting plies applies each decision once.
+    pub fn successors(&self, pos: &Position) -> Vec<(Action, Position)> {
+        let Some(flow) = &pos.flow else {
+            if frame::swinging(pos) || super::oblige::any(&self.game) {
+                return self.judged(pos, false).into_iter().map(|(m, p)| (Action::Move(m), p)).collect();
+            }
+            let mut moves = Vec::with_capacity(64);
+            movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
+            return moves.into_iter().map(|m| (Action::Move(m), self.apply(pos, &Action::Move(m)))).collect();
+        };
+        if let Some(head) = flow.queue.first() {
+            // Legality of the whole ply: a decision is kept when the ply can
+            // still be completed with the mover's royal piece not attacked.
+            let mut out = Vec::new();
+            for a in self.obligation_candidates(pos, head) {
+                let next = self.apply(pos, &a);
+                if self.completable(&next) {
+                    out.push((a, next));
+                }
+            }
+            return out;
+        }
+        self.actions(pos).into_iter().map(|a| {
+            let next = self.apply(pos, &a);
+            (a, next)
+        }).collect()
+    }
+
+    /// [`Variant::successors`] by the definition alone: at a node between
+    /// plies every offered move is made with [`Variant::apply`] and judged
+    /// at the end of its ply (no pre-filter, no engine fast path). The
+    /// reference the fast paths are tested against.
+    pub fn successors_reference(&self, pos: &Position) -> Vec<(Action, Position)> {
+        if pos.flow.is_none() {
+            return self.judged(pos, true).into_iter().map(|(m, p)| (Action::Move(m), p)).collect();
+        }
+        self.successors(pos)
+    }
+
+    /// The offered moves at `pos` (`t` its tables): every pseudo-legal move,
+    /// castling when not in check (it tests its own cells in the frame of
+    /// now), less those an `offer` rule forbids.
+    fn offered_moves(&self, pos: &Position, t: &Tables) -> Vec<Move> {
+        let game = &self.game;
+        let mut moves = Vec::new();
+        movegen::pseudo_moves(game, t, pos, &mut moves);
+        if game.castling.is_some() && !movegen::in_check(game, t, pos) {
+            movegen::castling_moves(game, t, pos, &mut moves);
+        }
+        if !game.rules.is_empty() {
+            crate::engine::cond::forbid_filter(game, t, pos, &mut moves, 0);
+        }
+        moves
+    }
+
+    /// The legal moves at a node between plies, each with the position
+    /// after it: every offered move ([`Self::offered_moves`]), made and
+    /// followed by the rest of its ply (the obligations a rule queues, the
+    /// end of the ply with a swing's jump), kept when the ply can be
+    /// completed with the mover's royal piece not attacked. A move is judged
+    /// in the frame the opponent will face (ruling "check-after-jump" of
+    /// rules/4d-schach.rules: "kommt aber durch die Amplitude erneut ins
+    /// Schach, gilt die Stellung als matt"). Unless `reference`, a move the
+    /// pre-filter ([`super::oblige::watch`]) clears is made with the end of
+    /// the ply only, without testing the rules that oblige.
+    fn judged(&self, pos: &Position, reference: bool) -> Vec<(Move, Position)> {
         let game = &self.game;
         let t = self.tables_for(pos);
         if !game.rules.is_empty() && crate::engine::cond::decided(game, &t, pos).is_some() {
             return Vec::new();
         }
-        let mut moves = Vec::new();
-        movegen::pseudo_moves(game, &t, pos, &mut moves);
-        if game.castling.is_some() && !movegen::in_check(game, &t, pos) {
-            movegen::castling_moves(game, &t, pos, &mut moves);
+        let watch = if reference { Watch::Anything } else { super::oblige::watch(game, &t, pos) };
+        let mover = pos.side;
+        let mut out = Vec::new();
+        for m in self.offered_moves(pos, &t) {
+            if watch.may_fire(&m, mover) {
+                let next = self.apply(pos, &Action::Move(m));
+                if self.completable(&next) {
+                    out.push((m, next));
+                }
+            } else {
+                // No rule can oblige after it: the move and the end of its ply.
+                let mut next = pos.clone();
+                next.make(&m, game, &t);
+                self.end_of_ply(&mut next);
+                if !movegen::royal_attacked(game, &self.tables_for(&next), &next, mover) {
+                    out.push((m, next));
+                }
+            }
         }
-        if !game.rules.is_empty() {
-            crate::engine::cond::forbid_filter(game, &t, pos, &mut moves, 0);
-        }
-        moves.retain(|m| self.completable(&self.apply(pos, &Action::Move(*m))));
-        moves
+        out
     }
 
     /// The actions an obligation of `kind` offers `player` before the
@@ -123,7 +254,7 @@ impl Variant {
 
     /// Can the ply in `pos` be completed with its mover's royal piece not
     /// attacked? (At a ply's end: is it not attacked now?)
-    fn completable(&self, pos: &Position) -> bool {
+    pub(crate) fn completable(&self, pos: &Position) -> bool {
         if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) {
             // Some decision completes the ply (depth first, stopping at the first).
             return self.obligation_candidates(pos, head).into_iter().any(|a| self.completable(&self.apply(pos, &a)));
