@@ -98,7 +98,12 @@ fn every_decision_reads_back_along_random_four_d_games() {
     let mut rng = Lcg(13);
     for _game in 0..1 {
         let mut pos = v.start().expect("the start");
-        for _ply in 0..36 {
+        // The 32 placements, the entropy correction after them (as many
+        // decisions as it takes), then four plies of play.
+        for decision in 0..120 {
+            if decision >= 36 && pos.flow.is_none() {
+                break;
+            }
             check_position(&v, &pos, &mut rng, 6, &mut seen);
             let actions = v.actions(&pos);
             if actions.is_empty() {

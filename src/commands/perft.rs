@@ -218,8 +218,8 @@ fn run_one(
     let started = Instant::now();
     // On a terminal, progress by root move (and the leaves so far), whatever the depth.
     let show = depth > 0 && std::io::stderr().is_terminal();
-    // A phase, a ply in progress, a swinging level or a game whose rules oblige:
-    // the flow layer's decisions (placements, activations, relocations, passes) are the rows.
+    // A phase, a ply in progress, a swinging level or a move after which a rule
+    // obliges (`Variant::needs_flow`): the flow layer's decisions (placements, activations, relocations, passes) are the rows.
     let flow = v.needs_flow(&pos);
     let (nodes, entries) = if args.divide && (flow || args.decisions) {
         let Some(rows) = divide_actions(v, &pos, depth, args.decisions, &budget) else {

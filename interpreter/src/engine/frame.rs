@@ -19,13 +19,15 @@
 //! The flow layer calls [`activate`] (pull a level out and start its swing),
 //! [`tick`] (the end of a complete ply) and [`activations`] (what may be
 //! pulled). Move tables depend on the offsets only; [`FrameCache`] builds
-//! them lazily, once per combination of offsets met.
+//! them lazily, once per combination of offsets met, and keeps the most
+//! recently used ones.
 
 use crate::engine::position::Position;
 use crate::engine::tables::Tables;
 use crate::model::geometry::{Cell, Geometry};
 use crate::model::Game;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// How one level swings back to rest after it was pulled out.
@@ -112,6 +114,80 @@ pub fn step(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Cell> 
     if dl == 0 || offsets.iter().all(|&o| o == 0) {
         return geo.offset(from, v);
     }
+    let dims = geo.dims();
+    if dims > STEP_DIMS {
+        return step_general(game, offsets, from, v);
+    }
+    if v.len() < dims {
+        return None;
+    }
+    // Fixed-size coordinates: this runs about a million times per frame's
+    // tables, so it must not allocate.
+    let mut local = [0i64; STEP_DIMS];
+    let mut rest = from as usize;
+    for (a, x) in local.iter_mut().enumerate().take(dims) {
+        let n = geo.size(a);
+        *x = (rest % n) as i64;
+        rest /= n;
+    }
+    // The level's slide axis and offset: (axis, rows), or none.
+    let shift_of = |level: usize| -> Option<(usize, i64)> {
+        let axis = slide.axes.get(level).copied().flatten()?;
+        Some((axis, i64::from(offsets.get(level).copied().unwrap_or(0))))
+    };
+    let inside = |p: &[i64; STEP_DIMS]| (0..dims).all(|a| a == s || (0..geo.size(a) as i64).contains(&p[a]));
+    let level = local[s] as usize;
+    let mut origin = local;
+    if let Some((axis, rows)) = shift_of(level) {
+        if axis != s && axis < dims {
+            origin[axis] += rows;
+        }
+    }
+    if !inside(&origin) {
+        return None;
+    }
+    let mut target = origin;
+    for a in 0..dims {
+        target[a] = if a == s { 0 } else { origin[a] + i64::from(v[a]) };
+    }
+    if !inside(&target) {
+        return None;
+    }
+    let dir: i64 = dl.signum().into();
+    let mut left = dl.unsigned_abs();
+    let mut l = level as i64;
+    loop {
+        l += dir;
+        if l < 0 || l >= geo.size(s) as i64 {
+            return None;
+        }
+        let mut there = target;
+        there[s] = l;
+        if let Some((axis, rows)) = shift_of(l as usize) {
+            if axis != s && axis < dims {
+                there[axis] -= rows;
+            }
+        }
+        if inside(&there) {
+            left -= 1;
+            if left == 0 {
+                return geo.cell(&there[..dims]);
+            }
+        }
+    }
+}
+
+/// The most axes [`step`] handles with fixed-size coordinates (boards have
+/// 2 to 4); a board of more axes takes the same path with vectors.
+pub const STEP_DIMS: usize = 8;
+
+/// [`step`] with heap-allocated coordinates, for boards of more than
+/// [`STEP_DIMS`] axes (the same definition).
+fn step_general(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Cell> {
+    let geo = &game.geometry;
+    let Some(slide) = &game.slide else { return geo.offset(from, v) };
+    let s = slide.stack_axis;
+    let dl = v.get(s).copied().unwrap_or(0);
     let local = geo.coords(from);
     let shift = |level: usize, axis: usize| -> i64 {
         match slide.axes.get(level).copied().flatten() {
@@ -359,17 +435,28 @@ pub fn parse(game: &Game, text: &str) -> Result<Option<Frame>, TextError> {
 
 // ---- tables per frame ---------------------------------------------------------
 
-/// The most frames whose tables a [`FrameCache`] keeps (about 1 MiB each
-/// for the 448-cell 4D-Schach tower); when it is full, it starts afresh and
-/// tables met again are rebuilt (a few milliseconds each).
-pub const FRAME_CACHE_FRAMES: usize = 64;
+/// The most frames whose tables a [`FrameCache`] keeps. A 4D-Schach node
+/// whose ply ends in an activation meets 98 new frames (7 levels × 14
+/// amounts), and the swings below it more, so the cache holds several
+/// nodes' worth. The tables of the 448-cell 4D-Schach tower take about
+/// 1.05 MiB each (measured: a node's 98 activation frames add 103 MiB of
+/// resident memory), so the cache stays under about 270 MiB per variant.
+pub const FRAME_CACHE_FRAMES: usize = 256;
+
+/// One frame's tables, with when they were last used.
+struct Entry {
+    tables: Arc<Tables>,
+    used: AtomicU64,
+}
 
 /// The move tables of the frames met so far, by offsets (built lazily; at
-/// most [`FRAME_CACHE_FRAMES`] kept). Their Zobrist keys are the resting
-/// tables' own, shared.
+/// most [`FRAME_CACHE_FRAMES`] kept: when it is full, the least recently
+/// used frame's tables make room, and are rebuilt if met again, a few
+/// milliseconds). Their Zobrist keys are the resting tables' own, shared.
 #[derive(Default)]
 pub struct FrameCache {
-    tables: RwLock<HashMap<Vec<i8>, Arc<Tables>>>,
+    tables: RwLock<HashMap<Vec<i8>, Entry>>,
+    clock: AtomicU64,
 }
 
 impl std::fmt::Debug for FrameCache {
@@ -383,9 +470,11 @@ impl FrameCache {
     /// The tables of `game` with the levels at `offsets`, built on first
     /// use; `base` is the variant's resting tables (their Zobrist keys are shared).
     pub fn get(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
+        let now = self.clock.fetch_add(1, Ordering::Relaxed);
         if let Ok(map) = self.tables.read() {
-            if let Some(t) = map.get(offsets) {
-                return Arc::clone(t);
+            if let Some(e) = map.get(offsets) {
+                e.used.store(now, Ordering::Relaxed);
+                return Arc::clone(&e.tables);
             }
         }
         let mut tables = Tables::for_frame(game, offsets);
@@ -393,10 +482,18 @@ impl FrameCache {
         let built = Arc::new(tables);
         match self.tables.write() {
             Ok(mut map) => {
-                if map.len() >= FRAME_CACHE_FRAMES && !map.contains_key(offsets) {
-                    map.clear();
+                if let Some(e) = map.get(offsets) {
+                    // Another thread built them meanwhile.
+                    return Arc::clone(&e.tables);
                 }
-                Arc::clone(map.entry(offsets.to_vec()).or_insert(built))
+                if map.len() >= FRAME_CACHE_FRAMES {
+                    let oldest = map.iter().min_by_key(|(_, e)| e.used.load(Ordering::Relaxed)).map(|(k, _)| k.clone());
+                    if let Some(k) = oldest {
+                        map.remove(&k);
+                    }
+                }
+                map.insert(offsets.to_vec(), Entry { tables: Arc::clone(&built), used: AtomicU64::new(now) });
+                built
             }
             Err(_) => built,
         }

@@ -9,11 +9,13 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Instant;
 
 /// Counts the leaves `depth` plies below `pos`.
+///
+/// A ply is a complete ply ([`crate::flow::perft`]): at a node with flow
+/// state (a phase, an obligation owed) or a swinging level the flow layer
+/// lists the decisions; elsewhere the engine's legal moves are counted on
+/// the fast path, except the moves after which an `oblige` rule fires
+/// ([`Variant::ply_starts`]), whose complete plies the flow layer counts.
 pub fn perft(v: &Variant, pos: &Position, depth: u32) -> u64 {
-    if v.needs_flow(pos) {
-        // A phase, an obligation or a swinging level: complete plies, counted by the flow layer.
-        return crate::flow::perft::plies(v, pos, depth);
-    }
     perft_watched(v, pos, depth, &mut Unwatched).unwrap_or(0)
 }
 
@@ -100,9 +102,6 @@ impl Budget {
 /// Counts the leaves `depth` plies below `pos` within `budget`: `None` if the
 /// budget stopped the count (then the count is incomplete and not returned).
 pub fn perft_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -> Option<u64> {
-    if v.needs_flow(pos) {
-        return crate::flow::perft::plies_limited(v, pos, depth, budget);
-    }
     let mut watch = Watched { budget, pending: 0 };
     let n = perft_watched(v, pos, depth, &mut watch)?;
     let pending = watch.pending;
@@ -166,20 +165,83 @@ fn perft_with(
         return Some(1);
     }
     let Some((moves, rest)) = buffers.split_first_mut() else { return Some(0) };
+    let Some((child, grandchildren)) = children.split_first_mut() else { return Some(0) };
     moves.clear();
     // The position's frame decides the tables (one branch when no level has slid).
     let t = v.tables_for(pos);
+    let starts = if v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none() {
+        // Nothing for the flow layer (the common case, tested cheaply).
+        Vec::new()
+    } else {
+        match v.ply_starts(pos, &t) {
+            Some(starts) => starts,
+            None => return flow_node(v, pos, depth, rest, grandchildren, watch),
+        }
+    };
     if depth == 1 {
-        let n = crate::engine::movegen::count_legal(&v.game, &t, pos, moves);
+        let mut n = crate::engine::movegen::count_legal(&v.game, &t, pos, moves);
+        for s in &starts {
+            // Counted as one legal move by the engine: counted as its complete plies instead.
+            n = n - u64::from(s.legal) + plies_through(v, &s.next);
+        }
         return watch.leaves(n).then_some(n);
     }
-    v.legal_moves_into(pos, moves);
-    let Some((child, grandchildren)) = children.split_first_mut() else { return Some(0) };
+    crate::engine::movegen::legal_moves(&v.game, &t, pos, moves);
     let mut total = 0;
     for m in moves.iter() {
+        if starts.iter().any(|s| s.mv == *m) {
+            continue;
+        }
         child.copy_from(pos, &t);
         child.make(m, &v.game, &t);
         total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
+    }
+    for s in starts {
+        let mut ends = Vec::new();
+        ends_of(v, s.next, &mut ends);
+        for end in &ends {
+            total += perft_with(v, end, depth - 1, rest, grandchildren, watch)?;
+        }
+    }
+    Some(total)
+}
+
+/// The number of complete plies through `next`, the position after a move
+/// that may start a ply ([`Variant::ply_starts`]): its legal completions, or
+/// 1 when its ply is over and legal.
+fn plies_through(v: &Variant, next: &Position) -> u64 {
+    if crate::flow::ply::in_ply(next) {
+        crate::flow::perft::count_plies(v, next)
+    } else {
+        u64::from(v.completable(next))
+    }
+}
+
+/// The ends of the complete plies through `next` (see [`plies_through`]).
+fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
+    if crate::flow::ply::in_ply(&next) {
+        crate::flow::perft::ply_ends(v, &next, out);
+    } else if v.completable(&next) {
+        out.push(next);
+    }
+}
+
+/// A node the flow layer lists the decisions of (flow state, a swinging
+/// level, or a pre-filter that cannot tell): its complete plies, each
+/// decision applied once ([`Variant::successors`]).
+fn flow_node(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], watch: &mut impl Watch) -> Option<u64> {
+    let succ = v.successors(pos);
+    if depth == 1 {
+        let n = succ.iter().map(|(_, next)| if crate::flow::ply::in_ply(next) { crate::flow::perft::count_plies(v, next) } else { 1 }).sum();
+        return watch.leaves(n).then_some(n);
+    }
+    let mut total = 0;
+    for (_, next) in succ {
+        let mut ends = Vec::new();
+        crate::flow::perft::ends_through(v, next, &mut ends);
+        for end in &ends {
+            total += perft_with(v, end, depth - 1, buffers, children, watch)?;
+        }
     }
     Some(total)
 }
@@ -193,8 +255,7 @@ fn perft_with(
 /// has decisions that are not moves, and gives no rows. A move after which a
 /// rule obliges further decisions counts the complete plies through it.
 pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_move: impl FnMut(usize, usize)) -> Option<Vec<(Move, u64)>> {
-    let flow = pos.flow.is_some();
-    let moves: Vec<Move> = if flow { v.actions(pos).iter().filter_map(|a| a.as_move().copied()).collect() } else { v.legal_moves(pos) };
+    let moves: Vec<Move> = v.legal_moves(pos);
     let n = moves.len();
     if depth <= 1 {
         // The root moves are the leaves.
@@ -202,7 +263,7 @@ pub fn divide(v: &Variant, pos: &Position, depth: u32, budget: &Budget, mut on_m
     }
     let mut rows = Vec::with_capacity(n);
     for (i, m) in moves.into_iter().enumerate() {
-        let child = if flow { v.apply(pos, &crate::flow::Action::Move(m)) } else { v.play(pos, &m) };
+        let child = v.play(pos, &m);
         let count = if crate::flow::ply::in_ply(&child) {
             // The move starts a ply of several decisions (a rule obliged): its
             // row counts the complete plies through it.

@@ -112,8 +112,10 @@ impl Variant {
     }
 
     /// The legal moves in `pos`.
-    /// In a phase or a ply with obligations (`pos.flow`), these are the moves
-    /// among the flow layer's decisions ([`Variant::actions`]).
+    /// Where the flow layer is needed ([`Variant::needs_flow`]: a phase, a
+    /// ply with obligations, a swinging level, a move that starts a ply of
+    /// several decisions), these are the moves among its decisions
+    /// ([`Variant::actions`]); elsewhere the engine's.
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         if self.needs_flow(pos) {
             return self.actions(pos).iter().filter_map(|a| a.as_move().copied()).collect();
@@ -132,11 +134,12 @@ impl Variant {
         movegen::legal_moves(&self.game, &self.tables_for(pos), pos, out);
     }
 
-    /// The position after `m`. In a phase, a ply with obligations or while a
-    /// level swings, with the flow layer's work ([`Variant::apply`]: castling
-    /// rights gained by placement, the end of the phase, the swing's jump).
+    /// The position after `m`. In a phase, a ply with obligations, while a
+    /// level swings or in a game whose rules oblige, with the flow layer's
+    /// work ([`Variant::apply`]: castling rights gained by placement, the end
+    /// of the phase, the swing's jump, the obligations a rule queues).
     pub fn play(&self, pos: &Position, m: &Move) -> Position {
-        if self.needs_flow(pos) {
+        if pos.flow.is_some() || crate::engine::frame::swinging(pos) || crate::flow::oblige::any(&self.game) {
             return self.apply(pos, &crate::flow::Action::Move(*m));
         }
         let mut next = pos.clone();

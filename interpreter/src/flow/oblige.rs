@@ -182,6 +182,11 @@ fn runs(game: &Game, t: &Tables, pos: &Position, length: Range, pieces: PieceSet
 /// enemy and is not attacked` (ruling "opening-no-cell" of
 /// rules/4d-schach.rules). Empty when the piece is not there.
 pub fn relocations(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> Vec<Action> {
+    relocations_limited(game, t, pos, o, usize::MAX)
+}
+
+/// [`relocations`], stopping after `most` (to ask whether there is one).
+pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligation, most: usize) -> Vec<Action> {
     let step = step_of(game, o);
     let (what, safe, only_if) = match step.map(|s| &s.action) {
         Some(ObligeAction::Relocate { what, safe, only_if }) => (Some(what), *safe, only_if.as_ref()),
@@ -261,6 +266,7 @@ pub fn relocations(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> V
                 let next = after(from, to);
                 (!s || safe_at(&next, to)) && (!c || only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)))
             })
+            .take(most)
             .map(|&(from, to)| Action::Relocate { from, to })
             .collect();
         if !ok.is_empty() {
@@ -268,4 +274,106 @@ pub fn relocations(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> V
         }
     }
     Vec::new()
+}
+
+/// What a move at a node between plies must do for an `oblige` rule to fire
+/// after it (a cheap and sound pre-filter: a move it lets through may still
+/// fire nothing, one it stops cannot fire anything).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Watch {
+    /// No rule obliges: no move starts a longer ply.
+    Nothing,
+    /// A rule can fire only after a move that puts a piece of one of these
+    /// (owner, kind) on a cell (`None`: any kind).
+    Placing(Vec<(Color, Option<crate::model::KindId>)>),
+    /// Any move may make a rule fire: every move is tried.
+    Anything,
+}
+
+/// The pre-filter at `pos` (between plies, its side to move about to
+/// move): for every `ply-end` `oblige` rule, every subject it is evaluated
+/// for and every alternative of its guard, a positive `line N PIECES` atom
+/// with no upper bound can only become true after a move that puts one of
+/// the PIECES on a cell (adding pieces can only lengthen lines, and a move
+/// does not change the frame), unless it already holds here; an alternative
+/// with a literal no plain move can make true ([`stays_false`]) is left
+/// out. An alternative without such an atom, an atom that holds already, a rule
+/// without guard, a game whose moves do more than place the mover's pieces
+/// (spread, tunnel) or a position with face-down pieces: [`Watch::Anything`].
+pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
+    if !any(game) {
+        return Watch::Nothing;
+    }
+    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() {
+        return Watch::Anything;
+    }
+    let mover = pos.side;
+    let cells = game.geometry.cells() as u32;
+    let mut placing = Vec::new();
+    for rule in &game.rules {
+        let (Trigger::PlyEnd, Effect::Oblige(_)) = (rule.trigger, &rule.effect) else { continue };
+        let Some(guard) = &rule.guard else { return Watch::Anything };
+        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
+        for &subject in subjects {
+            for alt in &guard.any_of {
+                // A literal no plain move can make true here rules the alternative out.
+                if alt.iter().any(|lit| !lit.negated && stays_false(game, pos, &lit.atom)) {
+                    continue;
+                }
+                let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
+                let Some(lit) = line else { return Watch::Anything };
+                let Atom::Line { pieces, .. } = &lit.atom else { return Watch::Anything };
+                let alone = crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] };
+                if crate::engine::cond::holds(game, t, pos, &alone, mover, subject) {
+                    return Watch::Anything;
+                }
+                let entry = (resolve(pieces.who, mover, subject), pieces.kind);
+                if !placing.contains(&entry) {
+                    placing.push(entry);
+                }
+            }
+        }
+    }
+    if placing.is_empty() {
+        Watch::Nothing
+    } else {
+        Watch::Placing(placing)
+    }
+}
+
+/// Is `atom` false in `pos` and after any plain move from it? `PHASE ends`
+/// when `pos` is in another phase (a move does not change the phase), and
+/// `exiled … can return` when no piece is out of play (only an exile takes one out).
+fn stays_false(game: &Game, pos: &Position, atom: &Atom) -> bool {
+    match atom {
+        Atom::PhaseEnds(i) => super::phase::current(game, pos) != *i,
+        Atom::Exiled { .. } => pos.flow.as_ref().is_none_or(|f| f.out.is_empty()),
+        _ => false,
+    }
+}
+
+impl Watch {
+    /// May the move `m` of the side to move `mover` make a rule fire? (A
+    /// move puts the moving piece on its target, as itself, its promotion
+    /// or the identity it is revealed as; castling is always let through.)
+    pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color) -> bool {
+        use crate::engine::position::{MoveKind, NO_KIND};
+        match self {
+            Watch::Nothing => false,
+            Watch::Anything => true,
+            Watch::Placing(list) => {
+                if m.kind == MoveKind::Castle {
+                    return true;
+                }
+                let placed = if m.is_promotion() {
+                    m.promotion
+                } else if m.reveal != NO_KIND {
+                    m.reveal
+                } else {
+                    m.piece
+                };
+                list.iter().any(|&(owner, kind)| owner == mover && kind.is_none_or(|k| k == placed))
+            }
+        }
+    }
 }

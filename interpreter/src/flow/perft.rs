@@ -5,81 +5,80 @@
 //! obligation met on the way. `plies(pos, d)` counts the complete plies `d`
 //! deep (perft as published: in a game without obligations one ply is one
 //! decision); `decisions(pos, d)` counts paths of `d` single decisions,
-//! whoever makes them. Below a position without flow state the count is the
-//! engine's (fast) perft.
+//! whoever makes them.
+//!
+//! Complete plies are counted by the engine's perft
+//! ([`crate::engine::perft`]), which sends only the nodes and moves that
+//! need it through the flow layer: a node with flow state or a swinging
+//! level, and at other nodes the moves after which an `oblige` rule fires
+//! ([`Variant::ply_starts`]); every other move is one complete ply, counted
+//! on the engine's fast path. [`plies_reference`] counts by the definition
+//! alone (every decision through [`Variant::successors_reference`]).
 
 use super::ply::in_ply;
-use crate::engine::perft::{perft_limited, Budget, CHECK_EVERY};
+use crate::engine::perft::{perft, perft_limited, Budget, CHECK_EVERY};
 use crate::engine::position::Position;
 use crate::engine::variant::Variant;
-
-/// Does `pos` need the flow layer: a phase, an obligation, or a swinging
-/// level (whose jump at the end of the ply decides which moves are legal,
-/// ruling "check-after-jump" of rules/4d-schach.rules)?
-pub fn needs_flow(pos: &Position) -> bool {
-    pos.flow.is_some() || crate::engine::frame::swinging(pos)
-}
 
 /// The positions at the end of every complete ply from `pos`, in the order
 /// of the decisions (one per complete ply).
 pub fn ply_ends(v: &Variant, pos: &Position, out: &mut Vec<Position>) {
-    for a in v.actions(pos) {
-        let next = v.apply(pos, &a);
-        if in_ply(&next) {
-            ply_ends(v, &next, out);
-        } else {
-            out.push(next);
-        }
+    for (_, next) in v.successors(pos) {
+        ends_through(v, next, out);
+    }
+}
+
+/// The ends of the complete plies through `next`, a position after a legal
+/// decision ([`Variant::successors`]): itself when its ply is over, else
+/// the ends of the plies that complete it.
+pub fn ends_through(v: &Variant, next: Position, out: &mut Vec<Position>) {
+    if in_ply(&next) {
+        ply_ends(v, &next, out);
+    } else {
+        out.push(next);
     }
 }
 
 /// The number of complete plies from `pos` (each one's end counted once).
-fn count_plies(v: &Variant, pos: &Position) -> u64 {
-    let mut n = 0;
-    for a in v.actions(pos) {
-        let next = v.apply(pos, &a);
-        n += if in_ply(&next) { count_plies(v, &next) } else { 1 };
-    }
-    n
+pub fn count_plies(v: &Variant, pos: &Position) -> u64 {
+    v.successors(pos).iter().map(|(_, next)| if in_ply(next) { count_plies(v, next) } else { 1 }).sum()
 }
 
 /// Counts the complete plies `depth` deep below `pos`, within `budget`:
 /// `None` if the budget stopped the count.
 pub fn plies_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -> Option<u64> {
-    let mut pending = 0;
-    let n = plies_with(v, pos, depth, budget, &mut pending)?;
-    budget.charge(pending).then_some(n)
+    perft_limited(v, pos, depth, budget)
 }
 
 /// Counts the complete plies `depth` deep below `pos`.
 pub fn plies(v: &Variant, pos: &Position, depth: u32) -> u64 {
-    plies_limited(v, pos, depth, &Budget::new(None, None)).unwrap_or(0)
+    perft(v, pos, depth)
 }
 
-fn plies_with(v: &Variant, pos: &Position, depth: u32, budget: &Budget, pending: &mut u64) -> Option<u64> {
+/// [`plies`] by the definition alone: every decision listed and made by the
+/// flow layer ([`Variant::successors_reference`]: every offered move made
+/// with its ply's work and judged at the ply's end), no engine fast path and
+/// no pre-filter. Slow; the reference the fast paths are tested against.
+pub fn plies_reference(v: &Variant, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
-        return Some(1);
-    }
-    if !v.needs_flow(pos) {
-        // Play without obligations: the engine's count, charged to the same budget.
-        let n = perft_limited(v, pos, depth, budget)?;
-        return Some(n);
-    }
-    if depth == 1 {
-        let n = count_plies(v, pos);
-        *pending += n;
-        if *pending >= CHECK_EVERY && !budget.charge(std::mem::take(pending)) {
-            return None;
-        }
-        return Some(n);
+        return 1;
     }
     let mut ends = Vec::new();
-    ply_ends(v, pos, &mut ends);
-    let mut total = 0;
-    for end in &ends {
-        total += plies_with(v, end, depth - 1, budget, pending)?;
+    reference_ends(v, pos, &mut ends);
+    if depth == 1 {
+        return ends.len() as u64;
     }
-    Some(total)
+    ends.iter().map(|end| plies_reference(v, end, depth - 1)).sum()
+}
+
+fn reference_ends(v: &Variant, pos: &Position, out: &mut Vec<Position>) {
+    for (_, next) in v.successors_reference(pos) {
+        if in_ply(&next) {
+            reference_ends(v, &next, out);
+        } else {
+            out.push(next);
+        }
+    }
 }
 
 /// Counts the paths of `depth` single decisions below `pos` (every
@@ -99,9 +98,8 @@ fn decisions_with(v: &Variant, pos: &Position, depth: u32, budget: &Budget, pend
     if depth == 0 {
         return Some(1);
     }
-    let actions = v.actions(pos);
     if depth == 1 {
-        let n = actions.len() as u64;
+        let n = v.actions(pos).len() as u64;
         *pending += n;
         if *pending >= CHECK_EVERY && !budget.charge(std::mem::take(pending)) {
             return None;
@@ -109,8 +107,8 @@ fn decisions_with(v: &Variant, pos: &Position, depth: u32, budget: &Budget, pend
         return Some(n);
     }
     let mut total = 0;
-    for a in &actions {
-        total += decisions_with(v, &v.apply(pos, a), depth - 1, budget, pending)?;
+    for (_, next) in v.successors(pos) {
+        total += decisions_with(v, &next, depth - 1, budget, pending)?;
     }
     Some(total)
 }

@@ -4,11 +4,13 @@
 use super::phase;
 use super::out_of_play::OutOfPlay;
 use super::state::{ActionKind, Flow, Obligation};
+use super::oblige::Watch;
 use crate::model::cond::ObligeAction;
 use super::Action;
-use crate::engine::movegen;
-use crate::engine::position::Position;
 use crate::engine::frame;
+use crate::engine::movegen;
+use crate::engine::position::{Move, Position};
+use crate::engine::tables::Tables;
 use crate::engine::variant::Variant;
 use crate::model::Color;
 
@@ -27,12 +29,85 @@ pub fn mover(pos: &Position) -> Color {
     }
 }
 
+/// The kinds of decision node.
+enum Node {
+    /// An obligation is owed: its actions, judged on the whole ply.
+    Owed,
+    /// A phase before play (its index): its placements or moves.
+    Placing(usize),
+    /// Play where a move's ply may not end with it (a rule may oblige) or
+    /// its end moves a level: every move judged at the end of its ply.
+    Judged,
+    /// Play: the engine's legal moves.
+    Plain,
+}
+
+/// A move at a node between plies after which an `oblige` rule fires, so
+/// that it starts a ply of several decisions ([`Variant::ply_starts`]).
+#[derive(Clone, Debug)]
+pub struct PlyStart {
+    /// The move (its first decision).
+    pub mv: Move,
+    /// Is it among the engine's legal moves (the mover's royal piece not
+    /// attacked right after it)? The whole ply may be legal either way.
+    pub legal: bool,
+    /// The position after it ([`Variant::apply`]): obligations owed, or
+    /// the end of the ply when every obligation was dropped.
+    pub next: Position,
+}
+
 impl Variant {
-    /// Does `pos` need the flow layer: a phase, an obligation owed, a
-    /// swinging level ([`super::perft::needs_flow`]), or a game whose rules
-    /// oblige (a move may start a ply of several decisions)?
+    /// Does `pos` need the flow layer to list and make its decisions: a
+    /// phase or an obligation owed (`pos.flow`), a swinging level (whose
+    /// jump at the end of the ply decides which moves are legal, ruling
+    /// "check-after-jump" of rules/4d-schach.rules), or a move after which
+    /// an `oblige` rule fires ([`Variant::ply_starts`])? Otherwise the
+    /// decisions are exactly the engine's legal moves, each a complete ply.
     pub fn needs_flow(&self, pos: &Position) -> bool {
-        super::perft::needs_flow(pos) || super::oblige::any(&self.game)
+        if pos.flow.is_some() || frame::swinging(pos) {
+            return true;
+        }
+        if !super::oblige::any(&self.game) {
+            return false;
+        }
+        self.ply_starts(pos, &self.tables_for(pos)).is_none_or(|s| !s.is_empty())
+    }
+
+    /// At a node between plies with no level swinging (`t` its tables): the
+    /// offered moves after which an `oblige` rule fires, in generation order
+    /// (empty when none does: the engine's legal moves are the decisions and
+    /// each ends its ply). `None` when the node is not such a node or the
+    /// pre-filter ([`super::oblige::watch`]) cannot tell which moves to try:
+    /// then every move goes through the flow layer.
+    pub fn ply_starts(&self, pos: &Position, t: &Tables) -> Option<Vec<PlyStart>> {
+        if pos.flow.is_some() || frame::swinging(pos) {
+            return None;
+        }
+        let game = &self.game;
+        let watch = super::oblige::watch(game, t, pos);
+        match watch {
+            Watch::Nothing => return Some(Vec::new()),
+            Watch::Anything => return None,
+            Watch::Placing(_) => {}
+        }
+        if !game.rules.is_empty() && crate::engine::cond::decided(game, t, pos).is_some() {
+            return Some(Vec::new());
+        }
+        let mover = pos.side;
+        let mut out = Vec::new();
+        for m in self.offered_moves(pos, t) {
+            if !watch.may_fire(&m, mover) {
+                continue;
+            }
+            let mut made = pos.clone();
+            made.make(&m, game, t);
+            if super::oblige::fire(game, t, &made).is_empty() {
+                continue;
+            }
+            let legal = !movegen::royal_attacked(game, t, &made, mover);
+            out.push(PlyStart { mv: m, legal, next: self.apply(pos, &Action::Move(m)) });
+        }
+        Some(out)
     }
 
     /// Whose decision it is in `pos`: the head of the obligation queue, else the side to move.
@@ -44,49 +119,131 @@ impl Variant {
     /// current phase's, else the legal moves. Without flow state this is
     /// [`Variant::legal_moves`], each wrapped as [`Action::Move`].
     pub fn actions(&self, pos: &Position) -> Vec<Action> {
-        let Some(flow) = &pos.flow else {
-            if frame::swinging(pos) || super::oblige::any(&self.game) {
-                return self.moves_judged_at_ply_end(pos).into_iter().map(Action::Move).collect();
+        match self.node(pos) {
+            Node::Owed => self.successors(pos).into_iter().map(|(a, _)| a).collect(),
+            Node::Placing(ph) => {
+                let t = self.tables_for(pos);
+                let mut moves = Vec::with_capacity(64);
+                movegen::legal_moves(&self.game, &t, pos, &mut moves);
+                phase::actions(&self.game, &t, &self.game.phases[ph].placement, pos, moves).into_iter().map(Action::Move).collect()
             }
-            return self.legal_moves(pos).into_iter().map(Action::Move).collect();
-        };
-        if let Some(head) = flow.queue.first() {
-            // Legality of the whole ply: a decision is kept when the ply can
-            // still be completed with the mover's royal piece not attacked.
-            let candidates = self.obligation_candidates(pos, head);
-            return candidates.into_iter().filter(|a| self.completable(&self.apply(pos, a))).collect();
-        }
-        let mut moves = Vec::with_capacity(64);
-        movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
-        match self.game.phases.get(flow.phase as usize) {
-            Some(ph) => phase::actions(&self.game, &self.tables_for(pos), &ph.placement, pos, moves).into_iter().map(Action::Move).collect(),
-            None => moves.into_iter().map(Action::Move).collect(),
+            Node::Judged => self.judged(pos, false).into_iter().map(|(m, _)| Action::Move(m)).collect(),
+            Node::Plain => {
+                let mut moves = Vec::with_capacity(64);
+                movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
+                moves.into_iter().map(Action::Move).collect()
+            }
         }
     }
 
-    /// The legal moves while a level swings: every pseudo-legal move (and
-    /// castling, which tests its own cells in the frame of now) that no
-    /// `offer` rule forbids, made and followed by the end of the ply (the
-    /// jump), after which the mover's royal piece must not be attacked. A
-    /// move is judged in the frame the opponent will face (ruling
-    /// "check-after-jump" of rules/4d-schach.rules: "kommt aber durch die
-    /// Amplitude erneut ins Schach, gilt die Stellung als matt").
-    fn moves_judged_at_ply_end(&self, pos: &Position) -> Vec<crate::engine::position::Move> {
+    /// What kind of decision node `pos` is.
+    fn node(&self, pos: &Position) -> Node {
+        let flow = pos.flow.as_deref();
+        if flow.is_some_and(|f| !f.queue.is_empty()) {
+            return Node::Owed;
+        }
+        if let Some(ph) = flow.map(|f| f.phase as usize).filter(|&p| p < self.game.phases.len()) {
+            return Node::Placing(ph);
+        }
+        if frame::swinging(pos) || super::oblige::any(&self.game) {
+            return Node::Judged;
+        }
+        Node::Plain
+    }
+
+    /// The legal decisions in `pos` ([`Variant::actions`], in the same
+    /// order), each with the position after it ([`Variant::apply`]), so
+    /// that counting plies applies each decision once.
+    pub fn successors(&self, pos: &Position) -> Vec<(Action, Position)> {
+        match self.node(pos) {
+            Node::Owed => {
+                let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) else { return Vec::new() };
+                // Legality of the whole ply: a decision is kept when the ply can
+                // still be completed with the mover's royal piece not attacked.
+                let mut out = Vec::new();
+                for a in self.obligation_candidates(pos, head) {
+                    let next = self.apply(pos, &a);
+                    if self.completable(&next) {
+                        out.push((a, next));
+                    }
+                }
+                out
+            }
+            Node::Judged => self.judged(pos, false).into_iter().map(|(m, p)| (Action::Move(m), p)).collect(),
+            Node::Placing(_) | Node::Plain => self
+                .actions(pos)
+                .into_iter()
+                .map(|a| {
+                    let next = self.apply(pos, &a);
+                    (a, next)
+                })
+                .collect(),
+        }
+    }
+
+    /// [`Variant::successors`] by the definition alone: at a node between
+    /// plies every offered move is made with [`Variant::apply`] and judged
+    /// at the end of its ply (no pre-filter, no engine fast path). The
+    /// reference the fast paths are tested against.
+    pub fn successors_reference(&self, pos: &Position) -> Vec<(Action, Position)> {
+        if matches!(self.node(pos), Node::Judged | Node::Plain) {
+            return self.judged(pos, true).into_iter().map(|(m, p)| (Action::Move(m), p)).collect();
+        }
+        self.successors(pos)
+    }
+
+    /// The offered moves at `pos` (`t` its tables): every pseudo-legal move,
+    /// castling when not in check (it tests its own cells in the frame of
+    /// now), less those an `offer` rule forbids.
+    fn offered_moves(&self, pos: &Position, t: &Tables) -> Vec<Move> {
+        let game = &self.game;
+        let mut moves = Vec::new();
+        movegen::pseudo_moves(game, t, pos, &mut moves);
+        if game.castling.is_some() && !movegen::in_check(game, t, pos) {
+            movegen::castling_moves(game, t, pos, &mut moves);
+        }
+        if !game.rules.is_empty() {
+            crate::engine::cond::forbid_filter(game, t, pos, &mut moves, 0);
+        }
+        moves
+    }
+
+    /// The legal moves at a node between plies, each with the position
+    /// after it: every offered move ([`Self::offered_moves`]), made and
+    /// followed by the rest of its ply (the obligations a rule queues, the
+    /// end of the ply with a swing's jump), kept when the ply can be
+    /// completed with the mover's royal piece not attacked. A move is judged
+    /// in the frame the opponent will face (ruling "check-after-jump" of
+    /// rules/4d-schach.rules: "kommt aber durch die Amplitude erneut ins
+    /// Schach, gilt die Stellung als matt"). Unless `reference`, a move the
+    /// pre-filter ([`super::oblige::watch`]) clears is made with the end of
+    /// the ply only, without testing the rules that oblige.
+    fn judged(&self, pos: &Position, reference: bool) -> Vec<(Move, Position)> {
         let game = &self.game;
         let t = self.tables_for(pos);
         if !game.rules.is_empty() && crate::engine::cond::decided(game, &t, pos).is_some() {
             return Vec::new();
         }
-        let mut moves = Vec::new();
-        movegen::pseudo_moves(game, &t, pos, &mut moves);
-        if game.castling.is_some() && !movegen::in_check(game, &t, pos) {
-            movegen::castling_moves(game, &t, pos, &mut moves);
+        let watch = if reference { Watch::Anything } else { super::oblige::watch(game, &t, pos) };
+        let mover = pos.side;
+        let mut out = Vec::new();
+        for m in self.offered_moves(pos, &t) {
+            if watch.may_fire(&m, mover) {
+                let next = self.apply(pos, &Action::Move(m));
+                if self.completable(&next) {
+                    out.push((m, next));
+                }
+            } else {
+                // No rule can oblige after it: the move and the end of its ply.
+                let mut next = pos.clone();
+                next.make(&m, game, &t);
+                self.end_of_ply(&mut next);
+                if !movegen::royal_attacked(game, &self.tables_for(&next), &next, mover) {
+                    out.push((m, next));
+                }
+            }
         }
-        if !game.rules.is_empty() {
-            crate::engine::cond::forbid_filter(game, &t, pos, &mut moves, 0);
-        }
-        moves.retain(|m| self.completable(&self.apply(pos, &Action::Move(*m))));
-        moves
+        out
     }
 
     /// The actions an obligation of `kind` offers `player` before the
@@ -115,12 +272,29 @@ impl Variant {
         out
     }
 
+    /// Does an obligation offer its player an action other than a waiver?
+    /// (One that does not is dropped when it comes due.)
+    fn has_choice(&self, pos: &Position, head: &Obligation) -> bool {
+        let t = self.tables_for(pos);
+        match head.kind {
+            ActionKind::Relocate => !super::oblige::relocations_limited(&self.game, &t, pos, head, 1).is_empty(),
+            ActionKind::Activate => !frame::activations(&self.game, pos).is_empty(),
+            ActionKind::Exile => !super::oblige::exiles(&self.game, &t, pos, head).is_empty(),
+            ActionKind::Return => !super::out_of_play::returns(&self.game, pos, head.player).is_empty(),
+            ActionKind::Move => self.obligation_candidates(pos, head).iter().any(|a| *a != Action::Pass),
+        }
+    }
+
     /// Can the ply in `pos` be completed with its mover's royal piece not
     /// attacked? (At a ply's end: is it not attacked now?)
-    fn completable(&self, pos: &Position) -> bool {
+    pub(crate) fn completable(&self, pos: &Position) -> bool {
         if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) {
-            // Some decision completes the ply (depth first, stopping at the first).
-            return self.obligation_candidates(pos, head).into_iter().any(|a| self.completable(&self.apply(pos, &a)));
+            // Some decision completes the ply (depth first, stopping at the
+            // first; a waiver first, as it makes the least to test).
+            if !head.compulsory && self.completable(&self.apply(pos, &Action::Pass)) {
+                return true;
+            }
+            return self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| self.completable(&self.apply(pos, &a)));
         }
         !movegen::royal_attacked(&self.game, &self.tables_for(pos), pos, pos.side ^ 1)
     }
@@ -213,7 +387,7 @@ impl Variant {
         loop {
             if obliging {
                 while let Some(head) = next.flow.as_ref().and_then(|f| f.queue.first().copied()) {
-                    if !self.obligation_candidates(next, &head).is_empty() {
+                    if self.has_choice(next, &head) {
                         break;
                     }
                     if let Some(f) = next.flow.as_mut() {

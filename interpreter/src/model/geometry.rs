@@ -90,13 +90,27 @@ impl Geometry {
 
     /// The cell reached from `cell` by adding `vector`, if on the board.
     pub fn offset(&self, cell: Cell, vector: &[i32]) -> Option<Cell> {
-        let coords: Vec<i64> = self
-            .coords(cell)
-            .iter()
-            .zip(vector)
-            .map(|(&c, &v)| c as i64 + v as i64)
-            .collect();
-        self.cell(&coords)
+        // Coordinate by coordinate (axis 0 varies fastest), without allocating.
+        if vector.len() < self.axes.len() {
+            return None;
+        }
+        let mut rest = cell as usize;
+        let (mut index, mut stride) = (0usize, 1usize);
+        for (a, &v) in self.axes.iter().zip(vector) {
+            let n = a.labels.len();
+            let c = (rest % n) as i64 + i64::from(v);
+            rest /= n;
+            if c < 0 || c >= n as i64 {
+                return None;
+            }
+            index += c as usize * stride;
+            stride *= n;
+        }
+        if self.on_board.get(index).copied().unwrap_or(false) {
+            Some(index as Cell)
+        } else {
+            None
+        }
     }
 
     /// Iterates over the cells that are on the board.

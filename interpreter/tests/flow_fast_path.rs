@@ -1,0 +1,158 @@
+//! The flow layer's fast path against its reference: perft sends through the
+//! flow layer only the nodes with flow state or a swinging level and, at
+//! other nodes, only the moves after which an `oblige` rule fires
+//! (`Variant::ply_starts`, with a pre-filter on the guard's `line` atoms);
+//! `flow::perft::plies_reference` makes every decision through the flow
+//! layer (`Variant::successors_reference`). Both must count the same, with
+//! groups forming within the depth, and list the same decisions.
+
+mod support;
+
+use rulebook_interpreter::flow::perft::{plies, plies_reference};
+use rulebook_interpreter::{Position, Variant};
+use std::path::PathBuf;
+use support::variant_at;
+
+/// The small tower of interpreter/tests/obligations.rs (4 × 4 × 3, every
+/// level sliding), with the group rule; `LINE` is its length range.
+const TOWER: &str = r#"
+variant "Tower with groups"
+board { files a..d  ranks 1..4  levels I II III }
+players {
+  white: forward +rank
+  black: forward -rank
+}
+slide {
+  levels I III along rank
+  levels II along file
+  out at most 3
+  swing 1 row per ply, overshoot 1 less each pass
+}
+piece King K { royal  move W  move F }
+piece Rook R { move ride W }
+piece Pawn P { quiet W  capture F }
+rule "group" {
+  on ply-end
+  if line LINE own Pawn along file rank level
+  then owner must relocate inner pieces to another level,
+    placed piece attacks no enemy and is not attacked,
+    only if not line 3 own Pawn along file rank level
+  then owner must activate
+}
+setup "k3/4/4/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1"
+end {
+  checkmate: lose
+  stalemate: draw
+}
+"#;
+
+/// The tower with `line` (`3`: no upper bound, so the pre-filter applies;
+/// `3..4`: bounded, so every move is tried).
+fn tower(line: &str) -> Variant {
+    let dir = std::env::temp_dir().join(format!("rulebook-fast-path-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path: PathBuf = dir.join(format!("tower{n}.rules"));
+    std::fs::write(&path, TOWER.replace("LINE", line)).expect("write");
+    variant_at(&path)
+}
+
+fn at(v: &Variant, fen: &str) -> Position {
+    v.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message))
+}
+
+/// Positions of the tower where groups form within three plies: White's
+/// d2-d3 forms b3-c3-d3 at once; Black's pawns can form one on their second
+/// move; a standing black group (not yet fired: it fires after White's
+/// move, for Black as the subject); a level swinging.
+const POSITIONS: [&str; 4] = [
+    "k3/4/4/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1",
+    "k3/1p2/p1p1/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1",
+    "k3/4/ppp1/4|4/4/4/4|4/1P2/2P1/K3 w - - 0 1",
+    "k3/1p2/p1p1/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1 {frame=II:+2<+2*}",
+];
+
+/// The same decisions (in the same order) and the same counts, fast path
+/// and reference, for both guards (to depth 3 for the unbounded one).
+#[test]
+fn the_fast_path_counts_as_the_reference_in_the_tower() {
+    for line in ["3", "3..4"] {
+        let v = tower(line);
+        for fen in POSITIONS {
+            let pos = at(&v, fen);
+            let fast: Vec<_> = v.successors(&pos).into_iter().map(|(a, _)| a).collect();
+            let reference: Vec<_> = v.successors_reference(&pos).into_iter().map(|(a, _)| a).collect();
+            assert_eq!(fast, reference, "line {line}, {fen}: decisions");
+            assert_eq!(v.actions(&pos), fast, "line {line}, {fen}: actions");
+            let mut legal = v.legal_moves(&pos);
+            let mut want: Vec<_> = fast.iter().filter_map(|a| a.as_move().copied()).collect();
+            legal.sort_by_key(|m| (m.from, m.to, m.promotion));
+            want.sort_by_key(|m| (m.from, m.to, m.promotion));
+            assert_eq!(legal, want, "line {line}, {fen}: legal moves");
+            // Depth 3 where the pre-filter works; the bounded guard (every
+            // move tried, as the reference does) to depth 2 (debug-build time).
+            let deepest = if line == "3" { 3 } else { 2 };
+            for depth in 1..=deepest {
+                assert_eq!(plies(&v, &pos, depth), plies_reference(&v, &pos, depth), "line {line}, {fen}, depth {depth}");
+            }
+        }
+    }
+}
+
+/// The first position: White's d2-d3 forms the group b3-c3-d3 (I), and
+/// only it starts a longer ply, so `needs_flow` holds; without White's d2
+/// pawn no move can form a group and the node stays on the engine's path.
+#[test]
+fn needs_flow_asks_whether_a_move_starts_a_longer_ply() {
+    let v = tower("3");
+    let pos = at(&v, POSITIONS[0]);
+    assert!(v.needs_flow(&pos));
+    let t = v.tables_for(&pos);
+    let starts = v.ply_starts(&pos, &t).expect("the pre-filter decides");
+    let names: Vec<String> = starts.iter().map(|s| format!("{}{}", v.game.geometry.name(s.mv.from), v.game.geometry.name(s.mv.to))).collect();
+    assert_eq!(names, ["Id2Id3"]);
+    let quiet = at(&v, "k3/4/4/4|4/4/4/4|4/1PP1/4/K3 w - - 0 1");
+    assert!(!v.needs_flow(&quiet));
+}
+
+const G: &str = "7k/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/2P5/8/2P5/2P5|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/K7 w - - 0 1";
+
+/// 4D-Schach, White pawns IIIc1, IIIc2, IIIc4, kings VIIh8 (Black) and
+/// Ia1 (White). Only IIIc4-IIIc3 forms a group (c1-c2-c3): its inner pawn
+/// c2 goes to an empty cell of another level (6 × 64 cells less the two
+/// kings' and the 6 the black king attacks: VIIg8, VIIg7, VIIh7 and VIh8,
+/// VIg8, VIh7 — a pawn there would be attacked; 376 cells; no placement
+/// makes a new line of 3), then one of 7 × 14 = 98 activations, none of
+/// which exposes White's king (the only black piece is the far king):
+/// 376 × 98 = 36,848 plies. The other 20 moves are plies of one decision.
+#[test]
+#[ignore = "about 10 s in a debug build; cargo test -p rulebook-interpreter --release --test flow_fast_path -- --ignored"]
+fn a_group_in_4d_schach_counts_as_derived() {
+    let v = support::variant("4d-schach");
+    let pos = at(&v, G);
+    let fast = plies(&v, &pos, 1);
+    assert_eq!(fast, 376 * 98 + 20);
+    assert_eq!(plies_reference(&v, &pos, 1), fast);
+}
+
+/// The post-opening test position of four_d.rs at depth 2, at rest and
+/// with level IV swinging: fast path and reference agree.
+#[test]
+#[ignore = "about a minute in a debug build; cargo test -p rulebook-interpreter --release --test flow_fast_path -- --ignored"]
+fn the_4d_test_position_counts_as_the_reference() {
+    let v = support::variant("4d-schach");
+    const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+    for fen in [P.to_string(), format!("{P} {{frame=IV:-3<-3*}}")] {
+        let pos = at(&v, &fen);
+        assert_eq!(plies(&v, &pos, 2), plies_reference(&v, &pos, 2), "{fen}");
+    }
+    // After VIf1-VIf2, White's VIIf3-VIf3 forms the group VIf2-f3-f4, so
+    // depth 2 below it counts a group's plies (relocation, then one of 98
+    // activations): the part of perft 3 that the peer of four_d.rs, which
+    // knows no obligations, does not count.
+    let pos = at(&v, P);
+    let m = v.legal_moves(&pos).into_iter().find(|m| v.game.geometry.name(m.from) == "VIf1" && v.game.geometry.name(m.to) == "VIf2").expect("VIf1-VIf2");
+    let after = v.play(&pos, &m);
+    assert_eq!(plies(&v, &after, 2), plies_reference(&v, &after, 2));
+}
