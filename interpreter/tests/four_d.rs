@@ -776,17 +776,107 @@ fn test_position_perft_two_matches_the_peer() {
     assert_eq!(perft(&v, &pos, 2), 33_305);
 }
 
+/// The rules file without its `rule` items (`rule "NAME" { … }`, removed as
+/// text): the tower, the pieces, the slide, the end conditions and the
+/// opening stay; the groups (and their big castling), no group while in
+/// check, the resurrection, the mate from hyperspace, the entropy correction
+/// and the dead position go. The peer below knows no groups, so this is the
+/// variant its perft is compared with.
+fn four_d_without_rules() -> Variant {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
+    let mut text = std::fs::read_to_string(&path).expect("rules/4d-schach.rules reads");
+    let mut removed = Vec::new();
+    while let Some(start) = text.find("\nrule \"") {
+        let end = start + text[start..].find("\n}").expect("a rule item ends with `}` on a line of its own") + 2;
+        let name = text[start + 7..].split('"').next().unwrap_or("").to_string();
+        removed.push(name);
+        text.replace_range(start + 1..end, "");
+    }
+    assert_eq!(
+        removed,
+        ["dead position", "no group while in check", "big castling", "group", "resurrection", "mate from hyperspace", "entropy correction of Black", "entropy correction of White"],
+        "the rule items of rules/4d-schach.rules"
+    );
+    let file = std::env::temp_dir().join(format!("4d-schach-without-rules-{}.rules", std::process::id()));
+    std::fs::write(&file, text).expect("a temporary rules file");
+    let v = support::variant_at(&file);
+    let _ = std::fs::remove_file(&file);
+    assert!(v.game.rules.is_empty(), "no rule item is left");
+    v
+}
+
 /// Depth 3 (the deepest depth of snapshots/perft/perft-4d-schach.snap), by
-/// the peer: `cargo test --release -p rulebook-interpreter --test four_d -- --ignored`.
+/// the peer: `cargo test --release -p rulebook-interpreter --test four_d -- --ignored test_position_perft_three`
+/// (about 100 s of CPU in release on the dev machine: the peer's perft 3
+/// and the engine's, twice).
+///
+/// The peer is a plain 3D board: it knows no groups. At depth 3 White can
+/// form a group (three own pawns in a line) under some root moves, and
+/// then the file's rule "group" makes that ply a relocation and an
+/// activation (perft counts each complete ply), so the file's count
+/// (11,849,439) is not the peer's. The movement layer is compared with the
+/// peer on the file without its `rule` items (5,809,872, root move by root
+/// move); the rules' part is pinned separately: the root moves under which
+/// the peer finds a White move at depth 3 forming a line of three own pawns
+/// are, by hand from the test position's pawns (the table at the file's
+/// `setup`; White's pawns VIIc7 VIIf3 VIf1 VIf4 IVe6 IIIe3 If1 Ig4), exactly
+/// those that differ between the file and the file without rules, and
+/// under every other root move the two counts agree.
 #[test]
-#[ignore = "the peer's perft 3 takes about a minute in a debug build"]
+#[ignore = "the peer's perft 3 and the engine's twice: about 100 s in release"]
 fn test_position_perft_three_matches_the_peer() {
     let v = four_d();
+    let bare = four_d_without_rules();
     let pos = v.parse_fen(TEST_POSITION, "test").expect("the test position reads");
+    let bare_pos = bare.parse_fen(TEST_POSITION, "test").expect("the test position reads");
     let peer = peer::Board::read(TEST_POSITION);
-    let n = peer.perft(3);
-    assert_eq!(perft(&v, &pos, 3), n);
-    assert_eq!(n, 5_809_872);
+    let geo = &v.game.geometry;
+    let mut peer_total = 0;
+    let mut bare_total = 0;
+    let mut full_total = 0;
+    let mut forming: Vec<String> = Vec::new();
+    let mut differing: Vec<String> = Vec::new();
+    let roots = peer.legal();
+    assert_eq!(roots.len(), 191);
+    let engine_roots = v.legal_moves(&pos);
+    assert_eq!(engine_roots.len(), 191);
+    for m in &engine_roots {
+        let (from, to) = (geo.name(m.from), geo.name(m.to));
+        let pm = *roots.iter().find(|&&(f, t)| name(f) == from && name(t) == to).unwrap_or_else(|| panic!("{from}-{to} is not the peer's"));
+        let child = peer.play(pm);
+        let p = child.perft(2);
+        let groups = child.group_forming_replies();
+        let bare_child = bare.apply(&bare_pos, &rulebook_interpreter::flow::Action::Move(*m));
+        let b = perft(&bare, &bare_child, 2);
+        let full_child = v.apply(&pos, &rulebook_interpreter::flow::Action::Move(*m));
+        assert!(full_child.flow.is_none(), "{from}-{to} forms no group itself");
+        let f = perft(&v, &full_child, 2);
+        assert_eq!(b, p, "{from}-{to}: the file without rules against the peer at depth 2 below it");
+        if groups > 0 {
+            forming.push(format!("{from}-{to}"));
+        }
+        if f != b {
+            differing.push(format!("{from}-{to}"));
+        }
+        peer_total += p;
+        bare_total += b;
+        full_total += f;
+    }
+    assert_eq!(peer_total, 5_809_872);
+    assert_eq!(bare_total, 5_809_872);
+    assert_eq!(perft(&bare, &bare_pos, 3), 5_809_872);
+    assert_eq!(full_total, 11_849_439);
+    forming.sort();
+    differing.sort();
+    eprintln!("root moves under which White forms a group at depth 3: {forming:?}");
+    assert_eq!(differing, forming, "the root moves whose count the rules change are those under which a group forms");
+    // By hand: of White's pawns (VIIc7 VIIf3 VIf1 VIf4 IVe6 IIIe3 If1 Ig4)
+    // only VIf1, VIf4 and VIIf3 can be lined up by two White moves: VIf1-VIf2
+    // and VIIf3-VIf3 (down the column), in either order, make VIf2-VIf3-VIf4
+    // along the rank on level VI. The others are too far apart (IVe6,
+    // IIIe3, If1, Ig4, VIIc7: no two of them within a step of a common
+    // line).
+    assert_eq!(forming, ["VIIf3-VIf3", "VIf1-VIf2"]);
 }
 
 /// The test position is an end of the opening (§4 ERÖFFNUNG, §5 ENTROPIE as
@@ -1036,7 +1126,7 @@ mod peer {
             out
         }
 
-        fn play(&self, (from, to): (C, C)) -> Board {
+        pub fn play(&self, (from, to): (C, C)) -> Board {
             let mut b = self.clone();
             b.cells[index(to)] = b.cells[index(from)].take();
             b.to_move = if self.to_move == Side::White { Side::Black } else { Side::White };
@@ -1044,7 +1134,7 @@ mod peer {
         }
 
         /// The legal moves: the mover's king is not attacked afterwards.
-        fn legal(&self) -> Vec<(C, C)> {
+        pub fn legal(&self) -> Vec<(C, C)> {
             let me = self.to_move;
             self.moves()
                 .into_iter()
@@ -1063,6 +1153,23 @@ mod peer {
                 return moves.len() as u64;
             }
             moves.into_iter().map(|m| self.play(m).perft(depth - 1)).sum()
+        }
+
+        /// The legal replies of the side to move and, below each, the legal
+        /// moves of the other side after which a line of three pawns of one
+        /// side stands where none did: how many such two-ply lines there are.
+        pub fn group_forming_replies(&self) -> usize {
+            let mut n = 0;
+            for r in self.legal() {
+                let b = self.play(r);
+                let before = [b.pawn_line(Some(Side::White)), b.pawn_line(Some(Side::Black))];
+                for m in b.legal() {
+                    let a = b.play(m);
+                    let after = [a.pawn_line(Some(Side::White)), a.pawn_line(Some(Side::Black))];
+                    n += usize::from((after[0] && !before[0]) || (after[1] && !before[1]));
+                }
+            }
+            n
         }
 
         /// Three pawns in a line on adjacent cells along one axis: of `side`,
