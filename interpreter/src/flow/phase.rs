@@ -71,19 +71,36 @@ pub fn hand_mismatch(game: &Game, pos: &Position) -> Option<String> {
 /// The decisions of the side to move in placement phase `placement`, from
 /// its legal moves `moves` (drops and piece moves): its legal placements when
 /// its hand holds pieces and one is legal, else its moves other than drops.
+///
+/// When no placement meets every guard, the phase's `only if` conditions are
+/// dropped, then `placed piece attacks no enemy and is not attacked` (as a
+/// relocation's guards are, LANGUAGE §3.19); the order, its cells and
+/// colours and `on different colours` are never dropped.
 pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, moves: Vec<Move>) -> Vec<Move> {
     let us = pos.side;
     if hand_size(game, pos, us) > 0 {
-        let placed: Vec<Move> = moves.iter().copied().filter(|m| m.kind == MoveKind::Drop && allowed(game, t, placement, pos, m)).collect();
-        if !placed.is_empty() {
-            return placed;
+        let stages = [(placement.safe, true), (placement.safe, false), (false, false)];
+        for (i, &(safe, only_if)) in stages.iter().enumerate() {
+            if i > 0 && (stages[i - 1] == (safe, only_if) || (i == 1 && placement.only_if.is_empty())) {
+                continue;
+            }
+            let placed: Vec<Move> = moves.iter().copied().filter(|m| m.kind == MoveKind::Drop && allowed_with(game, t, placement, pos, m, safe, only_if)).collect();
+            if !placed.is_empty() {
+                return placed;
+            }
         }
     }
     moves.into_iter().filter(|m| m.kind != MoveKind::Drop).collect()
 }
 
-/// May the side to move make placement `m` (a legal drop) in this phase?
+/// May the side to move make placement `m` (a legal drop) in this phase, every guard met?
 pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move) -> bool {
+    allowed_with(game, t, placement, pos, m, placement.safe, true)
+}
+
+/// [`allowed`], with the safety guard only when `with_safe` and the `only
+/// if` conditions only when `with_only_if`.
+fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move, with_safe: bool, with_only_if: bool) -> bool {
     let us = pos.side;
     if !placement.order.is_empty() {
         let placed = placement.order.len().checked_sub(hand_size(game, pos, us) as usize);
@@ -108,10 +125,10 @@ pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
     if game.kinds[m.piece as usize].royal && !movegen::legal_by_trial(game, t, pos, m) {
         return false;
     }
-    if placement.safe && !safe(game, t, pos, m) {
+    if with_safe && !safe(game, t, pos, m) {
         return false;
     }
-    if !placement.only_if.is_empty() {
+    if with_only_if && !placement.only_if.is_empty() {
         let mut after = pos.clone();
         after.make(m, game, t);
         if !placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, &after, c, us, us)) {

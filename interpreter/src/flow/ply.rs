@@ -390,8 +390,14 @@ impl Variant {
                     if self.has_choice(next, &head) {
                         break;
                     }
+                    // Dropped, and (as a waiver) not asked of this player again in the ply.
                     if let Some(f) = next.flow.as_mut() {
                         f.queue.remove(0);
+                        if let Some((rule, _)) = head.source {
+                            if !f.waived.contains(&(rule, head.player)) {
+                                f.waived.push((rule, head.player));
+                            }
+                        }
                     }
                 }
             }
