@@ -227,7 +227,26 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     let mut uncovered: Vec<String> = game
         .rules
         .iter()
-        .map(|r| format!("rule \"{}\": the proofs leave it out (it only forbids moves and ends games, so what they prove still holds); the searches play it", r.name))
+        .map(|r| match &r.effect {
+            rulebook_interpreter::model::cond::Effect::Oblige(steps) => {
+                use rulebook_interpreter::model::cond::ObligeAction;
+                let words: Vec<&str> = steps
+                    .iter()
+                    .map(|s| match s.action {
+                        ObligeAction::Relocate { .. } => "relocations",
+                        ObligeAction::Activate => "activations",
+                        ObligeAction::Exile { .. } => "exiles (pieces out of play)",
+                        ObligeAction::Return => "returns of pieces out of play",
+                    })
+                    .collect();
+                format!(
+                    "rule \"{}\": it obliges further decisions in the ply ({}) that the encoding does not model, so a proof covers plies of one move only (issue 14); the searches play it",
+                    r.name,
+                    words.join(", ")
+                )
+            }
+            _ => format!("rule \"{}\": the proofs leave it out (it only forbids moves and ends games, so what they prove still holds); the searches play it", r.name),
+        })
         .collect();
     if game.slide.is_some() {
         // Sliding levels (issue 13): no frame in the encoding, no activation in the searches.
