@@ -11,8 +11,9 @@
 //!
 //! The line is played through the library (each decision read with
 //! `parse_action` and made with `Variant::apply`, asserting what the rulebook
-//! says happens at each stage) and through the binary (`play --moves
-//! --record`, then `replay`).
+//! says happens at each stage) and through the binary (`play --as both
+//! --moves --record`, then `replay`): the middle game from the position after
+//! the opening by default, the whole game with `--ignored` (slow: see there).
 //!
 //! Cells are level, file, rank (IIId5). Coordinates in the comments are
 //! (file, rank, level) counted from 0; a cell is dark when their sum is even
@@ -103,9 +104,13 @@ fn play(v: &Variant) -> Vec<Position> {
     let mut pos = v.start().expect("the setup");
     let mut out = vec![pos.clone()];
     for (i, d) in line().into_iter().enumerate() {
+        let t0 = std::time::Instant::now();
         let action = parse_action(v, &pos, d, None, "line", 0)
             .unwrap_or_else(|e| panic!("decision {} `{d}` is not legal in {}: {e:?}", i + 1, v.fen(&pos)));
+        if std::env::var("FD_TIME").is_ok() { eprintln!("parse {} {d} {:?}", i + 1, t0.elapsed()); }
+        let t0 = std::time::Instant::now();
         pos = v.apply(&pos, &action);
+        if std::env::var("FD_TIME").is_ok() { eprintln!("{} {d} {:?}", i + 1, t0.elapsed()); }
         out.push(pos.clone());
     }
     out
@@ -157,6 +162,7 @@ fn the_line_plays_through_every_stage_to_a_checkmate() {
     assert!(text(&v, &pos[at_opening_end + 1]).contains("oblige=b:relocate/7.0?"), "{}", text(&v, &pos[at_opening_end + 1]));
     let middle = &pos[at_opening_end + 2];
     assert!(ply_done(middle) && middle.side == WHITE && middle.frame.is_none(), "{}", text(&v, middle));
+    assert_eq!(text(&v, middle), MIDDLE_GAME);
 
     // ---- The small castling. After VIg1-VIIg1 White owes (rule 3, "group",
     // both compulsory): the relocation of the inner pawn VIIg1, then an
@@ -279,14 +285,23 @@ fn board_level(v: &Variant, pos: &Position, level: usize) -> String {
     board.split('|').nth(6 - level).expect("seven levels").to_string()
 }
 
-#[test]
-fn the_binary_plays_records_and_replays_the_line() {
+/// The middle game's start: the position after the 32 placements and the
+/// two waived corrections (White to move, nothing owed, every level at rest).
+const MIDDLE_GAME: &str = "8/8/8/8/2R1Q3/R7/N7/4BP1P|7p/8/8/8/4N3/4B3/2P5/PP1P2P1|8/8/8/4K3/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/3k4/8/8/8/8|6p1/7p/8/7r/8/8/8/8|5bbp/5nnr/1P4pp/5pqp/8/8/8/8[] w - - 0 17";
+
+/// Plays `moves` with the binary (from `fen`, else from the empty tower),
+/// records the game, checks the record and replays it.
+fn play_record_replay(fen: Option<&str>, moves: &[&str]) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let record = dir.path().join("four-d.pgn");
     let record_arg = record.display().to_string();
     let rules = root().join("rules").join("4d-schach.rules").display().to_string();
-    let moves = line().join(" ");
-    let out = run(&["play", &rules, "--as", "both", "--moves", &moves, "--seed", "1", "--record", &record_arg]);
+    let moves_arg = moves.join(" ");
+    let mut args = vec!["play", &rules, "--as", "both", "--moves", &moves_arg, "--seed", "1", "--record", &record_arg];
+    if let Some(f) = fen {
+        args.extend(["--fen", f]);
+    }
+    let out = run(&args);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let shown = stdout(&out);
     assert!(shown.contains("Black to move, in check"), "{shown}");
@@ -294,13 +309,33 @@ fn the_binary_plays_records_and_replays_the_line() {
     let written = std::fs::read_to_string(&record).expect("the record");
     assert!(written.contains("[Result \"1-0\"]"), "{written}");
     // The castlings' and the resurrection's intermediate moves are written
-    // in the ply they belong to.
+    // in the ply they belong to, under White's move number.
     let flat = written.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("PgVIIg1 R-VIIg1-IIIh1 A-VII-3-Süd KIId6"), "{flat}");
+    assert!(flat.contains("17. PgVIIg1 R-VIIg1-IIIh1 A-VII-3-Süd KIId6"), "{flat}");
     assert!(flat.contains("19. PcVIc1 R-VIb1-IVh1 R-VIc1-IVf1 A-VI-2-West X-VIe4-VIh8 KIIb8"), "{flat}");
     assert!(flat.contains("20. KIIId6 Z-VIe4-VIf4 Z-VIh8-VIh8 KIa8"), "{flat}");
     assert!(flat.ends_with("23. PIb7# 1-0"), "{flat}");
     let out = run(&["replay", &record_arg, "--rules", &rules]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stdout(&out).ends_with(&format!("The record is valid: {} moves.\n", line().len())), "{}", stdout(&out));
+    assert!(stdout(&out).ends_with(&format!("The record is valid: {} moves.\n", moves.len())), "{}", stdout(&out));
+}
+
+/// The middle game of the line (both castlings, the swing, the resurrection
+/// and the mate) through the binary, from the position after the opening:
+/// played, recorded and replayed (about 10 s in a debug build).
+#[test]
+fn the_binary_plays_records_and_replays_the_middle_game() {
+    let middle: Vec<&str> = line().split_off(OPENING.len() + ENTROPY.len());
+    assert_eq!(middle.len(), 21);
+    play_record_replay(Some(MIDDLE_GAME), &middle);
+}
+
+/// The whole line from the empty tower through the binary. Ignored by
+/// default: the positions that offer the entropy correction (about 4,000
+/// relocations each) make `play` and `replay` take about 25 s each in a debug
+/// build. Run with `cargo test --test four_d_game -- --ignored`.
+#[test]
+#[ignore]
+fn the_binary_plays_records_and_replays_the_whole_game() {
+    play_record_replay(None, &line());
 }
