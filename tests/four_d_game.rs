@@ -315,6 +315,11 @@ fn play_record_replay(fen: Option<&str>, moves: &[&str]) {
     assert!(flat.contains("19. PcVIc1 R-VIb1-IVh1 R-VIc1-IVf1 A-VI-2-West X-VIe4-VIh8 KIIb8"), "{flat}");
     assert!(flat.contains("20. KIIId6 Z-VIe4-VIf4 Z-VIh8-VIh8 KIa8"), "{flat}");
     assert!(flat.ends_with("23. PIb7# 1-0"), "{flat}");
+    if fen.is_none() {
+        // The entropy corrections (White's, then Black's) belong to Black's
+        // last placement's ply: no move number of their own.
+        assert!(flat.contains("16. P@VIg1 P@IIg8 -- -- 17. PgVIIg1"), "{flat}");
+    }
     let out = run(&["replay", &record_arg, "--rules", &rules]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).ends_with(&format!("The record is valid: {} moves.\n", moves.len())), "{}", stdout(&out));

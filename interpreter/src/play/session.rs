@@ -359,8 +359,9 @@ impl Session {
         (0..self.moves.len())
             .map(|ply| RecordedMove {
                 number: self.positions[ply].fullmove,
-                // Mid-ply the decision is the obligation's player's.
-                side: self.variant.decider(&self.positions[ply]),
+                // A decision belongs to its ply: mid-ply, whoever makes it
+                // (the obligation's player), it continues the mover's unit.
+                side: crate::flow::ply::mover(&self.positions[ply]),
                 text: self.san(ply),
             })
             .collect()

@@ -113,7 +113,8 @@ impl GameResult {
 pub struct RecordedMove {
     /// The full-move number (1 for the first move of each side).
     pub number: u32,
-    /// The player who made it.
+    /// The player whose ply it belongs to (who made it, or, for an
+    /// obligation met within a ply, the ply's mover).
     pub side: Color,
     /// The move's text (SAN-style, fully specified).
     pub text: String,
@@ -222,8 +223,8 @@ pub fn movetext(moves: &[RecordedMove], result: GameResult) -> String {
     let mut units: Vec<String> = moves
         .iter()
         .enumerate()
-        // A decision of the same player as the one before (an obligation met
-        // within a ply) continues the numbered unit.
+        // A decision of the same ply or of the second player continues the
+        // numbered unit; a ply of the first player opens one.
         .map(|(i, m)| if i == 0 || (m.side == 0 && moves[i - 1].side != 0) { m.numbered() } else { m.text.clone() })
         .collect();
     units.push(result.as_str().to_string());
