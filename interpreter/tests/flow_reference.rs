@@ -41,11 +41,20 @@
 //!   the guards dropped in turn when no cell meets them) and then to
 //!   activate; an obligation that cannot be met when it comes due is dropped.
 //!
-//! Random activations and relocations in play: at random ply boundaries the
-//! test queues an obligation (`Position::flow`, as a position text's
-//! `oblige=` would), for the player who just moved, to activate a level or
-//! (optionally) to relocate a piece; then the reference and the engine must
-//! agree on that decision too.
+//! - **Pieces out of play** (rules "big castling", "resurrection", "mate
+//!   from hyperspace", the entropy correction; rulings "big-castling-limbo",
+//!   "resurrection-time", "resurrection-cells", "missed-resurrection",
+//!   "mate-from-hyperspace", "entropy", "entropy-correction"): see `fire`,
+//!   `candidates` and `ply_end` (the return cells grown at each jump, the
+//!   deadline when the level rests), written from the rulings; the library's
+//!   `OutOfPlay` is used as data only.
+//!
+//! Random activations, relocations and exiles in play: at random ply
+//! boundaries the test queues an obligation (`Position::flow`, as a position
+//! text's `oblige=` would), for the player who just moved, to activate a
+//! level, (optionally) to relocate a piece, or to activate and then
+//! (optionally) exile as the big castling does; then the reference and the
+//! engine must agree on those decisions too.
 //!
 //! CI runs a sample (`flow_reference_*` and `playouts_sample`); the full
 //! 1,000 playouts are ignored:
@@ -919,7 +928,13 @@ fn walk_from(v: &Variant, w: &Walk, seed: u64, start: Position) -> Seen {
             let p = if pos.side == 0 { 'b' } else { 'w' };
             let owed = match kind {
                 ActionKind::Activate => format!("oblige={p}:activate!"),
-                ActionKind::Exile => format!("oblige={p}:activate!,{p}:exile?"),
+                // With the big castling's steps named (`/RULE.STEP`): an
+                // exile written without its rule has no step to read the
+                // pieces from (the engine drops it).
+                ActionKind::Exile => {
+                    let r = rule_index(game, "big castling").expect("rule \"big castling\"");
+                    format!("oblige={p}:activate/{r}.1!,{p}:exile/{r}.2?")
+                }
                 _ => format!("oblige={p}:relocate?"),
             };
             let text = v.fen(&pos);
@@ -1055,12 +1070,27 @@ fn flow_reference_four_d_opening_into_play() {
 /// obligations queued at random, exiles among them, so that pieces go out of
 /// play and come back). Run with
 /// `cargo test --release -p rulebook-interpreter --test flow_reference -- --ignored flow_reference_300_games`
-/// (MEASURED_300).
+/// (measured once in release, in 15 processes of 20 seeds each on a 16-core
+/// machine: 95 to 200 s per 20 games, so about 30 to 40 min on one core;
+/// seeds 261..281 had not finished in 530 s; seed 228 disagrees, see
+/// below); `FLOW_GAMES=START..END` runs those seeds only, so that
+/// several processes can share the 300.
 #[test]
 #[ignore = "slow: 300 reference games; run with --ignored"]
 fn flow_reference_300_games() {
     let v = variant("4d-schach");
-    let all = opening_games(&v, 1..301, 64);
+    let range = std::env::var("FLOW_GAMES").ok().and_then(|r| {
+        let (a, b) = r.split_once("..")?;
+        Some(a.trim().parse().ok()?..b.trim().parse().ok()?)
+    });
+    // Known disagreement (seed 228, decision 45): after an injected
+    // `w:activate/2.1!,w:exile/2.2?` White pulls level III, which holds no
+    // white piece, so the exile has nothing to choose and is dropped; the
+    // engine then records `waived=2w` (as if White had passed), the
+    // reference does not (no pass was offered, nothing was waived). The
+    // difference matters if White makes another line of four in that ply:
+    // the engine would then oblige the small group instead of the big castling.
+    let all = opening_games(&v, range.unwrap_or(1..301), 64);
     eprintln!("4D-Schach, 300 reference games: {all:?}");
     assert!(all.in_play > 0 && all.activations > 0 && all.out_of_rest > 0, "{all:?}");
     assert!(all.corrections > 0 && all.exiles > 0 && all.returns > 0, "{all:?}");
@@ -1230,7 +1260,10 @@ fn playouts_sample() {
     assert!(all.in_play > 0 && all.activations > 0 && all.out_of_rest > 0, "{all:?}");
 }
 
-/// The full 1,000 playouts of up to 120 decisions (MEASURED_FULL; run with
+/// The full 1,000 playouts of up to 120 decisions (not timed in full since
+/// the pieces out of play landed: `playouts_sample`, 2 games of 48
+/// decisions, takes 1.5 s in the test profile; games of 120 decisions spend
+/// longer with levels swinging; run with
 /// `cargo test --release -p rulebook-interpreter --test flow_reference -- --ignored playouts_full`;
 /// `FLOW_PLAYOUTS=START..END` runs those seeds only, so that several
 /// processes can share the 1,000).
