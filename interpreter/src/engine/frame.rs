@@ -115,96 +115,58 @@ pub fn step(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Cell> 
         return geo.offset(from, v);
     }
     let dims = geo.dims();
-    if dims > STEP_DIMS {
-        return step_general(game, offsets, from, v);
-    }
     if v.len() < dims {
         return None;
     }
-    // Fixed-size coordinates: this runs about a million times per frame's
-    // tables, so it must not allocate.
-    let mut local = [0i64; STEP_DIMS];
-    let mut rest = from as usize;
-    for (a, x) in local.iter_mut().enumerate().take(dims) {
-        let n = geo.size(a);
-        *x = (rest % n) as i64;
-        rest /= n;
-    }
-    // The level's slide axis and offset: (axis, rows), or none.
-    let shift_of = |level: usize| -> Option<(usize, i64)> {
-        let axis = slide.axes.get(level).copied().flatten()?;
-        Some((axis, i64::from(offsets.get(level).copied().unwrap_or(0))))
-    };
-    let inside = |p: &[i64; STEP_DIMS]| (0..dims).all(|a| a == s || (0..geo.size(a) as i64).contains(&p[a]));
-    let level = local[s] as usize;
-    let mut origin = local;
-    if let Some((axis, rows)) = shift_of(level) {
-        if axis != s && axis < dims {
-            origin[axis] += rows;
-        }
-    }
-    if !inside(&origin) {
-        return None;
-    }
-    let mut target = origin;
-    for a in 0..dims {
-        target[a] = if a == s { 0 } else { origin[a] + i64::from(v[a]) };
-    }
-    if !inside(&target) {
-        return None;
-    }
-    let dir: i64 = dl.signum().into();
-    let mut left = dl.unsigned_abs();
-    let mut l = level as i64;
-    loop {
-        l += dir;
-        if l < 0 || l >= geo.size(s) as i64 {
-            return None;
-        }
-        let mut there = target;
-        there[s] = l;
-        if let Some((axis, rows)) = shift_of(l as usize) {
-            if axis != s && axis < dims {
-                there[axis] -= rows;
-            }
-        }
-        if inside(&there) {
-            left -= 1;
-            if left == 0 {
-                return geo.cell(&there[..dims]);
-            }
-        }
+    // Fixed-size coordinates for the usual boards: this runs about a million
+    // times per frame's tables, so it must not allocate.
+    if dims <= STEP_DIMS {
+        let mut buf = [0i64; 3 * STEP_DIMS];
+        walk(game, slide, offsets, from, v, &mut buf[..3 * dims])
+    } else {
+        walk(game, slide, offsets, from, v, &mut vec![0i64; 3 * dims])
     }
 }
 
-/// The most axes [`step`] handles with fixed-size coordinates (boards have
-/// 2 to 4); a board of more axes takes the same path with vectors.
+/// The most axes [`step`] handles with coordinates on the stack (boards have
+/// 2 to 4); a board of more axes takes the same path with a vector.
 pub const STEP_DIMS: usize = 8;
 
-/// [`step`] with heap-allocated coordinates, for boards of more than
-/// [`STEP_DIMS`] axes (the same definition).
-fn step_general(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Cell> {
+/// [`step`] across levels, with `buf` (three times the board's axes long)
+/// holding the origin's, the target's and the candidate cell's shaft
+/// coordinates.
+fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], from: Cell, v: &[i32], buf: &mut [i64]) -> Option<Cell> {
     let geo = &game.geometry;
-    let Some(slide) = &game.slide else { return geo.offset(from, v) };
     let s = slide.stack_axis;
-    let dl = v.get(s).copied().unwrap_or(0);
-    let local = geo.coords(from);
-    let shift = |level: usize, axis: usize| -> i64 {
-        match slide.axes.get(level).copied().flatten() {
-            Some(a) if a == axis => i64::from(offsets.get(level).copied().unwrap_or(0)),
-            _ => 0,
-        }
+    let dims = buf.len() / 3;
+    let (origin, rest) = buf.split_at_mut(dims);
+    let (target, there) = rest.split_at_mut(dims);
+    let mut left_over = from as usize;
+    for (a, x) in origin.iter_mut().enumerate() {
+        let n = geo.size(a);
+        *x = (left_over % n) as i64;
+        left_over /= n;
+    }
+    // The level's slide axis and offset: (axis, rows), or none.
+    let shift_of = |level: usize| -> Option<(usize, i64)> {
+        let axis = slide.axes.get(level).copied().flatten().filter(|&a| a != s && a < dims)?;
+        Some((axis, i64::from(offsets.get(level).copied().unwrap_or(0))))
     };
     let inside = |p: &[i64]| p.iter().enumerate().all(|(a, &x)| a == s || (0..geo.size(a) as i64).contains(&x));
-    let level = local[s];
-    let origin: Vec<i64> = local.iter().enumerate().map(|(a, &x)| x as i64 + if a == s { 0 } else { shift(level, a) }).collect();
-    if !inside(&origin) {
+    let level = origin[s] as usize;
+    if let Some((axis, rows)) = shift_of(level) {
+        origin[axis] += rows;
+    }
+    if !inside(origin) {
         return None;
     }
-    let target: Vec<i64> = origin.iter().zip(v).enumerate().map(|(a, (&x, &d))| if a == s { 0 } else { x + i64::from(d) }).collect();
-    if !inside(&target) {
+    for a in 0..dims {
+        target[a] = if a == s { 0 } else { origin[a] + i64::from(v[a]) };
+    }
+    if !inside(target) {
         return None;
     }
+    let dl = v[s];
     let dir: i64 = dl.signum().into();
     let mut left = dl.unsigned_abs();
     let mut l = level as i64;
@@ -213,12 +175,15 @@ fn step_general(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Ce
         if l < 0 || l >= geo.size(s) as i64 {
             return None;
         }
-        let lu = l as usize;
-        let there: Vec<i64> = target.iter().enumerate().map(|(a, &x)| if a == s { l } else { x - shift(lu, a) }).collect();
-        if inside(&there) {
+        there.copy_from_slice(target);
+        there[s] = l;
+        if let Some((axis, rows)) = shift_of(l as usize) {
+            there[axis] -= rows;
+        }
+        if inside(there) {
             left -= 1;
             if left == 0 {
-                return geo.cell(&there);
+                return geo.cell(there);
             }
         }
     }
