@@ -189,6 +189,19 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     }
 }
 
+/// The label of level `level` on the stacking axis of the `slide` item
+/// (`?` in a game without one), as notation and position texts write it.
+pub fn level_label(game: &Game, level: u8) -> String {
+    let Some(slide) = &game.slide else { return "?".into() };
+    game.geometry.axes[slide.stack_axis].labels.get(level as usize).cloned().unwrap_or_else(|| "?".into())
+}
+
+/// The level labelled `label` on the stacking axis of the `slide` item.
+pub fn level_index(game: &Game, label: &str) -> Option<u8> {
+    let slide = game.slide.as_ref()?;
+    game.geometry.axes[slide.stack_axis].labels.iter().position(|l| l == label).map(|i| i as u8)
+}
+
 /// The colour of `cell`: the parity of the sum of its local coordinates
 /// (the level's own chequering, so it does not change when the level slides;
 /// a piece crossing a black hole can change colour).

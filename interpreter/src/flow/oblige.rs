@@ -200,19 +200,23 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
         (Some(RelocateWhat::Pieces { pieces, except, from, to }), _) => {
             let mover = pos.side ^ 1;
             let owner = resolve(pieces.who, mover, us);
-            let count = |s: &SliceCount, cell: Cell| -> bool {
+            // Which slices of each test's axis pass it (counted once, before the relocation).
+            let passing = |s: &SliceCount| -> Vec<bool> {
                 let owner = resolve(s.pieces.who, mover, us);
-                let slice = game.geometry.coords(cell)[s.axis];
-                let n = pos
-                    .cells_of(owner, t.nwords)
-                    .filter(|&c| game.geometry.coords(c)[s.axis] == slice && s.pieces.kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k))
-                    .count();
-                s.count.contains(n as u32)
+                let mut per = vec![0u32; game.geometry.size(s.axis)];
+                for c in pos.cells_of(owner, t.nwords) {
+                    if s.pieces.kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k) {
+                        per[game.geometry.coords(c)[s.axis]] += 1;
+                    }
+                }
+                per.into_iter().map(|n| s.count.contains(n)).collect()
             };
-            let targets: Vec<Cell> = game.geometry.board_cells().filter(|c| empty(c) && count(to, *c)).collect();
+            let (from_ok, to_ok) = (passing(from), passing(to));
+            let count = |s: &SliceCount, ok: &[bool], cell: Cell| ok[game.geometry.coords(cell)[s.axis]];
+            let targets: Vec<Cell> = game.geometry.board_cells().filter(|c| empty(c) && count(to, &to_ok, *c)).collect();
             for f in pos.cells_of(owner, t.nwords) {
                 let k = kind_of(pos.board[f as usize]);
-                if pieces.kind.is_some_and(|want| want != k) || except.contains(&k) || !count(from, f) {
+                if pieces.kind.is_some_and(|want| want != k) || except.contains(&k) || !count(from, &from_ok, f) {
                     continue;
                 }
                 pairs.extend(targets.iter().map(|&c| (f, c)));

@@ -27,6 +27,7 @@
 //!   optional step a player waived.
 
 use super::out_of_play::OutOfPlay;
+use crate::engine::frame::{level_index, level_label};
 use super::phase;
 use super::state::{ActionKind, Obligation};
 use crate::engine::position::Position;
@@ -110,16 +111,6 @@ fn read_oblige(game: &Game, pos: &mut Position, value: &str) -> Result<(), KeyEr
     }
     pos.flow.get_or_insert_with(Box::default).queue = queue;
     Ok(())
-}
-
-/// The index of the level labelled `label` on the stacking axis of the `slide` item.
-fn level_index(game: &Game, label: &str) -> Option<u8> {
-    let slide = game.slide.as_ref()?;
-    game.geometry.axes[slide.stack_axis].labels.iter().position(|l| l == label).map(|i| i as u8)
-}
-
-fn level_label(game: &Game, level: u8) -> String {
-    game.slide.as_ref().and_then(|s| game.geometry.axes[s.stack_axis].labels.get(level as usize)).cloned().unwrap_or_else(|| "?".into())
 }
 
 fn player_letter(c: Option<crate::model::Color>) -> char {

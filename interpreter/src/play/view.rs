@@ -158,10 +158,7 @@ fn out_of_play_lines(game: &Game, pos: &Position, letters: Option<&LetterSet>, o
             Some(h) => format!("{} may return it onto {}", player_name(game, h), cells.join(" ")),
             None => "it stays out for good".to_string(),
         };
-        let until = match (e.level, &game.slide) {
-            (Some(l), Some(sl)) => format!(", until level {} rests", game.geometry.axes[sl.stack_axis].labels.get(l as usize).map_or("?", |s| s.as_str())),
-            _ => String::new(),
-        };
+        let until = e.level.map_or(String::new(), |l| format!(", until level {} rests", crate::engine::frame::level_label(game, l)));
         let fresh = if e.fresh { " (taken in this ply)" } else { "" };
         out.push_str(&format!("out of play: {piece} from {}{fresh}: {who}{until}\n", game.geometry.name(e.origin)));
     }

@@ -33,8 +33,7 @@ use rulebook_grammar::Diagnostic;
 
 /// The label of level `level` on the stacking axis (`?` in a game without `slide`).
 fn level_label(v: &Variant, level: u8) -> String {
-    let Some(slide) = &v.game.slide else { return "?".into() };
-    v.game.geometry.axes[slide.stack_axis].labels.get(level as usize).cloned().unwrap_or_else(|| "?".into())
+    crate::engine::frame::level_label(&v.game, level)
 }
 
 /// The word for moving level `level` in the direction of `sign` (negative:
