@@ -10,8 +10,6 @@ mod support;
 
 use rulebook_interpreter::flow::perft::{plies, plies_reference};
 use rulebook_interpreter::{Position, Variant};
-use std::path::PathBuf;
-use support::variant_at;
 
 /// The small tower of interpreter/tests/obligations.rs (4 × 4 × 3, every
 /// level sliding), with the group rule; `LINE` is its length range.
@@ -49,13 +47,7 @@ end {
 /// The tower with `line` (`3`: no upper bound, so the pre-filter applies;
 /// `3..4`: bounded, so every move is tried).
 fn tower(line: &str) -> Variant {
-    let dir = std::env::temp_dir().join(format!("rulebook-fast-path-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path: PathBuf = dir.join(format!("tower{n}.rules"));
-    std::fs::write(&path, TOWER.replace("LINE", line)).expect("write");
-    variant_at(&path)
+    support::variant_from_text("fast-path-tower", &TOWER.replace("LINE", line))
 }
 
 fn at(v: &Variant, fen: &str) -> Position {

@@ -9,8 +9,6 @@ mod support;
 
 use rulebook_interpreter::flow::{perft as flow_perft, Action, ActionKind};
 use rulebook_interpreter::{Position, Variant};
-use std::path::PathBuf;
-use support::variant_at;
 
 /// The tower and its pieces, with the group rule of rules/4d-schach.rules.
 const TOWER: &str = r#"
@@ -45,14 +43,7 @@ end {
 "#;
 
 fn tower(extra: &str) -> Variant {
-    let dir = std::env::temp_dir().join(format!("rulebook-obligations-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    // Tests run in parallel: each load gets a file of its own.
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path: PathBuf = dir.join(format!("tower{n}.rules"));
-    std::fs::write(&path, format!("{TOWER}{extra}")).expect("write");
-    variant_at(&path)
+    support::variant_from_text("obligations-tower", &format!("{TOWER}{extra}"))
 }
 
 fn at(v: &Variant, fen: &str) -> Position {

@@ -33,6 +33,19 @@ pub fn variant_at(path: &Path) -> Variant {
     }
 }
 
+/// Loads a rules file written by the test: `text` is saved to a file of its
+/// own under the temporary directory (tests run in parallel), named after
+/// `tag`, and loaded from there.
+pub fn variant_from_text(tag: &str, text: &str) -> Variant {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("rulebook-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{tag}{}.rules", NEXT.fetch_add(1, Ordering::Relaxed)));
+    std::fs::write(&path, text).expect("write");
+    variant_at(&path)
+}
+
 /// Loads `rules/<name>.rules` of the repository.
 pub fn variant(name: &str) -> Variant {
     variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("rules").join(format!("{name}.rules")))
