@@ -795,7 +795,13 @@ fn king_on_board(game: &Game, pos: &Position, color: u8) -> bool {
 /// Can the ply in `pos` (begun by `mover`) be completed with `mover`'s king
 /// not capturable?
 fn completable(v: &Variant, rules: Rules, pos: &Position, mover: u8) -> bool {
+    let safe = !(king_on_board(&v.game, pos, mover) && king_capturable(v, pos, mover));
     if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first().copied()) {
+        // Every decision of a ply leaves the mover's king safe, not only the
+        // last (LANGUAGE §3.20, ruling "intermediate-check").
+        if !safe {
+            return false;
+        }
         // An owed obligation is there only if it offers something (settle
         // drops the others), so an optional one offers a pass: tried first,
         // before the (possibly many) candidates are listed.
@@ -804,7 +810,7 @@ fn completable(v: &Variant, rules: Rules, pos: &Position, mover: u8) -> bool {
         }
         return candidates_for(v, pos, &head).iter().any(|a| *a != Action::Pass && completable(v, rules, &make(v, rules, pos, a), mover));
     }
-    !(king_on_board(&v.game, pos, mover) && king_capturable(v, pos, mover))
+    safe
 }
 
 // ---------------------------------------------------------------- games
@@ -953,6 +959,9 @@ fn walk_from(v: &Variant, w: &Walk, seed: u64, start: Position) -> Seen {
             };
             pos = v.parse_fen(&text, "<test>").unwrap_or_else(|d| panic!("{text}: {}", d.message));
             assert_eq!(pos.flow.as_ref().map(|f| (f.phase as usize, f.queue.len())), Some((game.phases.len(), 1 + usize::from(kind == ActionKind::Exile))), "{text}");
+        }
+        if std::env::var_os("FLOW_TRACE").is_some() {
+            eprintln!("seed {seed} decision {step}: {}", v.fen(&pos));
         }
         let actions = v.actions(&pos);
         let text = v.fen(&pos);

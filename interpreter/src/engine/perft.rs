@@ -210,7 +210,9 @@ fn perft_with(
 /// that may start a ply ([`Variant::ply_starts`]): its legal completions, or
 /// 1 when its ply is over and legal.
 fn plies_through(v: &Variant, next: &Position) -> u64 {
-    if crate::flow::ply::in_ply(next) {
+    if v.dead_mid_ply(next) {
+        0
+    } else if crate::flow::ply::in_ply(next) {
         crate::flow::perft::count_plies(v, next)
     } else {
         u64::from(v.completable(next))
@@ -219,7 +221,9 @@ fn plies_through(v: &Variant, next: &Position) -> u64 {
 
 /// The ends of the complete plies through `next` (see [`plies_through`]).
 fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
-    if crate::flow::ply::in_ply(&next) {
+    if v.dead_mid_ply(&next) {
+        // The move leaves its king attacked mid-ply: no ply goes through it.
+    } else if crate::flow::ply::in_ply(&next) {
         crate::flow::perft::ply_ends(v, &next, out);
     } else if v.completable(&next) {
         out.push(next);

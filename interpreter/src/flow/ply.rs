@@ -285,10 +285,25 @@ impl Variant {
         }
     }
 
+    /// Is `pos` inside a ply (something is owed) with the ply's mover's royal
+    /// piece attacked? A decision that leads to such a node is illegal: every decision
+    /// of a ply, not only its last, must leave the mover's royal piece not
+    /// attacked (LANGUAGE §3.20; ruling "intermediate-check" of
+    /// rules/4d-schach.rules), so that a ply cannot escape a check through
+    /// the decisions it obliges. Mid-ply the test is in the frame of the
+    /// moment; the ply's end is judged after its jumps ([`Self::completable`]).
+    pub(crate) fn dead_mid_ply(&self, pos: &Position) -> bool {
+        in_ply(pos) && movegen::royal_attacked(&self.game, &self.tables_for(pos), pos, pos.side ^ 1)
+    }
+
     /// Can the ply in `pos` be completed with its mover's royal piece not
-    /// attacked? (At a ply's end: is it not attacked now?)
+    /// attacked after each decision ([`Self::dead_mid_ply`]) and at its end,
+    /// after the jumps? (At a ply's end: is it not attacked now?)
     pub(crate) fn completable(&self, pos: &Position) -> bool {
         if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) {
+            if self.dead_mid_ply(pos) {
+                return false;
+            }
             // Some decision completes the ply (depth first, stopping at the
             // first; a waiver first, as it makes the least to test).
             if !head.compulsory && self.completable(&self.apply(pos, &Action::Pass)) {
