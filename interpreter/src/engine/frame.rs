@@ -455,9 +455,7 @@ impl FrameCache {
                 return Arc::clone(&e.tables);
             }
         }
-        let mut tables = Tables::for_frame(game, offsets);
-        tables.zobrist = Arc::clone(&base.zobrist);
-        let built = Arc::new(tables);
+        let built = Arc::new(Tables::for_frame(game, offsets, base));
         match self.tables.write() {
             Ok(mut map) => {
                 if let Some(e) = map.get(offsets) {

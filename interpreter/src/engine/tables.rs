@@ -5,7 +5,7 @@
 
 use crate::model::geometry::{Cell, Geometry, MAX_CELLS};
 use crate::model::{Color, Game, KindId, Part, StepKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A ray may end on an empty cell.
 pub const QUIET: u8 = 1;
@@ -191,16 +191,18 @@ pub struct Tables {
 impl Tables {
     /// Compiles the tables of `game` (the resting geometry).
     pub fn new(game: &Game) -> Tables {
-        Tables::build(game, &[])
+        Tables::build(game, &[], None)
     }
 
     /// Compiles the tables of `game` with its sliding levels at `offsets`
-    /// (one per level; see [`crate::engine::frame::step`]).
-    pub fn for_frame(game: &Game, offsets: &[i8]) -> Tables {
-        Tables::build(game, offsets)
+    /// (one per level; see [`crate::engine::frame::step`]), sharing the
+    /// Zobrist keys of `base`, the resting tables (a position's key does
+    /// not depend on its frame's tables).
+    pub fn for_frame(game: &Game, offsets: &[i8], base: &Tables) -> Tables {
+        Tables::build(game, offsets, Some(std::sync::Arc::clone(&base.zobrist)))
     }
 
-    fn build(game: &Game, offsets: &[i8]) -> Tables {
+    fn build(game: &Game, offsets: &[i8], zobrist: Option<std::sync::Arc<Vec<u64>>>) -> Tables {
         let framed = offsets.iter().any(|&o| o != 0);
         let offset = |from: Cell, v: &[i32]| -> Option<Cell> {
             if framed {
@@ -213,6 +215,45 @@ impl Tables {
         let ncells = geo.cells();
         debug_assert!(ncells <= MAX_CELLS);
         let nkinds = game.kinds.len();
+        // Each step is worked out once per (vector, cell) and looked up after:
+        // a ride repeats one step, and every kind and colour with that vector
+        // walks the same cells (out of rest a step walks the shaft's levels,
+        // which costs far more than a lookup).
+        let mut vector_ids: HashMap<&[i32], usize> = HashMap::new();
+        let ids: Vec<Vec<[Vec<usize>; 2]>> = game
+            .kinds
+            .iter()
+            .map(|kind| {
+                kind.parts
+                    .iter()
+                    .map(|part| {
+                        [0, 1].map(|c| {
+                            part.vectors[c]
+                                .iter()
+                                .map(|v| {
+                                    let next = vector_ids.len();
+                                    *vector_ids.entry(v.as_slice()).or_insert(next)
+                                })
+                                .collect()
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut vectors: Vec<&[i32]> = vec![&[]; vector_ids.len()];
+        for (v, &i) in &vector_ids {
+            vectors[i] = v;
+        }
+        const UNKNOWN: u32 = u32::MAX;
+        const OFF: u32 = u32::MAX - 1;
+        let mut memo = vec![UNKNOWN; vectors.len() * ncells];
+        let mut offset = |from: Cell, vi: usize| -> Option<Cell> {
+            let slot = &mut memo[vi * ncells + from as usize];
+            if *slot == UNKNOWN {
+                *slot = offset(from, vectors[vi]).map_or(OFF, u32::from);
+            }
+            (*slot != OFF).then_some(*slot as Cell)
+        };
         let mut ray_index = vec![(0u32, 0u32); nkinds * 2 * ncells];
         let mut rays = Vec::new();
         let mut cells: Vec<Cell> = Vec::new();
@@ -223,7 +264,7 @@ impl Tables {
                 for from in 0..ncells as Cell {
                     let begin = rays.len() as u32;
                     if geo.on_board[from as usize] {
-                        for part in &kind.parts {
+                        for (part, part_ids) in kind.parts.iter().zip(&ids[k]) {
                             if let Some(zone) = &part.from {
                                 if !zone[color].contains(&from) {
                                     continue;
@@ -255,8 +296,8 @@ impl Tables {
                             if part.kind == StepKind::Leap {
                                 // All targets of a leap in one scatter list.
                                 let start = cells.len() as u32;
-                                for v in &part.vectors[color] {
-                                    if let Some(to) = offset(from, v) {
+                                for &vi in &part_ids[color] {
+                                    if let Some(to) = offset(from, vi) {
                                         cells.push(to);
                                     }
                                 }
@@ -266,7 +307,7 @@ impl Tables {
                                 }
                                 continue;
                             }
-                            for v in &part.vectors[color] {
+                            for &vi in &part_ids[color] {
                                 let start = cells.len() as u32;
                                 let mut at = from;
                                 let mut n = 0;
@@ -274,7 +315,7 @@ impl Tables {
                                 // its ray runs to the edge and the walker applies the limit.
                                 let steps = if part.kind == StepKind::Hop { max_len } else { limit };
                                 while n < steps {
-                                    match offset(at, v) {
+                                    match offset(at, vi) {
                                         Some(next) => {
                                             cells.push(next);
                                             at = next;
@@ -450,21 +491,28 @@ impl Tables {
             .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
             .collect();
         // Parts whose targets overlap from some cell (e.g. `move W` and `move ride W`).
+        // The modes seen on each cell from the current origin, stamped with
+        // the origin's number so that nothing is cleared between origins.
         let mut may_repeat = vec![false; nkinds * 2];
+        let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0); ncells];
         for (kc, repeat) in may_repeat.iter_mut().enumerate() {
             for from in 0..ncells {
+                let stamp = (kc * ncells + from) as u32;
                 let (a, b) = ray_index[kc * ncells + from];
-                let mut seen: Vec<(Cell, u8)> = Vec::new();
                 for ray in &rays[a as usize..b as usize] {
                     let modes = ray.flags & (QUIET | CAPTURE);
                     let all = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
                     // An `exactly` ride lands only on its last cell.
                     let landings = if ray.flags & EXACT != 0 { &all[all.len() - 1..] } else { all };
                     for &c in landings {
-                        if seen.iter().any(|&(s, m)| s == c && m & modes != 0) {
+                        let slot = &mut seen[c as usize];
+                        if slot.0 != stamp {
+                            *slot = (stamp, 0);
+                        }
+                        if slot.1 & modes != 0 {
                             *repeat = true;
                         }
-                        seen.push((c, modes));
+                        slot.1 |= modes;
                     }
                 }
             }
@@ -489,15 +537,17 @@ impl Tables {
             .fold(0u64, |m, (i, _)| m | 1 << i);
 
         // SplitMix64 keys: deterministic, independent of the platform.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
-        let zobrist = std::sync::Arc::new((0..256 * ncells).map(|_| next()).collect());
+        let zobrist = zobrist.unwrap_or_else(|| {
+            let mut state = 0x9E37_79B9_7F4A_7C15u64;
+            let mut next = move || {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            };
+            std::sync::Arc::new((0..256 * ncells).map(|_| next()).collect())
+        });
 
         Tables {
             ncells,

@@ -252,7 +252,7 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             .with_help("in a phase with a placement order, each hand holds exactly the pieces the order has still to place: its last entries"));
     }
     // A frame out of rest has tables of its own (the check test follows the frame).
-    let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(game, &o));
+    let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(game, &o, t));
     validate(game, framed.as_ref().unwrap_or(t), &pos, src, board_at, board_field.len())?;
     Ok(pos)
 }
