@@ -222,8 +222,9 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     progress("checking well-formedness");
     let facts = well_formedness(v, &found, &mut diagnostics);
 
-    // `rule` items (issue 13) only end games and forbid moves: an invariant
-    // proved over every move still holds, and the searches play them.
+    // `rule` items that end games and forbid moves: an invariant proved over
+    // every move still holds, and the searches play them. Rules that oblige
+    // add decisions neither the encoding nor the searches make yet.
     let mut uncovered: Vec<String> = game
         .rules
         .iter()
@@ -240,7 +241,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
                     })
                     .collect();
                 format!(
-                    "rule \"{}\": it obliges further decisions in the ply ({}) that the encoding does not model, so a proof covers plies of one move only (issue 14); the searches play it",
+                    "rule \"{}\": it obliges further decisions in the ply ({}) that the encoding does not model, so a proof covers plies of one move only; the searches play moves only, so a line stops where the rule obliges (issue 14)",
                     r.name,
                     words.join(", ")
                 )
@@ -1083,6 +1084,26 @@ fn well_formedness(v: &Variant, found: &Exploration, diagnostics: &mut Vec<Diagn
                 .warning()
                 .with_help("add `draw on repetition 3`, or a move limit reset only by irreversible moves"),
         );
+    }
+    // Swings: a process that must end. A swinging level's state moves by
+    // `frame::tick` alone (the pieces and the other levels play no part), so
+    // running the swing of every pull to rest is a proof of the bound.
+    if let Some(slide) = &game.slide {
+        if let Some(level) = slide.axes.iter().position(Option::is_some) {
+            match crate::swings::longest(v, level as u8) {
+                Some((Some(n), rows)) => facts.push(format!(
+                    "swings end: a level pulled out comes back to rest within {n} half-moves after the one that pulls it (the longest swing: {} rows; every pull of 1 to {} rows either way was run to rest)",
+                    rows.unsigned_abs(),
+                    slide.out_max
+                )),
+                Some((None, rows)) => diagnostics.push(
+                    Diagnostic::error("C0233", &slide.file, slide.span, "a swing does not come to rest", "this level's swing")
+                        .warning()
+                        .with_help(format!("a level pulled out {rows} rows still swings after {} half-moves; make each overshoot shorter (`overshoot 1 less each pass`)", crate::swings::LIMIT)),
+                ),
+                None => {}
+            }
+        }
     }
     // Each side can win.
     for (p, player) in game.players.iter().enumerate() {

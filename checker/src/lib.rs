@@ -7,6 +7,7 @@
 //! * [`spread_layer`] proves or refutes the claims about spread pieces on
 //!   an abstraction that keeps only pieces' squares counts and units.
 //! * [`concrete`] evaluates claims on the interpreter's positions and moves.
+//! * [`swings`] runs every pull of a sliding level to rest (the bound on a swing).
 //! * [`explore`] walks the game tree from the setup (bounded model checking,
 //!   reachable wins, positions where the rules say nothing).
 //! * [`check`] runs them all and gathers the [`Report`]; [`diagram`] draws
@@ -19,6 +20,7 @@ pub mod encode;
 pub mod explore;
 pub mod prove;
 pub mod spread_layer;
+pub mod swings;
 pub mod templates;
 
 pub use check::{check, ClaimResult, Counterexample, Options, Report, Stats, Verdict};
