@@ -337,8 +337,8 @@ fn the_binary_plays_records_and_replays_the_middle_game() {
 
 /// The whole line from the empty tower through the binary. Ignored by
 /// default: the positions that offer the entropy correction (about 4,000
-/// relocations each) make `play` and `replay` take about 25 s each in a debug
-/// build. Run with `cargo test --test four_d_game -- --ignored`.
+/// relocations each) make `play` and `replay` slow in a debug build (9 s for
+/// the test in release). Run with `cargo test --release --test four_d_game -- --ignored`.
 #[test]
 #[ignore]
 fn the_binary_plays_records_and_replays_the_whole_game() {
