@@ -443,8 +443,24 @@ pub struct Ruling {
     pub quote: Spanned<String>,
     /// The reading chosen.
     pub reading: Spanned<String>,
+    /// `settles …`: the items whose reading it decides (empty when it names none).
+    pub settles: Vec<Spanned<Settled>>,
     /// The whole block.
     pub span: Span,
+}
+
+/// One item a ruling settles (`settles rule "group", slide`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Settled {
+    /// `rule "NAME"`: a `rule` item.
+    Rule(String),
+    /// `piece NAME`: a piece's movement.
+    Piece(String),
+    /// `phase NAME`: a phase before play.
+    Phase(String),
+    /// A block named by its keyword: `board`, `setup`, `end`, `castling`,
+    /// `promotion`, `hand`, `hidden`, `spread`, `tunnel` or `slide`.
+    Item(String),
 }
 
 /// `claim bishops_keep_colour: Bishop moves keep colour`: a named property

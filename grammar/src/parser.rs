@@ -770,9 +770,16 @@ impl Builder<'_> {
         let mut source: Option<(Span, Spanned<String>)> = None;
         let mut quote: Option<(Span, Spanned<String>)> = None;
         let mut reading: Option<(Span, Spanned<String>)> = None;
+        let mut settles: Vec<Spanned<Settled>> = Vec::new();
         for c in pair.into_inner() {
             match c.as_rule() {
                 Rule::string => name = Some(self.string(c)?),
+                Rule::ruling_field if c.clone().into_inner().any(|f| f.as_rule() == Rule::ruling_settles) => {
+                    let field = c.into_inner().find(|f| f.as_rule() == Rule::ruling_settles);
+                    for target in field.into_iter().flat_map(|f| f.into_inner()).filter(|t| t.as_rule() == Rule::settled) {
+                        settles.push(self.settled(target)?);
+                    }
+                }
                 Rule::ruling_field => {
                     let field_span = span_of(&c);
                     let mut keyword = None;
@@ -811,8 +818,34 @@ impl Builder<'_> {
             source: source.map(|s| s.1),
             quote,
             reading,
+            settles,
             span,
         })
+    }
+
+    /// One target of `settles`.
+    fn settled(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Settled>> {
+        let span = span_of(&pair);
+        let inner = self.need(first_inner(pair), span, "empty settles target")?;
+        let value = match inner.as_rule() {
+            Rule::settled_rule => {
+                let s = inner.into_inner().find(|c| c.as_rule() == Rule::string);
+                Settled::Rule(self.string(self.need(s, span, "rule without a name")?)?.node)
+            }
+            Rule::settled_piece | Rule::settled_phase => {
+                let piece = inner.as_rule() == Rule::settled_piece;
+                let n = inner.into_inner().find(|c| c.as_rule() == Rule::name);
+                let n = self.need(n, span, "settles target without a name")?.as_str().to_string();
+                if piece {
+                    Settled::Piece(n)
+                } else {
+                    Settled::Phase(n)
+                }
+            }
+            Rule::settled_item => Settled::Item(inner.as_str().trim().to_string()),
+            _ => return Err(self.internal(span, "unknown settles target")),
+        };
+        Ok(Spanned::new(value, span))
     }
 
     fn without(&self, pair: Pair<'_, Rule>) -> Res<Spanned<Without>> {

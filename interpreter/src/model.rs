@@ -567,10 +567,38 @@ pub struct Ruling {
     pub quote: String,
     /// The reading chosen.
     pub reading: String,
+    /// What it decides (`settles …`), each item checked to exist.
+    pub settles: Vec<Settles>,
     /// The file it was written in.
     pub file: String,
     /// Where.
     pub span: Span,
+}
+
+/// An item of the variant a ruling settles: the checker shows its findings
+/// on that item with the ruling (LANGUAGE §3.12).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Settles {
+    /// A `rule` item, by name.
+    Rule(String),
+    /// A piece's movement, by the piece's name.
+    Piece(String),
+    /// A phase, by name.
+    Phase(String),
+    /// A block, by its keyword (`board`, `setup`, `end`, `castling`,
+    /// `promotion`, `hand`, `hidden`, `spread`, `tunnel`, `slide`).
+    Item(String),
+}
+
+impl std::fmt::Display for Settles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Settles::Rule(n) => write!(f, "rule \"{n}\""),
+            Settles::Piece(n) => write!(f, "piece {n}"),
+            Settles::Phase(n) => write!(f, "phase {n}"),
+            Settles::Item(k) => write!(f, "{k}"),
+        }
+    }
 }
 
 impl Game {

@@ -68,6 +68,9 @@ struct RulingSummary {
     source: Option<String>,
     quote: String,
     reading: String,
+    /// What it settles (`rule "group"`, `piece Pawn`, `slide`, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    settles: Vec<String>,
     file: String,
 }
 
@@ -209,6 +212,7 @@ fn summarize(db: &Database, files: &[SourceFile], game: &Game, setup_moves: usiz
                 source: r.source.clone(),
                 quote: r.quote.clone(),
                 reading: r.reading.clone(),
+                settles: r.settles.iter().map(|x| x.to_string()).collect(),
                 file: r.file.clone(),
             })
             .collect(),
@@ -294,6 +298,9 @@ fn summary_text(s: &Summary) -> String {
             "{head}\n    quote:   \"{}\"\n    reading: {}\n",
             r.quote, r.reading
         ));
+        if !r.settles.is_empty() {
+            out.push_str(&format!("    settles: {}\n", r.settles.join(", ")));
+        }
     }
     out
 }

@@ -873,6 +873,31 @@ fn string_errors() {
 }
 
 #[test]
+fn ruling_settles_names_items() {
+    let src = r#"ruling "r" { quote "q" reading "a" settles rule "group", slide; settles piece Pawn, phase opening }"#;
+    let file = ok(src);
+    let Item::Ruling(r) = &file.items[0] else {
+        panic!()
+    };
+    let got: Vec<&Settled> = r.settles.iter().map(|s| &s.node).collect();
+    assert_eq!(
+        got,
+        [
+            &Settled::Rule("group".into()),
+            &Settled::Item("slide".into()),
+            &Settled::Piece("Pawn".into()),
+            &Settled::Phase("opening".into()),
+        ]
+    );
+    assert_eq!(text(src, r.settles[0].span), r#"rule "group""#);
+    // `settles` wants a target; `settles` is reserved.
+    let d = err(r#"ruling "r" { quote "q" reading "a" settles }"#);
+    assert_eq!(d.code, "E0001");
+    let d = err("piece settles S { move W }");
+    assert!(d.message.contains("expected"), "{}", d.message);
+}
+
+#[test]
 fn ruling_fields_missing_or_twice() {
     let src = "ruling \"r\" { quote \"q\" }";
     let d = err(src);

@@ -24,6 +24,7 @@ mod chance;
 mod slide;
 mod phases;
 mod rules;
+mod rulings;
 use board::*;
 use pieces::*;
 pub use pieces::MAX_DIRECTIONS;
@@ -38,6 +39,7 @@ use chance::*;
 use slide::*;
 use phases::*;
 use rules::*;
+use rulings::*;
 
 /// A parsed file with the name its diagnostics use.
 pub struct SourceTree<'a> {
@@ -365,18 +367,24 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     }
     let has = Has { hidden: hidden.is_some(), spread: spread.is_some(), entangle: spread.as_ref().is_some_and(|s| s.entangle.is_some()) };
     let claims = draft.claims.iter().filter_map(|c| lower_claim(&mut cx, *c, &draft.removed, has)).collect();
-    let rulings = draft
-        .rulings
-        .iter()
-        .map(|r| Ruling {
-            name: r.node.name.node.clone(),
-            source: r.node.source.as_ref().map(|s| s.node.clone()),
-            quote: r.node.quote.node.clone(),
-            reading: r.node.reading.node.clone(),
-            file: r.file.to_string(),
-            span: r.node.span,
-        })
-        .collect();
+    let present = Present {
+        kinds: &kinds,
+        rules: &rules,
+        phases: &phases,
+        blocks: [
+            ("board", true),
+            ("setup", true),
+            ("end", true),
+            ("castling", castling.is_some()),
+            ("promotion", !promotions.is_empty()),
+            ("hand", hand.is_some()),
+            ("hidden", hidden.is_some()),
+            ("spread", spread.is_some()),
+            ("tunnel", tunnel.is_some()),
+            ("slide", slide.is_some()),
+        ],
+    };
+    let rulings = lower_rulings(&mut cx, &draft.rulings, &present);
     let Some(setup) = draft.setup else {
         diags.push(
             Diagnostic::error("E0113", last, Span::new(0, 0), "no setup", "the variant needs a `setup \"FEN\"`")
