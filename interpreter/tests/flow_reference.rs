@@ -1278,11 +1278,11 @@ fn playouts_sample() {
     assert!(all.in_play > 0 && all.activations > 0 && all.out_of_rest > 0, "{all:?}");
 }
 
-/// The full 1,000 playouts of up to 120 decisions (not run in full since the
-/// pieces out of play landed: seeds 0..40 passed in 419 s in release on this
-/// 2-core machine with two other test runs beside them, so the 1,000 take
-/// about 3 hours on one core, or share them out; `playouts_sample`, 2 games
-/// of 48 decisions, takes 1.5 s in the test profile); run with
+/// The full 1,000 playouts of up to 120 decisions (in release on this 2-core
+/// machine, each process on one core beside other work: seeds 900..1000 in
+/// 317 s, and the whole run in one process over an hour, so share them out;
+/// `playouts_sample`, 2 games of 48 decisions, takes 1.5 s in the test
+/// profile); run with
 /// `cargo test --release -p rulebook-interpreter --test flow_reference -- --ignored playouts_full`;
 /// `FLOW_PLAYOUTS=START..END` runs those seeds only, so that several
 /// processes can share the 1,000).
