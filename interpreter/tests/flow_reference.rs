@@ -1280,7 +1280,8 @@ fn playouts_sample() {
 
 /// The full 1,000 playouts of up to 120 decisions (in release on this 2-core
 /// machine, each process on one core beside other work: seeds 900..1000 in
-/// 317 s, and the whole run in one process over an hour, so share them out;
+/// 317 s, 800..900 in 346 s, and all 1,000 in one process in 5,656 s, so
+/// share them out;
 /// `playouts_sample`, 2 games of 48 decisions, takes 1.5 s in the test
 /// profile); run with
 /// `cargo test --release -p rulebook-interpreter --test flow_reference -- --ignored playouts_full`;
