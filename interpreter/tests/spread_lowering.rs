@@ -359,7 +359,7 @@ fn entangle_and_tunnel_errors() {
     let tun = |body: &str| format!("extends \"CHESS\"\ndie d6 1..6\ntunnel {{ {body} }}\n");
     assert_eq!(errors("no-roll", &tun("")), [e("E0137", "tunnel")]);
     assert_eq!(
-        errors("roll-twice", &tun("roll d6 { through 6 bounce 1..5 } roll d6 { through 6 bounce 1..5 }")),
+        errors("tunnel-roll-twice", &tun("roll d6 { through 6 bounce 1..5 } roll d6 { through 6 bounce 1..5 }")),
         [e("E0137", "roll d6 { through 6 bounce 1..5 }")]
     );
 }
