@@ -118,8 +118,9 @@ pub fn step(game: &Game, offsets: &[i8], from: Cell, v: &[i32]) -> Option<Cell> 
     if v.len() < dims {
         return None;
     }
-    // Fixed-size coordinates for the usual boards: this runs about a million
-    // times per frame's tables, so it must not allocate.
+    // Fixed-size coordinates for the usual boards: this runs once per
+    // (vector, cell) of every frame's tables and in every condition that
+    // walks the shaft, so it must not allocate.
     if dims <= STEP_DIMS {
         let mut buf = [0i64; 3 * STEP_DIMS];
         walk(game, slide, offsets, from, v, &mut buf[..3 * dims])

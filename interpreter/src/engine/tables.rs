@@ -204,7 +204,7 @@ impl Tables {
 
     fn build(game: &Game, offsets: &[i8], zobrist: Option<std::sync::Arc<Vec<u64>>>) -> Tables {
         let framed = offsets.iter().any(|&o| o != 0);
-        let offset = |from: Cell, v: &[i32]| -> Option<Cell> {
+        let step = |from: Cell, v: &[i32]| -> Option<Cell> {
             if framed {
                 crate::engine::frame::step(game, offsets, from, v)
             } else {
@@ -250,7 +250,7 @@ impl Tables {
         let mut offset = |from: Cell, vi: usize| -> Option<Cell> {
             let slot = &mut memo[vi * ncells + from as usize];
             if *slot == UNKNOWN {
-                *slot = offset(from, vectors[vi]).map_or(OFF, u32::from);
+                *slot = step(from, vectors[vi]).map_or(OFF, u32::from);
             }
             (*slot != OFF).then_some(*slot as Cell)
         };

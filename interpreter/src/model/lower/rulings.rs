@@ -20,30 +20,29 @@ pub(super) fn lower_rulings(cx: &mut Cx, rulings: &[From<ast::Ruling>], present:
 fn lower_ruling(cx: &mut Cx, r: From<ast::Ruling>, present: &Present) -> Ruling {
     let mut settles = Vec::new();
     for target in &r.node.settles {
-        let (known, what, names): (bool, &str, Vec<String>) = match &target.node {
-            ast::Settled::Rule(n) => (present.rules.iter().any(|x| &x.name == n), "rule", present.rules.iter().map(|x| format!("\"{}\"", x.name)).collect()),
-            ast::Settled::Piece(n) => (present.kinds.iter().any(|k| &k.name == n), "piece", present.kinds.iter().map(|k| k.name.clone()).collect()),
-            ast::Settled::Phase(n) => (present.phases.iter().any(|p| &p.name == n), "phase", present.phases.iter().map(|p| p.name.clone()).collect()),
-            ast::Settled::Item(k) => (present.blocks.iter().any(|(b, has)| b == k && *has), "block", Vec::new()),
+        // The item, the word for its kind, and the names the variant has of that kind.
+        let (settled, what, names): (Settles, &str, Vec<&str>) = match &target.node {
+            ast::Settled::Rule(n) => (Settles::Rule(n.clone()), "rule", present.rules.iter().map(|x| x.name.as_str()).collect()),
+            ast::Settled::Piece(n) => (Settles::Piece(n.clone()), "piece", present.kinds.iter().map(|k| k.name.as_str()).collect()),
+            ast::Settled::Phase(n) => (Settles::Phase(n.clone()), "phase", present.phases.iter().map(|p| p.name.as_str()).collect()),
+            ast::Settled::Item(k) => (Settles::Item(k.clone()), "block", present.blocks.iter().filter(|(_, has)| *has).map(|(b, _)| *b).collect()),
         };
-        let settled = match &target.node {
-            ast::Settled::Rule(n) => Settles::Rule(n.clone()),
-            ast::Settled::Piece(n) => Settles::Piece(n.clone()),
-            ast::Settled::Phase(n) => Settles::Phase(n.clone()),
-            ast::Settled::Item(k) => Settles::Item(k.clone()),
-        };
-        if !known {
-            let (message, label, help) = match &target.node {
-                ast::Settled::Item(k) => (
+        let (ast::Settled::Rule(name) | ast::Settled::Piece(name) | ast::Settled::Phase(name) | ast::Settled::Item(name)) = &target.node;
+        if !names.contains(&name.as_str()) {
+            let (message, label, help) = match &settled {
+                Settles::Item(k) => (
                     format!("the ruling settles `{k}`, and the variant has no `{k}` block"),
                     "no such block".to_string(),
                     "name a block the variant has, or a rule, piece or phase".to_string(),
                 ),
-                _ => (
-                    format!("the ruling settles {settled}, and the variant has no {what} of that name"),
-                    format!("no {what} of that name"),
-                    if names.is_empty() { format!("the variant has no {what} at all") } else { format!("its {what}s: {}", names.join(", ")) },
-                ),
+                _ => {
+                    let quoted: Vec<String> = names.iter().map(|n| if what == "rule" { format!("\"{n}\"") } else { n.to_string() }).collect();
+                    (
+                        format!("the ruling settles {settled}, and the variant has no {what} of that name"),
+                        format!("no {what} of that name"),
+                        if quoted.is_empty() { format!("the variant has no {what} at all") } else { format!("its {what}s: {}", quoted.join(", ")) },
+                    )
+                }
             };
             cx.diags.push(Diagnostic::error("E0180", r.file, target.span, message, label).with_help(help));
             continue;

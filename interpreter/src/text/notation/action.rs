@@ -29,12 +29,9 @@ use crate::engine::variant::Variant;
 use crate::flow::Action;
 use crate::model::LetterSet;
 use rulebook_grammar::ast::Span;
+use crate::engine::frame::level_label;
 use rulebook_grammar::Diagnostic;
 
-/// The label of level `level` on the stacking axis (`?` in a game without `slide`).
-fn level_label(v: &Variant, level: u8) -> String {
-    crate::engine::frame::level_label(&v.game, level)
-}
 
 /// The word for moving level `level` in the direction of `sign` (negative:
 /// towards the first label of its axis): the slide item's compass word, else
@@ -56,7 +53,7 @@ pub fn action_coordinate(v: &Variant, a: &Action) -> String {
     let geo = &v.game.geometry;
     match a {
         Action::Move(m) => coordinate(v, m),
-        Action::Activate { level, rows } => format!("{}:{:+}", level_label(v, *level), rows),
+        Action::Activate { level, rows } => format!("{}:{:+}", level_label(&v.game, *level), rows),
         Action::Relocate { from, to } => format!("{}>{}", geo.name(*from), geo.name(*to)),
         Action::Exile { own, enemy } => format!("out:{}", exiled_cells(v, own, enemy).join("+")),
         Action::Return { from, to, .. } => format!("in:{}>{}", geo.name(*from), geo.name(*to)),
@@ -72,7 +69,7 @@ pub fn action_san(v: &Variant, pos: &Position, a: &Action, legal: &[Move], lette
     match a {
         Action::Move(m) => san_in(v, pos, m, legal, letters),
         Action::Activate { level, rows } => {
-            format!("A-{}-{}-{}", level_label(v, *level), rows.unsigned_abs(), direction_word(v, *level, *rows < 0))
+            format!("A-{}-{}-{}", level_label(&v.game, *level), rows.unsigned_abs(), direction_word(v, *level, *rows < 0))
         }
         Action::Relocate { from, to } => format!("R-{}-{}", geo.name(*from), geo.name(*to)),
         Action::Exile { own, enemy } => format!("X-{}", exiled_cells(v, own, enemy).join("-")),
@@ -88,12 +85,12 @@ fn forms(v: &Variant, pos: &Position, a: &Action) -> Vec<String> {
         Action::Pass => out.extend(["pass".to_string(), "--".to_string()]),
         Action::Activate { level, rows } => {
             // The rows with their sign, as the coordinate form writes them.
-            out.push(format!("A-{}-{:+}", level_label(v, *level), rows));
+            out.push(format!("A-{}-{:+}", level_label(&v.game, *level), rows));
             // The axis's end label, also where compass words are declared.
             if let Some(Some(axis)) = v.game.slide.as_ref().and_then(|s| s.axes.get(*level as usize)) {
                 let labels = &v.game.geometry.axes[*axis].labels;
                 if let Some(end) = if *rows < 0 { labels.first() } else { labels.last() } {
-                    out.push(format!("A-{}-{}-{}", level_label(v, *level), rows.unsigned_abs(), end));
+                    out.push(format!("A-{}-{}-{}", level_label(&v.game, *level), rows.unsigned_abs(), end));
                 }
             }
         }
