@@ -200,6 +200,10 @@ pub struct CheckArgs {
     /// Only the syntax and meaning checks (no verifier).
     #[arg(long)]
     pub quick: bool,
+    /// Report every gap the verifier finds as open, as the rulebook alone
+    /// leaves it: the file's rulings do not settle findings.
+    #[arg(long)]
+    pub without_rulings: bool,
 }
 
 /// Which side a human plays, or whose view is shown.

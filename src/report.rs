@@ -238,6 +238,7 @@ impl JsonDiagnostic {
             severity: match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
+                Severity::Note => "note",
             },
             code: d.code,
             message: d.message.clone(),

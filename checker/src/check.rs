@@ -14,6 +14,7 @@
 
 use crate::diagram::diagram;
 use crate::explore::{explore, Exploration, Limits};
+use crate::flow_walk::{walk, WalkLimits};
 use crate::encode::{Encoder, State};
 use crate::prove::{Answer, Induction, Lemma, Prover, Witness, BUDGET_SPENT};
 use crate::spread_layer::{is_spread_property, LayerVerdict, SpreadLayer};
@@ -44,6 +45,9 @@ pub struct Options {
     pub max_nodes: u64,
     /// Only this claim (by name); the other analyses still run.
     pub claim: Option<String>,
+    /// Show each finding a ruling settles as a note with the ruling
+    /// (`false`: every finding stays open, as the rulebook alone leaves it).
+    pub rulings: bool,
 }
 
 impl Default for Options {
@@ -55,6 +59,7 @@ impl Default for Options {
             win_depth: 6,
             max_nodes: 3_000_000,
             claim: None,
+            rulings: true,
         }
     }
 }
@@ -192,14 +197,42 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     let limits = Limits {
         depth: opts.depth,
         win_depth: opts.win_depth.max(opts.depth),
-        max_nodes: opts.max_nodes,
+        // With phases or obligations the walk by decisions below does the
+        // deep work; the search of moves gets a small budget.
+        max_nodes: if flows(v) { opts.max_nodes.min(FLOW_SEARCH_NODES) } else { opts.max_nodes },
         deadline: started.checked_add(opts.total_timeout / 3).unwrap_or(deadline),
         // Variants whose moves the Z3 encoding leaves out have slow move
-        // generation (legality tried over every outcome): an iteration that
-        // cannot finish would take minutes and add nothing.
-        skip_hopeless: beyond_encoding(v),
+        // generation (legality tried over every outcome), and games with
+        // phases or obligations slow decisions (and the walk below plays
+        // them): an iteration that cannot finish would take minutes and add
+        // nothing.
+        skip_hopeless: beyond_encoding(v) || flows(v),
     };
-    let found = explore(v, &claims, &limits);
+    let mut found = explore(v, &claims, &limits);
+
+    // Games with phases or obligations: a walk by decisions (the search
+    // above plays moves, and a line stops where a rule obliges).
+    let walked = flows(v).then(|| {
+        progress("walking the game by decisions");
+        let now = Instant::now();
+        let walk_limits = WalkLimits {
+            exhaustive: 3,
+            line_length: 300,
+            lines: 40,
+            max_nodes: 200_000,
+            deadline: now.checked_add(opts.total_timeout / 6).unwrap_or(deadline).min(deadline),
+            seed: WALK_SEED,
+        };
+        walk(v, &walk_limits)
+    });
+    if let Some(w) = &walked {
+        // A win the walk found counts as one the search found.
+        for (p, win) in w.wins.iter().enumerate() {
+            if let (None, Some(line)) = (&found.wins[p], win) {
+                found.wins[p] = Some(crate::explore::Line { moves: Vec::new(), text: line.decisions.clone(), fen: line.position.clone() });
+            }
+        }
+    }
 
     progress("building the Z3 encoding");
     let timeout_ms = opts.query_timeout.as_millis().min(u32::MAX as u128) as u32;
@@ -220,7 +253,11 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     ambiguities(v, &mut prover, &lemmas, &found, &mut diagnostics);
 
     progress("checking well-formedness");
-    let facts = well_formedness(v, &found, &mut diagnostics);
+    let mut facts = well_formedness(v, &found, &mut diagnostics);
+    if let Some(w) = &walked {
+        crate::gaps::diagnostics(v, w, &mut diagnostics);
+        facts.push(walk_fact(w));
+    }
 
     // `rule` items that end games and forbid moves: an invariant proved over
     // every move still holds, and the searches play them. Rules that oblige
@@ -241,7 +278,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
                     })
                     .collect();
                 format!(
-                    "rule \"{}\": it obliges further decisions in the ply ({}) that the encoding does not model, so a proof covers plies of one move only; the searches play moves only, so a line stops where the rule obliges (issue 14)",
+                    "rule \"{}\": it obliges further decisions in the ply ({}) that the encoding does not model, so a proof covers plies of one move only; the walk by decisions plays them",
                     r.name,
                     words.join(", ")
                 )
@@ -260,6 +297,9 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             phase.name
         ));
     }
+    if opts.rulings {
+        crate::settled::settle(v, &mut diagnostics);
+    }
     Report {
         variant: game.name.clone(),
         claims: results,
@@ -277,6 +317,33 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             seconds: started.elapsed().as_secs_f64(),
         },
     }
+}
+
+/// Most positions the search of moves visits in a game with phases or
+/// obligations (the walk by decisions goes deeper there).
+const FLOW_SEARCH_NODES: u64 = 20_000;
+
+/// The seed of the walk's random lines (fixed, so that reports repeat).
+const WALK_SEED: u64 = 14;
+
+/// Does `v` have phases or rules that oblige (decisions beyond moves)?
+fn flows(v: &Variant) -> bool {
+    !v.game.phases.is_empty() || rulebook_interpreter::flow::oblige::any(&v.game)
+}
+
+/// What the walk by decisions covered, as a line of the report.
+fn walk_fact(w: &crate::flow_walk::Walk) -> String {
+    let mut text = format!(
+        "walked by decisions: every line of {} decisions from the setup, then {} random lines (seed {WALK_SEED}, {} decisions); {} decision nodes",
+        w.exhaustive_done, w.lines_done, w.line_decisions, w.nodes
+    );
+    if let Some((n, line)) = &w.longest_ply {
+        text.push_str(&format!("; the longest ply seen has {n} decisions (after {} decisions from the setup)", line.decisions.len()));
+    }
+    if let Some(why) = &w.stopped {
+        text.push_str(&format!("; stopped early: {why}"));
+    }
+    text
 }
 
 /// Built-in position facts that should hold in every reachable position and

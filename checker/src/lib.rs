@@ -10,6 +10,10 @@
 //! * [`swings`] runs every pull of a sliding level to rest (the bound on a swing).
 //! * [`explore`] walks the game tree from the setup (bounded model checking,
 //!   reachable wins, positions where the rules say nothing).
+//! * [`flow_walk`] walks the game by decisions (placements, obligations)
+//!   for the places where the rules do not decide, with witness lines;
+//!   [`gaps`] turns what it finds into diagnostics.
+//! * [`settled`] links findings to the rulings that settle them.
 //! * [`check`] runs them all and gathers the [`Report`]; [`diagram`] draws
 //!   witness positions.
 
@@ -18,7 +22,10 @@ pub mod concrete;
 pub mod diagram;
 pub mod encode;
 pub mod explore;
+pub mod flow_walk;
+pub mod gaps;
 pub mod prove;
+pub mod settled;
 pub mod spread_layer;
 pub mod swings;
 pub mod templates;

@@ -11,6 +11,9 @@ pub enum Severity {
     Error,
     /// The input works but is probably not what was meant.
     Warning,
+    /// A finding the file itself settles (a ruling says which reading it
+    /// takes): shown for the reader, not a problem.
+    Note,
 }
 
 /// A secondary location with its own message.
@@ -71,6 +74,12 @@ impl Diagnostic {
     /// The same diagnostic as a warning.
     pub fn warning(mut self) -> Self {
         self.severity = Severity::Warning;
+        self
+    }
+
+    /// The same diagnostic as a note (a finding the file settles).
+    pub fn note(mut self) -> Self {
+        self.severity = Severity::Note;
         self
     }
 

@@ -17,6 +17,7 @@ pub fn render(diag: &Diagnostic, source: &str, color: bool) -> String {
     let (kind, primary) = match diag.severity {
         Severity::Error => (ReportKind::Error, Color::Red),
         Severity::Warning => (ReportKind::Warning, Color::Yellow),
+        Severity::Note => (ReportKind::Advice, Color::Blue),
     };
     let range = clamp(diag.span, source);
     let config = Config::default()
@@ -80,6 +81,7 @@ fn plain(diag: &Diagnostic) -> String {
     let kind = match diag.severity {
         Severity::Error => "Error",
         Severity::Warning => "Warning",
+        Severity::Note => "Note",
     };
     let mut out = format!(
         "[{}] {}: {}\n   ╭─[ {} {}..{} ]\n   │ {}\n",

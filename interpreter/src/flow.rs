@@ -20,7 +20,8 @@
 //! - [`ply`]: actions at a decision node (with the positions after them), the
 //!   moves that start a longer ply, applying one, the end of a ply;
 //! - [`perft`]: counting complete plies or single decisions;
-//! - [`text`]: the position text's `phase=` and `oblige=` keys.
+//! - [`text`]: the position text's `phase=` and `oblige=` keys;
+//! - [`trace`]: what the layer did after a decision, for the checker.
 
 pub mod action;
 pub mod oblige;
@@ -30,7 +31,9 @@ pub mod phase;
 pub mod ply;
 pub mod state;
 pub mod text;
+pub mod trace;
 
 pub use action::Action;
 pub use out_of_play::OutOfPlay;
 pub use state::{ActionKind, Flow, Obligation};
+pub use trace::FlowEvent;

@@ -20,6 +20,8 @@ struct CheckJson {
     ok: bool,
     errors: usize,
     warnings: usize,
+    /// Findings a ruling of the file settles (diagnostics of severity `note`).
+    settled: usize,
     diagnostics: Vec<JsonDiagnostic>,
     #[serde(skip_serializing_if = "Option::is_none")]
     variant: Option<Summary>,
@@ -308,7 +310,7 @@ fn summary_text(s: &Summary) -> String {
 /// The report's first line: what was found, in the counts of the `--json`
 /// output (errors, warnings, the claims by verdict, whether the time budget
 /// ran out). "no problems found" only when there is nothing to report.
-fn verdict_line(name: &str, errors: usize, warnings: usize, verified: Option<&rulebook_checker::Report>) -> String {
+fn verdict_line(name: &str, errors: usize, warnings: usize, notes: usize, verified: Option<&rulebook_checker::Report>) -> String {
     use rulebook_checker::Verdict;
     let count = |n: usize, what: &str| if n == 0 { format!("no {what}s") } else { report::plural(n, what) };
     let claims = verified.map(|r| r.claims.as_slice()).unwrap_or_default();
@@ -320,6 +322,9 @@ fn verdict_line(name: &str, errors: usize, warnings: usize, verified: Option<&ru
     } else {
         format!("{name}: {}, {}", count(errors, "error"), count(warnings, "warning"))
     };
+    if notes > 0 {
+        line.push_str(&format!(", {} settled by rulings", report::plural(notes, "finding")));
+    }
     if !claims.is_empty() {
         let depth = verified.map_or(0, |r| r.stats.depth);
         let parts: Vec<String> = [
@@ -360,6 +365,7 @@ fn verify(v: &Variant, args: &CheckArgs) -> rulebook_checker::Report {
         depth: args.depth,
         win_depth: args.depth.max(6),
         claim: args.claim.clone(),
+        rulings: !args.without_rulings,
         ..rulebook_checker::Options::default()
     };
     let spinner = if std::io::stderr().is_terminal() {
@@ -448,7 +454,8 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
     };
     diags.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
     let errors = report::error_count(&diags);
-    let warnings = diags.len() - errors;
+    let notes = diags.iter().filter(|d| d.severity == rulebook_grammar::Severity::Note).count();
+    let warnings = diags.len() - errors - notes;
     let code = if errors > 0 || verified.as_ref().is_some_and(|r| r.failed()) { EXIT_FAILED } else { 0 };
     let name = args.rules.display().to_string();
     if args.json {
@@ -461,6 +468,7 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
             ok: code == 0,
             errors,
             warnings,
+            settled: notes,
             diagnostics,
             variant: summary,
             verifier: verified.map(|r| VerifierJson { claims: r.claims, facts: r.facts, uncovered: r.uncovered, stats: r.stats }),
@@ -471,7 +479,7 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
     // (which end with the counts when there are errors).
     let written = match &summary {
         Some(summary) => {
-            let mut text = verdict_line(&name, errors, warnings, verified.as_ref());
+            let mut text = verdict_line(&name, errors, warnings, notes, verified.as_ref());
             text.push_str(&summary_text(summary));
             if let Some(r) = &verified {
                 text.push_str(&verifier_text(r));

@@ -35,6 +35,12 @@ pub fn any(game: &Game) -> bool {
 /// when none holds). `pos` is after a decision that completed what was owed;
 /// its side to move is the ply's mover's opponent.
 pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
+    fired(game, t, pos).map_or_else(Vec::new, |(_, _, owed)| owed)
+}
+
+/// [`fire`], with the rule that fired (index into `Game::rules`) and the
+/// subject it held for; `None` when no rule obliges anything.
+pub fn fired(game: &Game, t: &Tables, pos: &Position) -> Option<(usize, Color, Vec<Obligation>)> {
     let mover = pos.side ^ 1;
     let waived = pos.flow.as_ref().map_or(&[][..], |f| &f.waived[..]);
     for (ri, rule) in game.rules.iter().enumerate() {
@@ -66,11 +72,43 @@ pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
                 }
             }
             if !out.is_empty() {
-                return out;
+                return Some((ri, subject, out));
             }
         }
     }
-    Vec::new()
+    None
+}
+
+/// Every `ply-end` rule (one that obliges or one that ends the game) whose
+/// condition holds in `pos` for some subject, with that subject, in the
+/// order [`fire`] tries them (file order, the mover first). A rule that
+/// obliges is left out for a player who waived it in this ply, as in
+/// [`fire`]. For the flow trace ([`super::FlowEvent::Fired`]): the rules
+/// after the first are those that the order decided against.
+pub fn holding_all(game: &Game, t: &Tables, pos: &Position) -> Vec<(usize, Color)> {
+    let mover = pos.side ^ 1;
+    let waived = pos.flow.as_ref().map_or(&[][..], |f| &f.waived[..]);
+    let mut out = Vec::new();
+    for (ri, rule) in game.rules.iter().enumerate() {
+        if rule.trigger != Trigger::PlyEnd {
+            continue;
+        }
+        let steps: &[ObligeStep] = match &rule.effect {
+            Effect::Oblige(steps) => steps,
+            Effect::End { .. } => &[],
+            _ => continue,
+        };
+        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
+        for &subject in subjects {
+            if steps.iter().any(|st| waived.contains(&(ri as u8, resolve(st.player, mover, subject)))) {
+                continue;
+            }
+            if rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds(game, t, pos, g, mover, subject)) {
+                out.push((ri, subject));
+            }
+        }
+    }
+    out
 }
 
 /// The step of a rule that queued an obligation.

@@ -6,7 +6,7 @@ use super::out_of_play::OutOfPlay;
 use super::state::{ActionKind, Flow, Obligation};
 use super::oblige::Watch;
 use crate::model::cond::ObligeAction;
-use super::Action;
+use super::{Action, FlowEvent};
 use crate::engine::frame;
 use crate::engine::movegen;
 use crate::engine::position::{Move, Position};
@@ -27,6 +27,23 @@ pub fn mover(pos: &Position) -> Color {
     } else {
         pos.side
     }
+}
+
+/// Most decisions of one ply that [`Variant::completable`] follows.
+pub const PLY_DECISIONS: usize = 64;
+
+/// Most states of one ply that [`Variant::completable`] looks at before it
+/// gives up.
+pub const PLY_STATES: u32 = 100_000;
+
+/// The state of one search for a completion of a ply.
+struct Completion {
+    /// The keys of the states on the way, the ply's first one first.
+    path: Vec<u64>,
+    /// States from which no completion was found.
+    failed: std::collections::HashSet<u64>,
+    /// States looked at so far.
+    states: u32,
 }
 
 /// The kinds of decision node.
@@ -299,24 +316,66 @@ impl Variant {
     /// Can the ply in `pos` be completed with its mover's royal piece not
     /// attacked after each decision ([`Self::dead_mid_ply`]) and at its end,
     /// after the jumps? (At a ply's end: is it not attacked now?)
+    ///
+    /// Rules can oblige without end (the checker reports such a rule,
+    /// C0234), so the search is bounded: a way of completing the ply that
+    /// comes back to a state it passed through is not followed (it is the
+    /// same ply again), nor one longer than [`PLY_DECISIONS`] decisions, and
+    /// the search gives up (the ply is taken as not completable) after
+    /// [`PLY_STATES`] states. No ply of a shipped variant comes near either.
     pub(crate) fn completable(&self, pos: &Position) -> bool {
-        if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) {
-            if self.dead_mid_ply(pos) {
-                return false;
-            }
-            // Some decision completes the ply (depth first, stopping at the
-            // first; a waiver first, as it makes the least to test).
-            if !head.compulsory && self.completable(&self.apply(pos, &Action::Pass)) {
-                return true;
-            }
-            return self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| self.completable(&self.apply(pos, &a)));
+        let mut search = Completion { path: Vec::new(), failed: std::collections::HashSet::new(), states: 0 };
+        self.completable_from(pos, &mut search)
+    }
+
+    /// [`Self::completable`] within `search`.
+    fn completable_from(&self, pos: &Position, search: &mut Completion) -> bool {
+        let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) else {
+            return !movegen::royal_attacked(&self.game, &self.tables_for(pos), pos, pos.side ^ 1);
+        };
+        if self.dead_mid_ply(pos) {
+            return false;
         }
-        !movegen::royal_attacked(&self.game, &self.tables_for(pos), pos, pos.side ^ 1)
+        let key = pos.key(&self.tables_for(pos));
+        search.states += 1;
+        if search.path.len() >= PLY_DECISIONS || search.states > PLY_STATES || search.path.contains(&key) || search.failed.contains(&key) {
+            return false;
+        }
+        search.path.push(key);
+        // Some decision completes the ply (depth first, stopping at the
+        // first; a waiver first, as it makes the least to test).
+        let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
+            || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| self.completable_from(&self.apply(pos, &a), search));
+        search.path.pop();
+        if !done {
+            search.failed.insert(key);
+        }
+        done
+    }
+
+    /// The actions the obligation at the head of `pos`'s queue offers before
+    /// the whole-ply test (every action the piece-movement rules allow, and
+    /// a waiver when it is not compulsory); empty when nothing is owed. For
+    /// the checker, which follows chains of obligations without assuming
+    /// that they end.
+    pub fn candidates(&self, pos: &Position) -> Vec<Action> {
+        pos.flow.as_ref().and_then(|f| f.queue.first()).map_or_else(Vec::new, |head| self.obligation_candidates(pos, head))
     }
 
     /// The position after `action` (which must be one of [`Variant::actions`]):
     /// the decision made, then, when the ply is complete, the end-of-ply work.
     pub fn apply(&self, pos: &Position, action: &Action) -> Position {
+        self.apply_inner(pos, action, None)
+    }
+
+    /// [`Variant::apply`], telling `events` what the flow layer did after
+    /// the decision: the rule that fired and the others that held with it,
+    /// the obligations dropped, the end of the ply ([`FlowEvent`]).
+    pub fn apply_traced(&self, pos: &Position, action: &Action, events: &mut Vec<FlowEvent>) -> Position {
+        self.apply_inner(pos, action, Some(events))
+    }
+
+    fn apply_inner(&self, pos: &Position, action: &Action, events: Option<&mut Vec<FlowEvent>>) -> Position {
         let mut next = pos.clone();
         let head = pos.flow.as_ref().and_then(|f| f.queue.first().copied());
         let t = &*self.tables_for(pos);
@@ -389,7 +448,7 @@ impl Variant {
                 flow.queue.remove(0);
             }
         }
-        self.owe_or_end(&mut next);
+        self.owe_or_end(&mut next, events);
         next
     }
 
@@ -397,7 +456,7 @@ impl Variant {
     /// can no longer be met; when nothing is owed, queues what the first
     /// `oblige` rule that holds asks ([`super::oblige`]) and, when none
     /// holds, does the end-of-ply work.
-    fn owe_or_end(&self, next: &mut Position) {
+    fn owe_or_end(&self, next: &mut Position, mut events: Option<&mut Vec<FlowEvent>>) {
         let obliging = super::oblige::any(&self.game);
         loop {
             if obliging {
@@ -406,6 +465,9 @@ impl Variant {
                         break;
                     }
                     // Dropped, and (as a waiver) not asked of this player again in the ply.
+                    if let Some(ev) = events.as_deref_mut() {
+                        ev.push(FlowEvent::Dropped(head));
+                    }
                     if let Some(f) = next.flow.as_mut() {
                         f.queue.remove(0);
                         if let Some((rule, _)) = head.source {
@@ -422,13 +484,19 @@ impl Variant {
             if !obliging {
                 break;
             }
-            let owed = super::oblige::fire(&self.game, &self.tables_for(next), next);
-            if owed.is_empty() {
-                break;
+            let t = self.tables_for(next);
+            let Some((rule, subject, owed)) = super::oblige::fired(&self.game, &t, next) else { break };
+            if let Some(ev) = events.as_deref_mut() {
+                let also = super::oblige::holding_all(&self.game, &t, next).into_iter().filter(|&h| h != (rule, subject)).collect();
+                ev.push(FlowEvent::Fired { rule, subject, also });
             }
+            drop(t);
             next.flow.get_or_insert_with(|| Box::new(Flow { phase: self.game.phases.len() as u8, ..Flow::default() })).queue = owed;
         }
         self.end_of_ply(next);
+        if let Some(ev) = events {
+            ev.push(FlowEvent::PlyEnd);
+        }
     }
 
     /// The work at the end of a complete ply: swinging levels move

@@ -1,0 +1,431 @@
+//! A walk of the game by decisions, from the setup: every action of the
+//! flow layer (placements, moves, relocations, activations, exiles,
+//! returns, waivers), first every line of a few decisions, then seeded
+//! random lines as far as the budget goes (a game whose phase places 32
+//! pieces has too many lines to reach play any other way).
+//!
+//! It looks for the places where the rules do not decide, and keeps the
+//! first (shortest found) line from the setup to each, as a witness:
+//!
+//! - rules that hold at the same moment where the order of the file (or
+//!   the mover before the other player) decides which acts first
+//!   ([`Simultaneous`]; the checker's C0215);
+//! - an obligation that came due with nothing to meet it and was dropped
+//!   ([`Dropped`]; C0216);
+//! - a move after which a rule obliges something that no legal decision
+//!   can meet, so that the move is illegal for it ([`Blocked`]; C0217);
+//! - a chain of obligations that comes back to a state it passed through,
+//!   so that a ply need not end ([`Cycle`]; C0234);
+//! - a decision node in a phase before play where the player to decide has
+//!   none ([`Stuck`]; C0235);
+//!
+//! and it measures the longest ply seen (decisions in one ply).
+
+use rulebook_interpreter::flow::ply::in_ply;
+use rulebook_interpreter::flow::{Action, FlowEvent, Obligation};
+use rulebook_interpreter::text::notation::action::action_coordinate;
+use rulebook_interpreter::model::{Color, Outcome};
+use rulebook_interpreter::{Position, Status, Variant};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// How far and how long to walk.
+#[derive(Clone, Debug)]
+pub struct WalkLimits {
+    /// Every line of this many decisions from the setup is walked.
+    pub exhaustive: u32,
+    /// Then random lines of at most this many decisions each.
+    pub line_length: u32,
+    /// At most this many random lines.
+    pub lines: u32,
+    /// Most decision nodes to expand (all parts together).
+    pub max_nodes: u64,
+    /// When to stop.
+    pub deadline: Instant,
+    /// The random lines' seed (the report names it, so a line can be found again).
+    pub seed: u64,
+}
+
+/// A line of decisions from the setup, and the position it reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// The decisions, in coordinate notation (replayable with `rulebook moves --play`).
+    pub decisions: Vec<String>,
+    /// The position text after them.
+    pub position: String,
+}
+
+/// Two rules (or one rule for both players) that held at the same moment.
+#[derive(Clone, Debug)]
+pub struct Simultaneous {
+    /// The rule that acted (index into `Game::rules`) and its subject.
+    pub acted: (usize, Color),
+    /// The other rule that held and its subject.
+    pub other: (usize, Color),
+    /// The line up to and including the decision after which both held.
+    pub witness: Witness,
+}
+
+/// An obligation dropped when it came due.
+#[derive(Clone, Debug)]
+pub struct Dropped {
+    /// The obligation.
+    pub obligation: Obligation,
+    /// The line up to and including the decision after which it was dropped.
+    pub witness: Witness,
+}
+
+/// A move whose ply cannot be completed because of what a rule obliges after it.
+#[derive(Clone, Debug)]
+pub struct Blocked {
+    /// The rule that fired after the move.
+    pub rule: usize,
+    /// The line to the position the move is made from.
+    pub witness: Witness,
+    /// The move, which is legal by itself.
+    pub mv: String,
+}
+
+/// A chain of obligations that came back to a state of its ply.
+#[derive(Clone, Debug)]
+pub struct Cycle {
+    /// The rules that fired along it.
+    pub rules: Vec<usize>,
+    /// The line to the repeated state: the first decision of the ply and
+    /// the chain after it, ending where the state repeats.
+    pub witness: Witness,
+    /// How many decisions the cycle takes.
+    pub length: usize,
+}
+
+/// A node of a phase before play with no decision for the player to decide.
+#[derive(Clone, Debug)]
+pub struct Stuck {
+    /// The phase (index into `Game::phases`).
+    pub phase: usize,
+    /// The player who has no decision.
+    pub player: Color,
+    /// The line to the node.
+    pub witness: Witness,
+}
+
+/// What the walk found.
+#[derive(Clone, Debug, Default)]
+pub struct Walk {
+    /// Per pair of rules (first seen first), the first witness.
+    pub simultaneous: Vec<Simultaneous>,
+    /// Per rule step, the first compulsory obligation dropped.
+    pub dropped: Vec<Dropped>,
+    /// Per rule, the first move it made illegal.
+    pub blocked: Vec<Blocked>,
+    /// The first chain that came back to a state.
+    pub cycle: Option<Cycle>,
+    /// The first node with no decision in a phase.
+    pub stuck: Option<Stuck>,
+    /// Per player, the first line found after which that player has won
+    /// (no decision left between plies, and the status gives the game to it).
+    pub wins: [Option<Witness>; 2],
+    /// The most decisions in one ply seen, with a line ending with such a ply.
+    pub longest_ply: Option<(usize, Witness)>,
+    /// Decision nodes expanded.
+    pub nodes: u64,
+    /// Every line of this many decisions was walked.
+    pub exhaustive_done: u32,
+    /// Random lines walked.
+    pub lines_done: u32,
+    /// Decisions made along them.
+    pub line_decisions: u64,
+    /// Why the walk stopped early, if it did.
+    pub stopped: Option<String>,
+}
+
+/// Walks the game of `v` from its setup within `limits`.
+pub fn walk(v: &Variant, limits: &WalkLimits) -> Walk {
+    let mut w = Walker { v, limits, out: Walk::default(), path: Vec::new(), ply: Vec::new(), seen: HashSet::new() };
+    let Ok(start) = v.start() else { return w.out };
+    w.run(start);
+    w.out
+}
+
+/// Most decisions a chain of obligations is followed for (in [`Walker::chains`]).
+const CHAIN_NODES: u64 = 400;
+
+struct Walker<'a> {
+    v: &'a Variant,
+    limits: &'a WalkLimits,
+    out: Walk,
+    /// The decisions from the setup to the current node.
+    path: Vec<Action>,
+    /// The keys of the states of the current ply so far (its start first).
+    ply: Vec<u64>,
+    /// Positions (by key and remaining depth) already expanded in the exhaustive part.
+    seen: HashSet<(u64, u32)>,
+}
+
+impl Walker<'_> {
+    fn run(&mut self, start: Position) {
+        for d in 1..=self.limits.exhaustive {
+            self.seen.clear();
+            self.ply = vec![self.key(&start)];
+            if !self.exhaust(&start, d) {
+                return;
+            }
+            self.out.exhaustive_done = d;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(self.limits.seed);
+        for _ in 0..self.limits.lines {
+            if !self.random_line(&start, &mut rng) {
+                return;
+            }
+            self.out.lines_done += 1;
+        }
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        pos.key(&self.v.tables_for(pos))
+    }
+
+    /// Counts a node; `false` (and why, in `stopped`) when a limit is hit.
+    fn tick(&mut self) -> bool {
+        self.out.nodes += 1;
+        if self.out.nodes > self.limits.max_nodes {
+            self.out.stopped = Some(format!("node limit {}", self.limits.max_nodes));
+            return false;
+        }
+        if Instant::now() >= self.limits.deadline {
+            self.out.stopped = Some("time limit".to_string());
+            return false;
+        }
+        true
+    }
+
+    /// Every line of `depth` more decisions below `pos`; `false` when a limit stopped it.
+    fn exhaust(&mut self, pos: &Position, depth: u32) -> bool {
+        if depth == 0 || !self.seen.insert((self.key(pos), depth)) {
+            return true;
+        }
+        if !self.tick() {
+            return false;
+        }
+        let succ = self.examine(pos);
+        for (a, _) in succ {
+            let ply = self.ply.clone();
+            let next = self.step(pos, &a);
+            let go = self.exhaust(&next, depth - 1);
+            self.path.pop();
+            self.ply = ply;
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// One random line from `start`; `false` when a limit stopped it.
+    fn random_line(&mut self, start: &Position, rng: &mut ChaCha8Rng) -> bool {
+        let mut pos = start.clone();
+        self.path.clear();
+        self.ply = vec![self.key(start)];
+        for _ in 0..self.limits.line_length {
+            if !self.tick() {
+                return false;
+            }
+            let mut succ = self.examine(&pos);
+            if succ.is_empty() {
+                break;
+            }
+            // Half the time, a decision after which a rule obliges (where
+            // rules meet), when there is one.
+            let obliging: Vec<usize> = (0..succ.len()).filter(|&i| in_ply(&succ[i].1)).collect();
+            let i = if !obliging.is_empty() && rng.random_bool(0.5) {
+                obliging[rng.random_range(0..obliging.len())]
+            } else {
+                rng.random_range(0..succ.len())
+            };
+            let (a, _) = succ.swap_remove(i);
+            pos = self.step(&pos, &a);
+            self.out.line_decisions += 1;
+        }
+        true
+    }
+
+    /// The legal decisions at `pos`, after looking at the node for what
+    /// the walk reports (a phase node with none, moves a rule blocks,
+    /// chains of obligations).
+    fn examine(&mut self, pos: &Position) -> Vec<(Action, Position)> {
+        let v = self.v;
+        let succ = v.successors(pos);
+        let phase = pos.flow.as_ref().map(|f| f.phase as usize).filter(|&p| p < v.game.phases.len());
+        if succ.is_empty() && !in_ply(pos) {
+            if let (Some(phase), None) = (phase, &self.out.stuck) {
+                self.out.stuck = Some(Stuck { phase, player: v.decider(pos), witness: self.witness(pos) });
+            }
+        }
+        if succ.is_empty() && !in_ply(pos) {
+            let mover = pos.side as usize;
+            let winner = match v.status(pos) {
+                Status::Checkmate(o) | Status::Stalemate(o) | Status::Rule { outcome: o, .. } => match o {
+                    Outcome::Win => Some(mover),
+                    Outcome::Lose => Some(1 - mover),
+                    Outcome::Draw => None,
+                },
+                _ => None,
+            };
+            if let Some(p) = winner.filter(|&p| self.out.wins[p].is_none()) {
+                self.out.wins[p] = Some(self.witness(pos));
+            }
+        }
+        if !in_ply(pos) && phase.is_none() {
+            self.ply_starts(pos, &succ);
+        }
+        succ
+    }
+
+    /// At a node between plies: a move legal by itself (the engine's legal
+    /// moves) that is not among the decisions, and after which a rule
+    /// obliges, is blocked by what the rule obliges (it cannot be met, or
+    /// never ends); its chains of obligations are followed.
+    fn ply_starts(&mut self, pos: &Position, succ: &[(Action, Position)]) {
+        let v = self.v;
+        let mut alone = Vec::new();
+        rulebook_interpreter::engine::movegen::legal_moves(&v.game, &v.tables_for(pos), pos, &mut alone);
+        for m in alone {
+            if succ.iter().any(|(a, _)| *a == Action::Move(m)) {
+                continue;
+            }
+            let next = v.apply(pos, &Action::Move(m));
+            let Some(rule) = next.flow.as_ref().and_then(|f| f.queue.first()).and_then(|o| o.source).map(|(r, _)| r as usize) else { continue };
+            if self.out.cycle.is_none() {
+                self.chains(pos, m, next);
+            }
+            if !self.out.blocked.iter().any(|b| b.rule == rule) {
+                let mv = action_coordinate(v, &Action::Move(m));
+                self.out.blocked.push(Blocked { rule, witness: self.witness(pos), mv });
+            }
+        }
+    }
+
+    /// Follows the chains of obligations after `mv` (made at `pos`, giving
+    /// `next`) by every candidate action (before the whole-ply test, so a
+    /// chain that never ends is followed too), depth first, within
+    /// [`CHAIN_NODES`]: a state that comes back within the ply is a cycle.
+    fn chains(&mut self, pos: &Position, mv: rulebook_interpreter::Move, next: Position) {
+        let v = self.v;
+        let mut budget = CHAIN_NODES;
+        let mut trail = vec![self.key(pos)];
+        let mut actions = vec![Action::Move(mv)];
+        let mut rules = Vec::new();
+        fn go(
+            w: &mut Walker<'_>,
+            pos: &Position,
+            trail: &mut Vec<u64>,
+            actions: &mut Vec<Action>,
+            rules: &mut Vec<usize>,
+            budget: &mut u64,
+        ) {
+            if !in_ply(pos) || w.out.cycle.is_some() || *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            let key = w.key(pos);
+            if let Some(at) = trail.iter().position(|&k| k == key) {
+                let mut path = w.path.clone();
+                path.extend(actions.iter().cloned());
+                let witness = w.witness_of(&path);
+                w.out.cycle = Some(Cycle { rules: rules.clone(), witness, length: trail.len() - at });
+                return;
+            }
+            trail.push(key);
+            for a in w.v.candidates(pos) {
+                let mut events = Vec::new();
+                let after = w.v.apply_traced(pos, &a, &mut events);
+                let fired: Vec<usize> = events.iter().filter_map(|e| if let FlowEvent::Fired { rule, .. } = e { Some(*rule) } else { None }).collect();
+                let n = fired.len();
+                rules.extend(fired);
+                actions.push(a);
+                go(w, &after, trail, actions, rules, budget);
+                actions.pop();
+                rules.truncate(rules.len() - n);
+                if w.out.cycle.is_some() || *budget == 0 {
+                    break;
+                }
+            }
+            trail.pop();
+        }
+        if let Some(r) = first_fired(v, pos, &Action::Move(mv)) {
+            rules.push(r);
+        }
+        go(self, &next, &mut trail, &mut actions, &mut rules, &mut budget);
+    }
+
+    /// Makes `a` at `pos` (one of its legal decisions) as the next decision
+    /// of the line, noting what the flow layer did; the position after it.
+    fn step(&mut self, pos: &Position, a: &Action) -> Position {
+        let mut events = Vec::new();
+        let next = self.v.apply_traced(pos, a, &mut events);
+        self.path.push(a.clone());
+        let key = self.key(&next);
+        self.ply.push(key);
+        for e in &events {
+            match e {
+                FlowEvent::Fired { rule, subject, also } => {
+                    if std::env::var_os("WALK_DEBUG").is_some() { eprintln!("fired {rule} {subject} also {also:?} at {}", self.path.len()); }
+                    for &other in also {
+                        let pair = |s: &Simultaneous| {
+                            let (a, b) = (s.acted.0, s.other.0);
+                            (a, b) == (*rule, other.0) || (b, a) == (*rule, other.0)
+                        };
+                        if !self.out.simultaneous.iter().any(pair) {
+                            let witness = self.witness(&next);
+                            self.out.simultaneous.push(Simultaneous { acted: (*rule, *subject), other, witness });
+                        }
+                    }
+                }
+                FlowEvent::Dropped(o) if o.compulsory => {
+                    if !self.out.dropped.iter().any(|d| d.obligation.source == o.source) {
+                        let witness = self.witness(&next);
+                        self.out.dropped.push(Dropped { obligation: *o, witness });
+                    }
+                }
+                FlowEvent::Dropped(_) => {}
+                FlowEvent::PlyEnd => {}
+            }
+        }
+        if !in_ply(&next) {
+            // The ply is over: its decisions are the path since the last ply end.
+            let decisions = self.ply.len() - 1;
+            if self.out.longest_ply.as_ref().is_none_or(|(n, _)| decisions > *n) && decisions > 1 {
+                let witness = self.witness(&next);
+                self.out.longest_ply = Some((decisions, witness));
+            }
+            self.ply = vec![key];
+        }
+        next
+    }
+
+    /// The current line as a witness, ending at `pos`.
+    fn witness(&self, pos: &Position) -> Witness {
+        let mut w = self.witness_of(&self.path);
+        w.position = self.v.fen(pos);
+        w
+    }
+
+    /// The line `path` from the setup as a witness (replayed for its position).
+    fn witness_of(&self, path: &[Action]) -> Witness {
+        let v = self.v;
+        let mut pos = v.start().ok();
+        for a in path {
+            pos = pos.map(|p| v.apply(&p, a));
+        }
+        Witness { decisions: path.iter().map(|a| action_coordinate(v, a)).collect(), position: pos.map(|p| v.fen(&p)).unwrap_or_default() }
+    }
+}
+
+/// The rule that fires after `a` at `pos`, if any.
+fn first_fired(v: &Variant, pos: &Position, a: &Action) -> Option<usize> {
+    let mut events = Vec::new();
+    v.apply_traced(pos, a, &mut events);
+    events.into_iter().find_map(|e| if let FlowEvent::Fired { rule, .. } = e { Some(rule) } else { None })
+}

@@ -1,0 +1,96 @@
+//! Which ruling settles a finding. A finding about a gap of the rulebook
+//! (two readings, a case no rule covers, an obligation that cannot be met,
+//! a process without bound: [`GAP_CODES`]) points at the items of the file
+//! it is about (its primary span and its notes). A ruling whose `settles`
+//! names every one of those items settles it: the report shows the finding
+//! as a note with the ruling, instead of as a warning. `check
+//! --without-rulings` leaves every finding open, so that a reader sees what
+//! the rulebook alone leaves open.
+
+use rulebook_grammar::ast::Span;
+use rulebook_grammar::Diagnostic;
+use rulebook_interpreter::model::{Ruling, Settles};
+use rulebook_interpreter::Variant;
+
+/// The codes of findings about gaps of the rulebook, which a ruling can
+/// settle: ambiguities (C0210–C0217), ends and termination the rules do not
+/// decide (C0230, C0231), processes without bound (C0233, C0234) and
+/// phases without a decision (C0235). Not the verifier's own limits (no win
+/// found, C0232), rules that never apply (C0220–C0222: the file's own
+/// mistakes) or refuted claims.
+pub const GAP_CODES: &[&str] = &[
+    "C0210", "C0211", "C0212", "C0213", "C0214", "C0215", "C0216", "C0217", "C0230", "C0231", "C0233", "C0234", "C0235",
+];
+
+/// Marks each finding of `diagnostics` that a ruling of `v` settles: a note
+/// with the ruling's name, source and reading, instead of a warning.
+pub fn settle(v: &Variant, diagnostics: &mut [Diagnostic]) {
+    for d in diagnostics.iter_mut().filter(|d| GAP_CODES.contains(&d.code)) {
+        let items = items_of(v, d);
+        if items.is_empty() {
+            continue;
+        }
+        let rulings: Vec<&Ruling> = v.game.rulings.iter().filter(|r| items.iter().all(|i| r.settles.contains(i))).collect();
+        if rulings.is_empty() {
+            continue;
+        }
+        let mut settled = d.clone().note();
+        for r in rulings {
+            let source = r.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+            settled = settled.with_detail(format!("settled by ruling \"{}\"{source}: {}", r.name, reading(&r.reading)));
+        }
+        *d = settled;
+    }
+}
+
+/// The reading itself: the text after the translation of the passage
+/// (`… Reading: …`), or the whole text.
+fn reading(text: &str) -> &str {
+    text.find("Reading: ").map_or(text, |i| &text[i + "Reading: ".len()..])
+}
+
+/// The items of the file a diagnostic points at (primary span and notes).
+pub fn items_of(v: &Variant, d: &Diagnostic) -> Vec<Settles> {
+    let game = &v.game;
+    let spans: Vec<Span> = std::iter::once(d.span).chain(d.notes.iter().map(|n| n.span)).collect();
+    let at = |file: &str, span: Span| file == d.file && spans.iter().any(|s| overlaps(*s, span));
+    let mut out = Vec::new();
+    let mut add = |item: Settles| {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    };
+    for r in &game.rules {
+        if at(&r.file, r.span) {
+            add(Settles::Rule(r.name.clone()));
+        }
+    }
+    for p in &game.phases {
+        if at(&p.file, p.span) {
+            add(Settles::Phase(p.name.clone()));
+        }
+    }
+    for k in &game.kinds {
+        if at(&k.file, k.span) {
+            add(Settles::Piece(k.name.clone()));
+        }
+    }
+    if game.end.spans.iter().any(|(_, s)| at(&game.end.file, *s)) {
+        add(Settles::Item("end".into()));
+    }
+    if game.slide.as_ref().is_some_and(|s| at(&s.file, s.span)) {
+        add(Settles::Item("slide".into()));
+    }
+    if game.castling.as_ref().is_some_and(|c| at(&c.file, c.span)) {
+        add(Settles::Item("castling".into()));
+    }
+    if game.promotions.iter().any(|p| at(&p.file, p.span)) {
+        add(Settles::Item("promotion".into()));
+    }
+    out
+}
+
+/// Do two spans share a byte, or is one empty and inside the other?
+fn overlaps(a: Span, b: Span) -> bool {
+    (a.start < b.end && b.start < a.end) || (a.start == a.end && b.start <= a.start && a.start <= b.end)
+}
