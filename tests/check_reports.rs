@@ -23,9 +23,13 @@ fn root() -> PathBuf {
 const AMBIGUOUS: &[(&str, i32, &[&str])] = &[
     ("castling-twice.rules", 0, &["C0211"]),
     ("dead-parts.rules", 0, &["C0220", "C0221", "C0222"]),
+    ("dropped-obligation.rules", 0, &["C0216"]),
+    ("endless-obligation.rules", 0, &["C0217", "C0234"]),
     ("false-claim.rules", 1, &["C0201"]),
+    ("no-placement.rules", 0, &["C0235"]),
     ("promotion-overlap.rules", 0, &["C0210"]),
     ("promotion-shadowed.rules", 0, &["C0222"]),
+    ("rules-at-once.rules", 0, &["C0215"]),
     ("rules-conflict.rules", 0, &["C0214"]),
     ("win-and-draw.rules", 0, &["C0213"]),
 ];
@@ -178,10 +182,37 @@ fn ambiguous_examples_report_their_flaw() {
 
 /// Shipped variants the verifier does not cover yet, with the reason: their
 /// report is `check --quick`'s (syntax and meaning), not the verifier's.
-const VERIFIER_NOT_YET: &[(&str, &str)] = &[(
-    "4d-schach.rules",
-    "issue 14 (the verifier on 4D-Schach): today `check` on the 448-cell tower stops at its time limit (4 min on 2 cores, 186,369 positions, no claim decided)",
-)];
+/// (None today: 4D-Schach's check is the walk by decisions and the Z3
+/// passes, within its node limits.)
+const VERIFIER_NOT_YET: &[(&str, &str)] = &[];
+
+/// The variants whose rulings settle findings: the report without the
+/// rulings (`check --without-rulings`, what the rulebook alone leaves
+/// open) is a snapshot beside the normal one.
+const BEFORE_RULINGS: &[&str] = &["4d-schach.rules", "nebelschach.rules", "niels-chess.rules"];
+
+/// Each variant of [`BEFORE_RULINGS`] checked without its rulings: the
+/// report (snapshot `rules-NAME-without-rulings`). Every finding a ruling
+/// settles in the normal report is an open warning here.
+#[test]
+#[ignore = "runs the verifier: about half a minute per file; cargo test --release --test check_reports -- --ignored"]
+fn variants_without_their_rulings() {
+    let mut failures = Vec::new();
+    for name in BEFORE_RULINGS {
+        let path = format!("rules/{name}");
+        let (code, stdout, stderr) = run(&["check", &path, "--timeout", "120", "--without-rulings"]);
+        let report = without_durations(&format!("exit status: {code}\n\n--- stdout\n{stdout}\n--- stderr\n{stderr}"));
+        if report.contains("settled by ruling") {
+            failures.push(format!("{path}: a finding is settled although the rulings are off"));
+        }
+        let snap = format!("{}-without-rulings", snapshot_name("rules", name));
+        let result = std::panic::catch_unwind(|| snapshots().bind(|| insta::assert_snapshot!(snap, report)));
+        if result.is_err() {
+            failures.push(format!("{path}: the report differs from its snapshot"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
 
 /// The verifier on each shipped variant: no errors, and the report (snapshot).
 /// A file of [`VERIFIER_NOT_YET`] gets the report of `check --quick` instead.

@@ -256,6 +256,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     let mut facts = well_formedness(v, &found, &mut diagnostics);
     if let Some(w) = &walked {
         crate::gaps::diagnostics(v, w, &mut diagnostics);
+        crate::gaps::implied_pairs(v, w, &mut diagnostics);
         facts.push(walk_fact(w));
     }
 
@@ -288,7 +289,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
         .collect();
     if game.slide.is_some() {
         // Sliding levels (issue 13): no frame in the encoding, no activation in the searches.
-        uncovered.push("slide: the proofs take every level at rest, and the searches pull no level out of the shaft (activations are not played yet)".to_string());
+        uncovered.push("slide: the proofs take every level at rest; the search of moves pulls no level out of the shaft, the walk by decisions does".to_string());
     }
     for phase in &game.phases {
         // Phases before play (issue 13): the encoding has no phase.

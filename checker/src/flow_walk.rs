@@ -371,7 +371,6 @@ impl Walker<'_> {
         for e in &events {
             match e {
                 FlowEvent::Fired { rule, subject, also } => {
-                    if std::env::var_os("WALK_DEBUG").is_some() { eprintln!("fired {rule} {subject} also {also:?} at {}", self.path.len()); }
                     for &other in also {
                         let pair = |s: &Simultaneous| {
                             let (a, b) = (s.acted.0, s.other.0);

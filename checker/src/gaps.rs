@@ -2,7 +2,8 @@
 //! witness line and the spans of the rules involved, and what each reading
 //! would do there:
 //!
-//! - C0215: rules that hold at once, where the file's order decides;
+//! - C0215: rules that hold at once, where the file's order decides (met
+//!   by the walk, or read off the conditions: one implies the other);
 //! - C0216: a compulsory obligation dropped because nothing could meet it;
 //! - C0217: a move made illegal by what a rule obliges after it;
 //! - C0234: a chain of obligations that need not end;
@@ -120,7 +121,7 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
             b.mv
         ))
         .with_help("say whether such a move is legal, in a ruling that settles this rule");
-        out.push(witnessed(d, &b.witness, "the move is made after"));
+        out.push(witnessed(d, &b.witness, &format!("{} is refused after", b.mv)));
     }
     if let Some(c) = &walk.cycle {
         if let Some(rule) = c.rules.first().and_then(|&r| game.rules.get(r)) {
@@ -182,7 +183,8 @@ fn same_file_note(d: Diagnostic, a: &Rule, file: &str, text: &str) -> Diagnostic
 /// `d` with its witness line and position.
 fn witnessed(d: Diagnostic, w: &Witness, what: &str) -> Diagnostic {
     let line = if w.decisions.is_empty() { "the setup".to_string() } else { w.decisions.join(" ") };
-    d.with_detail(format!("witness: {what} {line} ({} decisions from the setup)", w.decisions.len()))
+    let n = w.decisions.len();
+    d.with_detail(format!("witness: {what} {line} ({n} decision{} from the setup)", if n == 1 { "" } else { "s" }))
         .with_detail(format!("position: {}", w.position))
 }
 
@@ -220,5 +222,104 @@ fn effect_words(game: &rulebook_interpreter::Game, rule: &Rule, subject: Color) 
             .collect::<Vec<_>>()
             .join(", then "),
         Effect::Forbid(_) => "a move is forbidden".to_string(),
+    }
+}
+
+/// Pairs of `ply-end` rules where the condition of one implies the other's
+/// (read off the conditions: the same test with a narrower count or
+/// length, fewer axes, or the same literal), so that wherever the first
+/// holds both do and the file's order decides which acts (C0215): reported
+/// for the pairs the walk did not meet, without a witness line.
+pub fn implied_pairs(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
+    let game = &v.game;
+    let rules: Vec<(usize, &Rule)> = game
+        .rules
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.trigger == rulebook_interpreter::model::cond::Trigger::PlyEnd && matches!(r.effect, Effect::Oblige(_) | Effect::End { .. }))
+        .collect();
+    for (i, &(ai, a)) in rules.iter().enumerate() {
+        for &(bi, b) in &rules[i + 1..] {
+            if a.effect == b.effect || !matches!(a.effect, Effect::Oblige(_)) && !matches!(b.effect, Effect::Oblige(_)) {
+                // The same result, or two ends of the game (C0214's business).
+                continue;
+            }
+            let met = walk.simultaneous.iter().any(|s| (s.acted.0, s.other.0) == (ai, bi) || (s.acted.0, s.other.0) == (bi, ai));
+            if met {
+                continue;
+            }
+            let (wide, narrow) = if cond_implies(a.guard.as_ref(), b.guard.as_ref()) {
+                (b, a)
+            } else if cond_implies(b.guard.as_ref(), a.guard.as_ref()) {
+                (a, b)
+            } else {
+                continue;
+            };
+            let d = same_file_note(
+                Diagnostic::error(
+                    "C0215",
+                    &b.file,
+                    b.span,
+                    format!("rules \"{}\" and \"{}\" hold at once wherever \"{}\" holds; the file's order decides which acts", a.name, b.name, narrow.name),
+                    "holds whenever the other does, and waits",
+                )
+                .warning(),
+                a,
+                &b.file,
+                "acts first, being first in the file",
+            )
+            .with_detail(format!(
+                "the condition of \"{}\" implies the condition of \"{}\" (read off the two conditions), so both hold in every position where the first does; as written \"{}\" acts ({}), and \"{}\" is evaluated again when that is done; read the other way, \"{}\" would act first ({})",
+                narrow.name,
+                wide.name,
+                a.name,
+                effect_words(game, a, 0),
+                b.name,
+                b.name,
+                effect_words(game, b, 0)
+            ))
+            .with_detail("no line to such a position was met by the walk by decisions within its limits")
+            .with_help("make the conditions exclusive (`and not …`), or keep the order and say so in a ruling that settles both rules");
+            out.push(d);
+        }
+    }
+}
+
+/// Does condition `a` imply `b` (`None`: always true), judged literal by
+/// literal: every alternative of `a` has an alternative of `b` each of
+/// whose literals follows from one literal of it?
+fn cond_implies(a: Option<&rulebook_interpreter::model::cond::Cond>, b: Option<&rulebook_interpreter::model::cond::Cond>) -> bool {
+    let (a, b) = match (a, b) {
+        (_, None) => return true,
+        (None, Some(_)) => return false,
+        (Some(a), Some(b)) => (a, b),
+    };
+    a.any_of.iter().all(|conj| b.any_of.iter().any(|other| other.iter().all(|l| conj.iter().any(|k| lit_implies(k, l)))))
+}
+
+/// Does literal `a` imply literal `b`?
+fn lit_implies(a: &rulebook_interpreter::model::cond::Lit, b: &rulebook_interpreter::model::cond::Lit) -> bool {
+    match (a.negated, b.negated) {
+        (false, false) => atom_implies(&a.atom, &b.atom),
+        (true, true) => atom_implies(&b.atom, &a.atom),
+        _ => false,
+    }
+}
+
+/// Does atom `a` imply atom `b`?
+fn atom_implies(a: &rulebook_interpreter::model::cond::Atom, b: &rulebook_interpreter::model::cond::Atom) -> bool {
+    use rulebook_interpreter::model::cond::Atom;
+    if a == b {
+        return true;
+    }
+    let within = |x: rulebook_interpreter::model::cond::Range, y: rulebook_interpreter::model::cond::Range| y.lo <= x.lo && x.hi <= y.hi;
+    match (a, b) {
+        (Atom::Line { length: la, pieces: pa, axes: xa }, Atom::Line { length: lb, pieces: pb, axes: xb }) => {
+            // A longest line in `la` along fewer axes is one in `lb` along more,
+            // when `la` only asks for lengths at least `lb`'s least and `lb` has no most.
+            pa == pb && ((xa == xb && within(*la, *lb)) || (xa.iter().all(|x| xb.contains(x)) && la.lo >= lb.lo && lb.hi == u32::MAX))
+        }
+        (Atom::Count { count: ca, pieces: pa, scope: sa }, Atom::Count { count: cb, pieces: pb, scope: sb }) => pa == pb && sa == sb && within(*ca, *cb),
+        _ => false,
     }
 }

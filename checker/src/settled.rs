@@ -3,7 +3,8 @@
 //! a process without bound: [`GAP_CODES`]) points at the items of the file
 //! it is about (its primary span and its notes). A ruling whose `settles`
 //! names every one of those items settles it: the report shows the finding
-//! as a note with the ruling, instead of as a warning. `check
+//! as a note with the ruling (the most specific rulings: those that settle
+//! the fewest other items), instead of as a warning. `check
 //! --without-rulings` leaves every finding open, so that a reader sees what
 //! the rulebook alone leaves open.
 
@@ -31,9 +32,9 @@ pub fn settle(v: &Variant, diagnostics: &mut [Diagnostic]) {
             continue;
         }
         let rulings: Vec<&Ruling> = v.game.rulings.iter().filter(|r| items.iter().all(|i| r.settles.contains(i))).collect();
-        if rulings.is_empty() {
-            continue;
-        }
+        // The most specific: those that settle the fewest other items.
+        let Some(least) = rulings.iter().map(|r| r.settles.len()).min() else { continue };
+        let rulings: Vec<&Ruling> = rulings.into_iter().filter(|r| r.settles.len() == least).collect();
         let mut settled = d.clone().note();
         for r in rulings {
             let source = r.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
@@ -83,6 +84,15 @@ pub fn items_of(v: &Variant, d: &Diagnostic) -> Vec<Settles> {
     }
     if game.castling.as_ref().is_some_and(|c| at(&c.file, c.span)) {
         add(Settles::Item("castling".into()));
+    }
+    if game.hidden.as_ref().is_some_and(|h| at(&h.file, h.span)) {
+        add(Settles::Item("hidden".into()));
+    }
+    if game.spread.as_ref().is_some_and(|s| at(&s.file, s.span)) {
+        add(Settles::Item("spread".into()));
+    }
+    if game.tunnel.as_ref().is_some_and(|t| at(&t.file, t.span)) {
+        add(Settles::Item("tunnel".into()));
     }
     if game.promotions.iter().any(|p| at(&p.file, p.span)) {
         add(Settles::Item("promotion".into()));
