@@ -223,9 +223,16 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             deadline: now.checked_add(opts.total_timeout / 6).unwrap_or(deadline).min(deadline),
             seed: WALK_SEED,
         };
-        walk(v, &walk_limits)
+        walk(v, &claims, &walk_limits)
     });
     if let Some(w) = &walked {
+        // A claim the walk broke is refuted, with its line of decisions.
+        for (i, broken) in w.broken.iter().enumerate() {
+            if let (Some(None), Some(b)) = (found.violations.get(i), broken) {
+                let line = crate::explore::Line { moves: Vec::new(), text: b.witness.decisions.clone(), fen: b.witness.position.clone() };
+                found.violations[i] = Some(crate::explore::Violation { line, mv: None, mv_text: b.mv.clone() });
+            }
+        }
         // A win the walk found counts as one the search found.
         for (p, win) in w.wins.iter().enumerate() {
             if let (None, Some(line)) = (&found.wins[p], win) {
@@ -449,16 +456,26 @@ fn claims_verdicts(
     let candidates: Vec<usize> = (0..claims.len())
         .filter(|&i| {
             let p = &claims[i].property;
-            !p.is_move_property() && !is_spread_property(p) && found.violations.get(i).is_none_or(|x| x.is_none())
+            !p.is_move_property() && !p.is_model_property() && !is_spread_property(p) && found.violations.get(i).is_none_or(|x| x.is_none())
         })
         .collect();
     let spread_verdicts = spread_claims(v, claims, found, timeout_ms, deadline, layer_queries);
-    let partial = beyond_encoding(v);
-    let others = match (v.game.spread.is_some(), v.game.tunnel.is_some()) {
-        (true, true) => "spread actions and tunnels",
-        (true, false) => "spread actions",
-        _ => "tunnels",
-    };
+    // What the Z3 encoding leaves out: a proof over the rest covers only part of the game.
+    let mut left_out = Vec::new();
+    match (v.game.spread.is_some(), v.game.tunnel.is_some()) {
+        (true, true) => left_out.push("spread actions and tunnels"),
+        (true, false) => left_out.push("spread actions"),
+        (false, true) => left_out.push("tunnels"),
+        (false, false) => {}
+    }
+    if v.game.slide.is_some() {
+        left_out.push("moves while a level stands out of the shaft");
+    }
+    if rulebook_interpreter::flow::oblige::any(&v.game) {
+        left_out.push("the decisions rules oblige");
+    }
+    let partial = !left_out.is_empty();
+    let others = left_out.join(" and ");
     let mut properties: Vec<Lemma> = candidates.iter().map(|&i| claims[i].property.clone().into()).collect();
     properties.extend(builtin_lemmas(v));
     let verdicts = prover.induction(&properties);
@@ -478,7 +495,7 @@ fn claims_verdicts(
         };
         if let Some(Some(violation)) = found.violations.get(i) {
             result.verdict = Verdict::Refuted;
-            result.depth = violation.line.moves.len() as u32;
+            result.depth = violation.line.text.len() as u32;
             let after = if violation.line.text.is_empty() {
                 "in the setup".to_string()
             } else {
@@ -536,6 +553,31 @@ fn claims_verdicts(
             results.push(result);
             continue;
         }
+        if let Property::Directions { kind, count } = &claim.property {
+            let (found_n, list) = crate::model_claims::directions(v, *kind);
+            let name = v.game.kinds.get(*kind as usize).map_or("?", |k| k.name.as_str());
+            result.depth = 0;
+            if found_n == *count as usize {
+                result.verdict = Verdict::Proved;
+                result.detail = format!("{name}'s parts step in {found_n} directions (counted from the templates): {list}");
+            } else {
+                result.verdict = Verdict::Refuted;
+                result.detail = format!("{name}'s parts step in {found_n} directions, not {count}: {list}");
+                diagnostics.push(
+                    Diagnostic::error("C0201", &claim.file, claim.span, format!("claim `{}` is false", claim.name), "refuted")
+                        .with_detail(format!("counted from the templates: {found_n} directions: {list}"))
+                        .with_help("correct the piece's movement or the claim"),
+                );
+            }
+            results.push(result);
+            continue;
+        }
+        if let Some(detail) = crate::model_claims::colour_by_templates(v, &claim.property) {
+            result.verdict = Verdict::Proved;
+            result.detail = detail;
+            results.push(result);
+            continue;
+        }
         let induction = if claim.property.is_move_property() {
             prover.move_property(&claim.property, &lemmas)
         } else {
@@ -548,9 +590,11 @@ fn claims_verdicts(
             // setup, which plays every action, is what covers the rest.
             Induction::Proved if partial => {
                 result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };
-                result.detail = format!(
-                    "{bounded}, {others} included; Z3 proves it only over positions without spread pieces and their conventional moves (C0240)"
-                );
+                result.detail = if beyond_encoding(v) {
+                    format!("{bounded}, {others} included; Z3 proves it only over positions without spread pieces and their conventional moves (C0240)")
+                } else {
+                    format!("{bounded}; Z3 proves it over the moves of the encoding, which leaves out {others}")
+                };
             }
             Induction::Proved => {
                 result.verdict = Verdict::Proved;

@@ -62,7 +62,7 @@ pub fn position_holds(v: &Variant, pos: &Position, p: &Property) -> bool {
             (cells.saturating_sub(pairs)) as u64 <= u64::from(*count)
         }),
         Property::NeverInHand { kind } => (0..2).all(|c| pos.hand[c][*kind as usize] == 0),
-        Property::KeepsColour { .. } | Property::HiddenArrivals { .. } => true,
+        Property::KeepsColour { .. } | Property::KeepsColourAtRest { .. } | Property::HiddenArrivals { .. } | Property::Directions { .. } => true,
     }
 }
 
@@ -122,8 +122,11 @@ pub fn move_holds(v: &Variant, pos: &Position, m: &Move, p: &Property) -> bool {
     if let Property::HiddenArrivals { zone, kinds } = p {
         return hidden_arrival_holds(v, pos, m, zone, kinds);
     }
-    let Property::KeepsColour { kind } = p else {
-        return true;
+    let kind = match p {
+        Property::KeepsColour { kind } => kind,
+        // A move made while some level stands out of the shaft is not asked about.
+        Property::KeepsColourAtRest { kind } if at_rest(pos) => kind,
+        _ => return true,
     };
     let geo = &v.game.geometry;
     let us = pos.side as usize;
@@ -143,6 +146,11 @@ pub fn move_holds(v: &Variant, pos: &Position, m: &Move, p: &Property) -> bool {
         }
         _ => m.piece != *kind || same_colour(geo, m.from, m.to),
     }
+}
+
+/// Does every level of `pos` stand at rest (no `slide` state, or every offset 0)?
+pub fn at_rest(pos: &Position) -> bool {
+    rulebook_interpreter::engine::frame::offsets_of(pos).is_none_or(|o| o.iter().all(|&x| x == 0))
 }
 
 /// `HiddenArrivals` for one move (see [`move_holds`]).

@@ -24,7 +24,8 @@
 use rulebook_interpreter::flow::ply::in_ply;
 use rulebook_interpreter::flow::{Action, FlowEvent, Obligation};
 use rulebook_interpreter::text::notation::action::action_coordinate;
-use rulebook_interpreter::model::{Color, Outcome};
+use crate::concrete::{move_holds, position_holds};
+use rulebook_interpreter::model::{Claim, Color, Outcome};
 use rulebook_interpreter::{Position, Status, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -111,9 +112,21 @@ pub struct Stuck {
     pub witness: Witness,
 }
 
+/// A claim broken at a node of the walk.
+#[derive(Clone, Debug)]
+pub struct Broken {
+    /// The line to the position where it fails (for a move claim: the
+    /// position the move is made from).
+    pub witness: Witness,
+    /// The move that breaks a move claim, in coordinate notation.
+    pub mv: Option<String>,
+}
+
 /// What the walk found.
 #[derive(Clone, Debug, Default)]
 pub struct Walk {
+    /// Per claim given, the first node where it fails.
+    pub broken: Vec<Option<Broken>>,
     /// Per pair of rules (first seen first), the first witness.
     pub simultaneous: Vec<Simultaneous>,
     /// Per rule step, the first compulsory obligation dropped.
@@ -141,9 +154,11 @@ pub struct Walk {
     pub stopped: Option<String>,
 }
 
-/// Walks the game of `v` from its setup within `limits`.
-pub fn walk(v: &Variant, limits: &WalkLimits) -> Walk {
-    let mut w = Walker { v, limits, out: Walk::default(), path: Vec::new(), ply: Vec::new(), seen: HashSet::new() };
+/// Walks the game of `v` from its setup within `limits`, checking `claims`
+/// at every node (position claims) and on every move decided there (move
+/// claims).
+pub fn walk(v: &Variant, claims: &[Claim], limits: &WalkLimits) -> Walk {
+    let mut w = Walker { v, claims, limits, out: Walk { broken: vec![None; claims.len()], ..Walk::default() }, path: Vec::new(), ply: Vec::new(), seen: HashSet::new() };
     let Ok(start) = v.start() else { return w.out };
     w.run(start);
     w.out
@@ -154,6 +169,7 @@ const CHAIN_NODES: u64 = 400;
 
 struct Walker<'a> {
     v: &'a Variant,
+    claims: &'a [Claim],
     limits: &'a WalkLimits,
     out: Walk,
     /// The decisions from the setup to the current node.
@@ -280,7 +296,33 @@ impl Walker<'_> {
         if !in_ply(pos) && phase.is_none() {
             self.ply_starts(pos, &succ);
         }
+        self.check_claims(pos, &succ);
         succ
+    }
+
+    /// Checks the claims not yet broken at `pos`, whose decisions are `succ`.
+    fn check_claims(&mut self, pos: &Position, succ: &[(Action, Position)]) {
+        let claims = self.claims;
+        for (i, claim) in claims.iter().enumerate() {
+            if self.out.broken[i].is_some() {
+                continue;
+            }
+            let p = &claim.property;
+            let broken = if p.is_move_property() {
+                // A move of an obligation is made by the player who owes it.
+                let mut view = pos.clone();
+                view.side = self.v.decider(pos);
+                succ.iter().find_map(|(a, _)| match a {
+                    Action::Move(m) if !move_holds(self.v, &view, m, p) => Some(Some(action_coordinate(self.v, a))),
+                    _ => None,
+                })
+            } else {
+                (!position_holds(self.v, pos, p)).then_some(None)
+            };
+            if let Some(mv) = broken {
+                self.out.broken[i] = Some(Broken { witness: self.witness(pos), mv });
+            }
+        }
     }
 
     /// At a node between plies: a move legal by itself (the engine's legal

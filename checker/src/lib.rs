@@ -13,6 +13,8 @@
 //! * [`flow_walk`] walks the game by decisions (placements, obligations)
 //!   for the places where the rules do not decide, with witness lines;
 //!   [`gaps`] turns what it finds into diagnostics.
+//! * [`model_claims`] decides claims from the templates alone (directions,
+//!   colour per move template).
 //! * [`settled`] links findings to the rulings that settle them.
 //! * [`check`] runs them all and gathers the [`Report`]; [`diagram`] draws
 //!   witness positions.
@@ -24,6 +26,7 @@ pub mod encode;
 pub mod explore;
 pub mod flow_walk;
 pub mod gaps;
+pub mod model_claims;
 pub mod prove;
 pub mod settled;
 pub mod spread_layer;

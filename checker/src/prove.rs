@@ -251,7 +251,7 @@ impl<'a> Prover<'a> {
                 Some(h) => Bool::and(&[h[0].eq(Int::from_i64(0)), h[1].eq(Int::from_i64(0))]),
                 None => Bool::from_bool(true),
             },
-            Property::KeepsColour { .. } | Property::HiddenArrivals { .. } => Bool::from_bool(true),
+            Property::KeepsColour { .. } | Property::KeepsColourAtRest { .. } | Property::HiddenArrivals { .. } | Property::Directions { .. } => Bool::from_bool(true),
         }
     }
 
@@ -327,7 +327,8 @@ impl<'a> Prover<'a> {
                     Bool::and(&[step.key[0].ge(int(3)), revealed, into(&step.travels[1].1), allowed(&step.mover2).not()]),
                 ])
             }
-            Property::KeepsColour { kind } => {
+            // The encoding takes every level at rest: both claims are the same there.
+            Property::KeepsColour { kind } | Property::KeepsColourAtRest { kind } => {
                 let k = Int::from_i64(*kind as i64);
                 let changes = |from: &Int, to: &Int| self.enc.colour_term(from).ne(self.enc.colour_term(to));
                 Bool::or(&[

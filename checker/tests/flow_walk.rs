@@ -27,7 +27,7 @@ fn example(name: &str) -> Variant {
 /// Every line of two decisions from the setup.
 fn two_deep(v: &Variant) -> Walk {
     let limits = WalkLimits { exhaustive: 2, line_length: 0, lines: 0, max_nodes: 1_000_000, deadline: Instant::now() + Duration::from_secs(600), seed: 1 };
-    let w = walk(v, &limits);
+    let w = walk(v, &[], &limits);
     assert_eq!(w.stopped, None);
     assert_eq!(w.exhaustive_done, 2);
     w

@@ -483,6 +483,16 @@ pub enum ClaimBody {
     KeepsColour {
         /// The piece.
         piece: Ident,
+        /// `at rest`: only moves made while every level stands at rest.
+        at_rest: bool,
+    },
+    /// `King has 18 directions`: the piece's steps point in exactly this many
+    /// distinct directions (a vector and its multiples are one direction).
+    Directions {
+        /// The piece.
+        piece: Ident,
+        /// How many.
+        count: Spanned<u32>,
     },
     /// `no King next to enemy King`: a piece of the first kind never stands
     /// next to an enemy piece of the second.

@@ -133,6 +133,7 @@ const KEYWORDS: &[&str] = &[
     "weight",
     "roll",
     "red",
+    "rest",
     "blue",
     "splits",
     "entangle",
@@ -149,6 +150,7 @@ const KEYWORDS: &[&str] = &[
     "colours",
     "like",
     "different",
+    "directions",
     "attacks",
     "attacked",
     "is",
@@ -701,7 +703,7 @@ impl Place<'_> {
             Place::Header("extends") => "`extends` takes the path of the rules file to inherit, in double quotes: `extends \"chess.rules\"`",
             Place::Header("setup") => "`setup` takes the start position as a FEN string in double quotes: `setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"`",
             Place::Header("without") => "write `without piece NAME`, `without claim NAME`, `without castling`, `without promotion`, `without hand`, `without hidden`, `without spread`, `without entangle` or `without tunnel`",
-            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares` or `entangled groups at most N`",
+            Place::Header("claim") => "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour [at rest]`, `PIECE has N directions`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares` or `entangled groups at most N`",
             Place::Header("piece") => "a piece is written `piece NAME LETTER { … }`, e.g. `piece King K { royal move W move F }`",
             Place::Header("castling") => "castling is written `castling King with Rook { short: king to g1, rook to f1 }`",
             Place::Header("board") => "a board is written `board { files a..h ranks 1..8 }`",
@@ -770,8 +772,10 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         priority_rule => &["`priority CONDITION over CONDITION`"],
         end_condition => &["an end condition (`checkmate`, `stalemate`, `move-limit`, `repetition`)"],
         claim_item => &["`claim NAME: …`"],
-        claim_body => &["a claim (`PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares`, `entangled groups at most N`)"],
+        claim_body => &["a claim (`PIECE moves keep colour [at rest]`, `PIECE has N directions`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares`, `entangled groups at most N`)"],
         claim_keeps_colour => &["`PIECE moves keep colour`"],
+        claim_at_rest => &["`at rest`"],
+        claim_directions => &["`PIECE has N directions`"],
         claim_never_adjacent => &["`no PIECE next to enemy PIECE`"],
         claim_never_on => &["`no PIECE on ZONE`"],
         claim_at_most => &["`at most N PIECE`"],
@@ -950,6 +954,8 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_claim => &["`claim`"],
         kw_keep => &["`keep`"],
         kw_colour => &["`colour`"],
+        kw_rest => &["`rest`"],
+        kw_directions => &["`directions`"],
         kw_no => &["`no`"],
         kw_next => &["`next`"],
         kw_enemy => &["`enemy`"],
@@ -1199,7 +1205,7 @@ fn specific_help(rules: &[Rule], ctx: &Context<'_>, place: Place<'_>) -> Option<
                 .iter()
                 .any(|r| has(*r)))
     {
-        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares` or `entangled groups at most N`"
+        "a claim is written `claim NAME: BODY`, the body one of `PIECE moves keep colour [at rest]`, `PIECE has N directions`, `no PIECE on ZONE`, `no PIECE next to enemy PIECE`, `at most N PIECE`, `hidden moves onto ZONE only by PIECE …`, `spread pieces on at most N squares` or `entangled groups at most N`"
     } else if has(end_condition) || has(kw_over) {
         "a priority line names end conditions (`checkmate`, `stalemate`, `move-limit`, `repetition`): `priority checkmate over move-limit, repetition`"
     } else if matches!(place, Place::Body("spread roll" | "tunnel roll")) {

@@ -903,9 +903,11 @@ impl Builder<'_> {
         let mut names = Vec::new();
         let mut zone = None;
         let mut count = None;
+        let mut at_rest = false;
         for c in inner.into_inner() {
             match c.as_rule() {
                 Rule::name => names.push(ident(&c)),
+                Rule::claim_at_rest => at_rest = true,
                 Rule::zone => zone = Some(self.zone(c)?),
                 Rule::number => count = Some(self.number(&c)?),
                 _ => {}
@@ -914,7 +916,7 @@ impl Builder<'_> {
         let mut names = names.into_iter();
         let mut piece = || self.need(names.next(), span, "claim without a piece");
         let body = match rule {
-            Rule::claim_keeps_colour => ClaimBody::KeepsColour { piece: piece()? },
+            Rule::claim_keeps_colour => ClaimBody::KeepsColour { piece: piece()?, at_rest },
             Rule::claim_never_adjacent => ClaimBody::NeverAdjacent {
                 piece: piece()?,
                 other: piece()?,
@@ -922,6 +924,10 @@ impl Builder<'_> {
             Rule::claim_never_on => ClaimBody::NeverOn {
                 piece: piece()?,
                 zone: self.need(zone, span, "claim without a zone")?,
+            },
+            Rule::claim_directions => ClaimBody::Directions {
+                piece: piece()?,
+                count: self.need(count, span, "claim without a count")?,
             },
             Rule::claim_at_most => ClaimBody::AtMost {
                 count: self.need(count, span, "claim without a count")?,

@@ -504,6 +504,15 @@ pub enum Property {
         /// The bound.
         count: u32,
     },
+    /// `K has N directions`: the steps of `kind`'s parts (the first
+    /// player's) point in exactly `count` distinct directions. A property
+    /// of the model, decided from the templates.
+    Directions {
+        /// The piece kind.
+        kind: KindId,
+        /// The number claimed.
+        count: u32,
+    },
     /// No piece of `kind` is in either player's hand. Not written in rules
     /// files: the checker's built-in lemma for royal pieces (which are never
     /// captured, so never go to hand).
@@ -514,6 +523,13 @@ pub enum Property {
     /// `K moves keep colour`: every move of a piece of `kind` ends on a cell
     /// of the colour it started on (colour: the parity of the coordinate sum).
     KeepsColour {
+        /// The piece kind.
+        kind: KindId,
+    },
+    /// `K moves keep colour at rest`: [`Property::KeepsColour`] for the
+    /// moves made while every level of the `slide` item stands at rest
+    /// (all of them in a game without one).
+    KeepsColourAtRest {
         /// The piece kind.
         kind: KindId,
     },
@@ -539,9 +555,15 @@ pub enum Property {
 }
 
 impl Property {
+    /// Is this a property of the model itself (decided from the piece
+    /// definitions, not from positions or moves)?
+    pub fn is_model_property(&self) -> bool {
+        matches!(self, Property::Directions { .. })
+    }
+
     /// Is this a property of moves (rather than of positions)?
     pub fn is_move_property(&self) -> bool {
-        matches!(self, Property::KeepsColour { .. } | Property::HiddenArrivals { .. })
+        matches!(self, Property::KeepsColour { .. } | Property::KeepsColourAtRest { .. } | Property::HiddenArrivals { .. })
     }
 }
 

@@ -44,6 +44,22 @@ fn cell_names(game: &Game, cells: &[rulebook_interpreter::model::geometry::Cell]
 
 // ------------------------------------------------------------------ claims
 
+/// `at rest` and `has N directions` (issue 14): the claims' own forms.
+#[test]
+fn colour_at_rest_and_directions_claims_are_lowered() {
+    let v = variant(
+        "at-rest",
+        "variant \"At rest\"\nextends \"CHESS\"\nclaim a: Bishop moves keep colour at rest\nclaim b: King has 8 directions\n",
+    );
+    let game = &v.game;
+    let kind = |n: &str| game.kind_by_name(n).expect("kind");
+    let at = |name: &str| game.claims.iter().find(|c| c.name == name).map(|c| c.property.clone());
+    assert_eq!(at("a"), Some(Property::KeepsColourAtRest { kind: kind("Bishop") }));
+    assert_eq!(at("b"), Some(Property::Directions { kind: kind("King"), count: 8 }));
+    assert!(at("a").is_some_and(|p| p.is_move_property()));
+    assert!(at("b").is_some_and(|p| p.is_model_property() && !p.is_move_property()));
+}
+
 #[test]
 fn chess_claims_are_lowered_with_relative_zones() {
     let v = support::variant("chess");

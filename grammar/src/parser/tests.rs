@@ -570,7 +570,7 @@ fn the_four_claim_forms() {
     assert_eq!(got[0].name.node, "bishops_keep_colour");
     assert_eq!(text(src, got[0].span), "claim bishops_keep_colour: Bishop moves keep colour");
     assert_eq!(text(src, got[0].body.span), "Bishop moves keep colour");
-    assert!(matches!(&got[0].body.node, ClaimBody::KeepsColour { piece } if text(src, piece.span) == "Bishop"));
+    assert!(matches!(&got[0].body.node, ClaimBody::KeepsColour { piece, at_rest: false } if text(src, piece.span) == "Bishop"));
     let ClaimBody::NeverOn { piece, zone } = &got[1].body.node else {
         panic!("{:?}", got[1].body)
     };
@@ -614,7 +614,7 @@ fn claim_errors_say_what_a_claim_is() {
     let d = err("claim: at most 1 King");
     assert_eq!(d.label, "expected a name after `claim`");
     let d = err("claim x: all King");
-    assert_eq!(d.label, "expected `moves`");
+    assert_eq!(d.label, "expected `moves` or `has`");
     assert!(d.help.as_deref().is_some_and(|h| h.contains("`no PIECE on ZONE`")), "{:?}", d.help);
     let d = err("claim x: 3 Kings");
     assert!(d.label.starts_with("expected a claim ("), "{}", d.label);

@@ -54,7 +54,8 @@ pub(super) struct Has {
 pub(super) fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &str)], has: Has) -> Option<Claim> {
     let has_hidden = has.hidden;
     let property = match &c.node.body.node {
-        ast::ClaimBody::KeepsColour { piece } => Property::KeepsColour { kind: claim_kind(cx, c, piece, removed)? },
+        ast::ClaimBody::KeepsColour { piece, at_rest: false } => Property::KeepsColour { kind: claim_kind(cx, c, piece, removed)? },
+        ast::ClaimBody::KeepsColour { piece, at_rest: true } => Property::KeepsColourAtRest { kind: claim_kind(cx, c, piece, removed)? },
         ast::ClaimBody::NeverAdjacent { piece, other } => {
             let kind = claim_kind(cx, c, piece, removed);
             let other = claim_kind(cx, c, other, removed);
@@ -65,6 +66,7 @@ pub(super) fn lower_claim(cx: &mut Cx, c: From<ast::Claim>, removed: &[(&str, &s
             let zone = cx.zone(c.file, zone);
             Property::NeverOn { kind: kind?, zone: zone? }
         }
+        ast::ClaimBody::Directions { piece, count } => Property::Directions { kind: claim_kind(cx, c, piece, removed)?, count: count.node },
         ast::ClaimBody::AtMost { count, piece } => {
             Property::AtMost { kind: claim_kind(cx, c, piece, removed)?, count: count.node }
         }

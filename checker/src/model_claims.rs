@@ -1,0 +1,120 @@
+//! Claims decided from the model's templates alone, without a board: how
+//! many directions a piece steps in (`PIECE has N directions`), and colour
+//! claims proved per move template (`PIECE moves keep colour [at rest]`),
+//! which scale to any board (448 cells as well as 64).
+
+use rulebook_interpreter::model::{KindId, Property};
+use rulebook_interpreter::Variant;
+
+/// The distinct directions of `kind`'s steps (the first player's vectors,
+/// each divided by the greatest common divisor of its components), and
+/// them as a list (`(1,0,0) (0,1,0) …`).
+pub fn directions(v: &Variant, kind: KindId) -> (usize, String) {
+    fn gcd(a: i32, b: i32) -> i32 {
+        if b == 0 { a.abs() } else { gcd(b, a % b) }
+    }
+    let mut dirs: Vec<Vec<i32>> = Vec::new();
+    for part in v.game.kinds.get(kind as usize).map(|k| k.parts.as_slice()).unwrap_or_default() {
+        for vec in &part.vectors[0] {
+            let g = vec.iter().fold(0, |g, &x| gcd(g, x)).max(1);
+            let d: Vec<i32> = vec.iter().map(|x| x / g).collect();
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+    }
+    dirs.sort();
+    let list = dirs.iter().map(|d| format!("({})", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","))).collect::<Vec<_>>().join(" ");
+    (dirs.len(), list)
+}
+
+/// A proof of a colour claim per move template, without a board: every
+/// step vector of the kind's parts (both players) has an even coordinate
+/// sum, so every move of the kind (a leap, a ride or a hop lands a whole
+/// number of steps away) keeps the parity of the coordinate sum, which is
+/// the cell's colour. It holds for every move of a game without a `slide`
+/// item, and for the moves made at rest (`at rest`) of one with; not for
+/// spread pieces or tunnels (their moves are not only templates), nor for a
+/// kind that castles (its castling destination is not a step).
+pub fn colour_by_templates(v: &Variant, p: &Property) -> Option<String> {
+    let game = &v.game;
+    let (kind, at_rest) = match p {
+        Property::KeepsColour { kind } if game.slide.is_none() => (*kind, false),
+        Property::KeepsColourAtRest { kind } => (*kind, true),
+        _ => return None,
+    };
+    if crate::check::beyond_encoding(v) || game.castling.as_ref().is_some_and(|c| c.king == kind || c.rook == kind) {
+        return None;
+    }
+    let piece = game.kinds.get(kind as usize)?;
+    let even = piece.parts.iter().all(|part| part.vectors.iter().flatten().all(|vec| vec.iter().sum::<i32>() % 2 == 0));
+    if !even || piece.parts.is_empty() {
+        return None;
+    }
+    let n: usize = piece.parts.iter().map(|part| part.vectors[0].len()).sum();
+    let when = if at_rest && game.slide.is_some() { " while every level stands at rest" } else { "" };
+    Some(format!(
+        "per move template: each of the {n} step vectors of {}'s parts has an even coordinate sum, so every move it makes{when} lands a whole number of steps away, on a cell of its colour (no board needed)",
+        piece.name
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rulebook_interpreter::model::load::load;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    fn variant(path: &str) -> Variant {
+        let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        match load(&full) {
+            Ok((game, _)) => Variant::new(Arc::new(game)),
+            Err((d, _)) => panic!("{path}: {d:#?}"),
+        }
+    }
+
+    fn kind(v: &Variant, name: &str) -> KindId {
+        v.game.kind_by_name(name).expect("the kind")
+    }
+
+    /// Chess: a king steps in 8 directions, a knight leaps in 8, a rook
+    /// rides in 4 (counted on a board: 4 orthogonal and 4 diagonal, the 8
+    /// knight leaps, the 4 files and ranks).
+    #[test]
+    fn directions_of_chess_pieces() {
+        let v = variant("rules/chess.rules");
+        assert_eq!(directions(&v, kind(&v, "King")).0, 8);
+        assert_eq!(directions(&v, kind(&v, "Knight")).0, 8);
+        assert_eq!(directions(&v, kind(&v, "Rook")).0, 4);
+    }
+
+    /// 4D-Schach (ruling "diagonals"): the king has the 6 rook and the 12
+    /// bishop directions, 18; the space diagonals (1,1,1) would add 8 more.
+    #[test]
+    fn the_4d_king_has_18_directions_and_no_space_diagonal() {
+        let v = variant("rules/4d-schach.rules");
+        let (n, list) = directions(&v, kind(&v, "King"));
+        assert_eq!(n, 18, "{list}");
+        assert!(!list.contains("(1,1,1)"), "{list}");
+        assert_eq!(directions(&v, kind(&v, "Bishop")).0, 12);
+        assert_eq!(directions(&v, kind(&v, "Rook")).0, 6);
+    }
+
+    /// The colour proof per template: a chess bishop's (1,1) steps keep the
+    /// colour, a knight's (1,2) leaps do not, and the king castles (its
+    /// castling destination is not a step), so no template proof is given.
+    /// In 4D-Schach only the claim `at rest` is proved so.
+    #[test]
+    fn colour_by_templates_proves_only_what_the_templates_show() {
+        let v = variant("rules/chess.rules");
+        assert!(colour_by_templates(&v, &Property::KeepsColour { kind: kind(&v, "Bishop") }).is_some());
+        assert!(colour_by_templates(&v, &Property::KeepsColour { kind: kind(&v, "Knight") }).is_none());
+        assert!(colour_by_templates(&v, &Property::KeepsColour { kind: kind(&v, "King") }).is_none());
+        let d = variant("rules/4d-schach.rules");
+        let bishop = kind(&d, "Bishop");
+        assert!(colour_by_templates(&d, &Property::KeepsColour { kind: bishop }).is_none(), "levels slide: not every move is a template step");
+        let proof = colour_by_templates(&d, &Property::KeepsColourAtRest { kind: bishop }).expect("proved at rest");
+        assert!(proof.contains("12 step vectors"), "{proof}");
+    }
+}
