@@ -2,7 +2,7 @@
 //! in the same run, single-threaded. Prints both times and the ratio, then the
 //! speed of 4D-Schach in nodes per second beside chess's (no peer engine
 //! exists for it), then the time of the verifier (`rulebook check`, default
-//! options) on rules/chess.rules.
+//! options) on rules/chess.rules and rules/4d-schach.rules, stage by stage.
 //!
 //! Run: `cargo bench --bench perft_vs_shakmaty` (add `-- --quick` for smaller
 //! perft depths; the check runs once either way).
@@ -122,8 +122,18 @@ fn main() {
         println!("{:<26} {:>5} {:>12} {:>8.3} s {:>10.2} M {:>8.3}x", name, depth, nodes, t.as_secs_f64(), nps / 1e6, nps / chess_nps);
     }
 
-    // The verifier, once, with the defaults of `rulebook check`.
-    let report = rulebook_checker::check(&v, &rulebook_checker::Options::default(), &mut |_| {});
+    // The verifier, once per file, with the defaults of `rulebook check`.
+    verify("rules/chess.rules", &v);
+    verify("rules/4d-schach.rules", &v4);
+}
+
+/// Runs `rulebook check`'s verifier on `v` (from `file`) with the default
+/// options and prints its time, the time of each stage and the claims'
+/// verdicts; exits 1 if a claim is refuted.
+fn verify(file: &str, v: &Variant) {
+    let started = Instant::now();
+    let mut stages: Vec<(String, Duration)> = Vec::new();
+    let report = rulebook_checker::check(v, &rulebook_checker::Options::default(), &mut |stage| stages.push((stage.to_string(), started.elapsed())));
     let mut verdicts: Vec<(String, usize)> = Vec::new();
     for c in &report.claims {
         let label = c.verdict.label(c.depth);
@@ -137,12 +147,18 @@ fn main() {
         .map(|(l, n)| format!("{n} claim{} {l}", if *n == 1 { "" } else { "s" }))
         .collect();
     println!(
-        "check rules/chess.rules: {:.1} s ({})",
+        "check {file}: {:.1} s ({}; {} Z3 queries)",
         report.stats.seconds,
-        if verdicts.is_empty() { "no claims".to_string() } else { verdicts.join(", ") }
+        if verdicts.is_empty() { "no claims".to_string() } else { verdicts.join(", ") },
+        report.stats.queries
     );
+    let total = started.elapsed();
+    for (k, (stage, at)) in stages.iter().enumerate() {
+        let end = stages.get(k + 1).map_or(total, |(_, next)| *next);
+        println!("  {:>6.1} s  {stage}", (end - *at).as_secs_f64());
+    }
     if report.claims.iter().any(|c| c.verdict == Verdict::Refuted) {
-        eprintln!("the verifier refutes a claim of rules/chess.rules");
+        eprintln!("the verifier refutes a claim of {file}");
         std::process::exit(1);
     }
 }

@@ -456,7 +456,12 @@ fn claims_verdicts(
     let candidates: Vec<usize> = (0..claims.len())
         .filter(|&i| {
             let p = &claims[i].property;
-            !p.is_move_property() && !p.is_model_property() && !is_spread_property(p) && found.violations.get(i).is_none_or(|x| x.is_none())
+            !p.is_move_property()
+                && !p.is_model_property()
+                && !is_spread_property(p)
+                && found.violations.get(i).is_none_or(|x| x.is_none())
+                // Proved without a board (below): no solver time spent on it.
+                && crate::model_claims::count_by_conservation(v, p).is_none()
         })
         .collect();
     let spread_verdicts = spread_claims(v, claims, found, timeout_ms, deadline, layer_queries);
@@ -479,8 +484,10 @@ fn claims_verdicts(
     let mut properties: Vec<Lemma> = candidates.iter().map(|&i| claims[i].property.clone().into()).collect();
     properties.extend(builtin_lemmas(v));
     let verdicts = prover.induction(&properties);
-    let lemmas: Vec<Lemma> =
+    let mut lemmas: Vec<Lemma> =
         properties.iter().zip(&verdicts).filter(|(_, v)| matches!(v, Induction::Proved)).map(|(p, _)| p.clone()).collect();
+    // Counts proved by conservation hold in every reachable position: they help the other questions.
+    lemmas.extend(claims.iter().filter(|c| crate::model_claims::count_by_conservation(v, &c.property).is_some()).map(|c| c.property.clone().into()));
 
     let mut results = Vec::new();
     for (i, claim) in claims.iter().enumerate() {
@@ -572,7 +579,7 @@ fn claims_verdicts(
             results.push(result);
             continue;
         }
-        if let Some(detail) = crate::model_claims::colour_by_templates(v, &claim.property) {
+        if let Some(detail) = crate::model_claims::colour_by_templates(v, &claim.property).or_else(|| crate::model_claims::count_by_conservation(v, &claim.property)) {
             result.verdict = Verdict::Proved;
             result.detail = detail;
             results.push(result);

@@ -1,7 +1,8 @@
 //! Claims decided from the model's templates alone, without a board: how
-//! many directions a piece steps in (`PIECE has N directions`), and colour
+//! many directions a piece steps in (`PIECE has N directions`), colour
 //! claims proved per move template (`PIECE moves keep colour [at rest]`),
-//! which scale to any board (448 cells as well as 64).
+//! and counts proved by conservation (`at most N PIECE`), which scale to
+//! any board (448 cells as well as 64).
 
 use rulebook_interpreter::model::{KindId, Property};
 use rulebook_interpreter::Variant;
@@ -55,6 +56,51 @@ pub fn colour_by_templates(v: &Variant, p: &Property) -> Option<String> {
     let when = if at_rest && game.slide.is_some() { " while every level stands at rest" } else { "" };
     Some(format!(
         "per move template: each of the {n} step vectors of {}'s parts has an even coordinate sum, so every move it makes{when} lands a whole number of steps away, on a cell of its colour (no board needed)",
+        piece.name
+    ))
+}
+
+/// A proof of `at most N K` by conservation, without a board: no rule
+/// makes a piece of kind `K` (no promotion to it, no demotion to it, no
+/// capture that sends one to the capturer's hand, no face-down, spread or
+/// tunnelling piece that could turn out to be one), and the other actions
+/// only carry pieces between the board, the hand and the out-of-play area
+/// (drops, relocations, exiles, returns). So each player's pieces of `K` on
+/// the board, in hand and out of play together never exceed their number in
+/// the setup, and if that is at most N, so is the board's. `None` when a
+/// condition fails (the claim then goes to the other provers).
+pub fn count_by_conservation(v: &Variant, p: &Property) -> Option<String> {
+    let Property::AtMost { kind, count } = p else { return None };
+    let game = &v.game;
+    let piece = game.kinds.get(*kind as usize)?;
+    if game.spread.is_some() || game.tunnel.is_some() || game.hidden.is_some() {
+        return None;
+    }
+    if game.promotions.iter().any(|r| r.targets.contains(kind)) {
+        return None;
+    }
+    if let Some(hand) = &game.hand {
+        if hand.demote_to == Some(*kind) || (hand.capture_to_hand && !piece.royal) {
+            return None;
+        }
+    }
+    let start = v.start().ok()?;
+    let letter = |c: u8| -> Option<u8> { (c != 0).then(|| rulebook_interpreter::engine::position::kind_of(c)) };
+    let mut most = 0u64;
+    for side in 0..2u8 {
+        let on_board = game.geometry.board_cells().filter(|&c| {
+            let code = start.board[c as usize];
+            letter(code) == Some(*kind) && rulebook_interpreter::engine::position::color_of(code) == side
+        });
+        let n = on_board.count() as u64 + u64::from(start.hand[side as usize][*kind as usize]);
+        most = most.max(n);
+    }
+    if most > u64::from(*count) {
+        return None;
+    }
+    let why = if piece.royal { "it is royal, so never captured" } else { "a captured one leaves the game" };
+    Some(format!(
+        "by conservation: no rule makes a {} (no promotion or demotion to it, {why}), and drops, relocations, exiles and returns only carry pieces between the board, the hand and the out-of-play area; each player has {most} on the board and in hand in the setup (no board needed)",
         piece.name
     ))
 }
@@ -116,5 +162,22 @@ mod tests {
         assert!(colour_by_templates(&d, &Property::KeepsColour { kind: bishop }).is_none(), "levels slide: not every move is a template step");
         let proof = colour_by_templates(&d, &Property::KeepsColourAtRest { kind: bishop }).expect("proved at rest");
         assert!(proof.contains("12 step vectors"), "{proof}");
+    }
+
+    /// `at most 1 King`: in chess and 4D-Schach (kings in hand, placed in
+    /// the opening, never exiled) by conservation; not `at most 1 Queen` in
+    /// chess (pawns promote to queens), nor in crazyhouse for a non-royal
+    /// piece (captures go to the capturer's hand).
+    #[test]
+    fn counts_by_conservation() {
+        let chess = variant("rules/chess.rules");
+        assert!(count_by_conservation(&chess, &Property::AtMost { kind: kind(&chess, "King"), count: 1 }).is_some());
+        assert!(count_by_conservation(&chess, &Property::AtMost { kind: kind(&chess, "Queen"), count: 1 }).is_none());
+        assert!(count_by_conservation(&chess, &Property::AtMost { kind: kind(&chess, "King"), count: 0 }).is_none(), "one king each in the setup");
+        let d = variant("rules/4d-schach.rules");
+        let proof = count_by_conservation(&d, &Property::AtMost { kind: kind(&d, "King"), count: 1 }).expect("4D kings");
+        assert!(proof.contains("each player has 1"), "{proof}");
+        let zh = variant("rules/crazyhouse.rules");
+        assert!(count_by_conservation(&zh, &Property::AtMost { kind: kind(&zh, "Knight"), count: 2 }).is_none());
     }
 }

@@ -139,3 +139,51 @@ fn nebelschach_far_rank_needs_the_face_down_lemma() {
         other => panic!("without the lemma: {other:?}"),
     }
 }
+
+/// 4D-Schach (issue 14): every claim the checker proves without a board
+/// (directions, colour at rest per template, one king each by
+/// conservation) holds along random lines of decisions from the setup
+/// (placements, moves, relocations, activations, exiles, returns): position
+/// claims at every node, move claims for every move decided there (by the
+/// player who decides it).
+#[test]
+#[ignore = "checks 4D-Schach (half a minute in release); .ci/run runs it"]
+fn four_d_proved_claims_hold_along_random_lines_of_decisions() {
+    use rulebook_interpreter::flow::Action;
+    let v = variant("4d-schach");
+    let report = check(&v, &Options::default(), &mut |_| {});
+    let proved: Vec<_> = v
+        .game
+        .claims
+        .iter()
+        .filter(|c| report.claims.iter().any(|r| r.name == c.name && r.verdict == Verdict::Proved))
+        .collect();
+    assert_eq!(proved.len(), 4, "{:?}", report.claims);
+    let mut rng = Rng(0x4d);
+    let start = v.start().expect("setup");
+    let mut decisions = 0;
+    for line in 0..12 {
+        let mut pos = start.clone();
+        for step in 0..300 {
+            for claim in &proved {
+                assert!(position_holds(&v, &pos, &claim.property), "`{}` fails on line {line} at decision {step}: {}", claim.name, v.fen(&pos));
+            }
+            let succ = v.successors(&pos);
+            if succ.is_empty() {
+                break;
+            }
+            let mut view = pos.clone();
+            view.side = v.decider(&pos);
+            for (a, _) in &succ {
+                if let Action::Move(m) = a {
+                    for claim in &proved {
+                        assert!(move_holds(&v, &view, m, &claim.property), "`{}` fails for a move on line {line} at decision {step}: {}", claim.name, v.fen(&pos));
+                    }
+                }
+            }
+            pos = succ[rng.below(succ.len())].1.clone();
+            decisions += 1;
+        }
+    }
+    assert!(decisions > 1_000, "{decisions}");
+}
