@@ -331,6 +331,10 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
 /// obligations (the walk by decisions goes deeper there).
 const FLOW_SEARCH_NODES: u64 = 20_000;
 
+/// Most cells of a board on which counts proved by conservation are given
+/// to the solver as lemmas.
+const LEMMA_CELLS: usize = 128;
+
 /// The seed of the walk's random lines (fixed, so that reports repeat).
 const WALK_SEED: u64 = 14;
 
@@ -486,8 +490,13 @@ fn claims_verdicts(
     let verdicts = prover.induction(&properties);
     let mut lemmas: Vec<Lemma> =
         properties.iter().zip(&verdicts).filter(|(_, v)| matches!(v, Induction::Proved)).map(|(p, _)| p.clone()).collect();
-    // Counts proved by conservation hold in every reachable position: they help the other questions.
-    lemmas.extend(claims.iter().filter(|c| crate::model_claims::count_by_conservation(v, &c.property).is_some()).map(|c| c.property.clone().into()));
+    // Counts proved by conservation hold in every reachable position: they
+    // help the other questions, on boards small enough that their pairwise
+    // clauses (the square of the cells) cost less than they save (on 4D-Schach's
+    // 448 cells one made each query six times slower).
+    if v.game.geometry.board_cells().count() <= LEMMA_CELLS {
+        lemmas.extend(claims.iter().filter(|c| crate::model_claims::count_by_conservation(v, &c.property).is_some()).map(|c| c.property.clone().into()));
+    }
 
     let mut results = Vec::new();
     for (i, claim) in claims.iter().enumerate() {
