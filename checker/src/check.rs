@@ -229,14 +229,13 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
         // A claim the walk broke is refuted, with its line of decisions.
         for (i, broken) in w.broken.iter().enumerate() {
             if let (Some(None), Some(b)) = (found.violations.get(i), broken) {
-                let line = crate::explore::Line { moves: Vec::new(), text: b.witness.decisions.clone(), fen: b.witness.position.clone() };
-                found.violations[i] = Some(crate::explore::Violation { line, mv: None, mv_text: b.mv.clone() });
+                found.violations[i] = Some(crate::explore::Violation { line: b.witness.line(), mv: None, mv_text: b.mv.clone() });
             }
         }
         // A win the walk found counts as one the search found.
         for (p, win) in w.wins.iter().enumerate() {
             if let (None, Some(line)) = (&found.wins[p], win) {
-                found.wins[p] = Some(crate::explore::Line { moves: Vec::new(), text: line.decisions.clone(), fen: line.position.clone() });
+                found.wins[p] = Some(line.line());
             }
         }
     }
@@ -457,6 +456,8 @@ fn claims_verdicts(
 ) -> (Vec<ClaimResult>, Vec<Lemma>) {
     // Position claims not refuted by the exploration are the induction
     // candidates (the spread claims go to the spread layer).
+    // Counts proved without a board (no solver time spent on them).
+    let conserved: Vec<Option<String>> = claims.iter().map(|c| crate::model_claims::count_by_conservation(v, &c.property)).collect();
     let candidates: Vec<usize> = (0..claims.len())
         .filter(|&i| {
             let p = &claims[i].property;
@@ -464,8 +465,7 @@ fn claims_verdicts(
                 && !p.is_model_property()
                 && !is_spread_property(p)
                 && found.violations.get(i).is_none_or(|x| x.is_none())
-                // Proved without a board (below): no solver time spent on it.
-                && crate::model_claims::count_by_conservation(v, p).is_none()
+                && conserved[i].is_none()
         })
         .collect();
     let spread_verdicts = spread_claims(v, claims, found, timeout_ms, deadline, layer_queries);
@@ -495,7 +495,7 @@ fn claims_verdicts(
     // clauses (the square of the cells) cost less than they save (on 4D-Schach's
     // 448 cells one made each query six times slower).
     if v.game.geometry.board_cells().count() <= LEMMA_CELLS {
-        lemmas.extend(claims.iter().filter(|c| crate::model_claims::count_by_conservation(v, &c.property).is_some()).map(|c| c.property.clone().into()));
+        lemmas.extend(claims.iter().zip(&conserved).filter(|(_, proof)| proof.is_some()).map(|(c, _)| c.property.clone().into()));
     }
 
     let mut results = Vec::new();
@@ -588,7 +588,7 @@ fn claims_verdicts(
             results.push(result);
             continue;
         }
-        if let Some(detail) = crate::model_claims::colour_by_templates(v, &claim.property).or_else(|| crate::model_claims::count_by_conservation(v, &claim.property)) {
+        if let Some(detail) = crate::model_claims::colour_by_templates(v, &claim.property).or_else(|| conserved[i].clone()) {
             result.verdict = Verdict::Proved;
             result.detail = detail;
             results.push(result);

@@ -58,6 +58,14 @@ pub struct Witness {
     pub position: String,
 }
 
+impl Witness {
+    /// The witness as a line of the search from the setup (its decisions as
+    /// the line's text; no `Move`s, as not every decision is one).
+    pub fn line(&self) -> crate::explore::Line {
+        crate::explore::Line { moves: Vec::new(), text: self.decisions.clone(), fen: self.position.clone() }
+    }
+}
+
 /// Two rules (or one rule for both players) that held at the same moment.
 #[derive(Clone, Debug)]
 pub struct Simultaneous {
@@ -158,7 +166,8 @@ pub struct Walk {
 /// at every node (position claims) and on every move decided there (move
 /// claims).
 pub fn walk(v: &Variant, claims: &[Claim], limits: &WalkLimits) -> Walk {
-    let mut w = Walker { v, claims, limits, out: Walk { broken: vec![None; claims.len()], ..Walk::default() }, path: Vec::new(), ply: Vec::new(), seen: HashSet::new() };
+    let out = Walk { broken: vec![None; claims.len()], ..Walk::default() };
+    let mut w = Walker { v, claims, limits, out, path: Vec::new(), ply: 0, seen: HashSet::new() };
     let Ok(start) = v.start() else { return w.out };
     w.run(start);
     w.out
@@ -174,8 +183,8 @@ struct Walker<'a> {
     out: Walk,
     /// The decisions from the setup to the current node.
     path: Vec<Action>,
-    /// The keys of the states of the current ply so far (its start first).
-    ply: Vec<u64>,
+    /// The decisions of the current ply so far.
+    ply: usize,
     /// Positions (by key and remaining depth) already expanded in the exhaustive part.
     seen: HashSet<(u64, u32)>,
 }
@@ -184,7 +193,7 @@ impl Walker<'_> {
     fn run(&mut self, start: Position) {
         for d in 1..=self.limits.exhaustive {
             self.seen.clear();
-            self.ply = vec![self.key(&start)];
+            self.ply = 0;
             if !self.exhaust(&start, d) {
                 return;
             }
@@ -227,7 +236,7 @@ impl Walker<'_> {
         }
         let succ = self.examine(pos);
         for (a, _) in succ {
-            let ply = self.ply.clone();
+            let ply = self.ply;
             let next = self.step(pos, &a);
             let go = self.exhaust(&next, depth - 1);
             self.path.pop();
@@ -243,7 +252,7 @@ impl Walker<'_> {
     fn random_line(&mut self, start: &Position, rng: &mut ChaCha8Rng) -> bool {
         let mut pos = start.clone();
         self.path.clear();
-        self.ply = vec![self.key(start)];
+        self.ply = 0;
         for _ in 0..self.limits.line_length {
             if !self.tick() {
                 return false;
@@ -278,8 +287,6 @@ impl Walker<'_> {
             if let (Some(phase), None) = (phase, &self.out.stuck) {
                 self.out.stuck = Some(Stuck { phase, player: v.decider(pos), witness: self.witness(pos) });
             }
-        }
-        if succ.is_empty() && !in_ply(pos) {
             let mover = pos.side as usize;
             let winner = match v.status(pos) {
                 Status::Checkmate(o) | Status::Stalemate(o) | Status::Rule { outcome: o, .. } => match o {
@@ -340,7 +347,7 @@ impl Walker<'_> {
             let next = v.apply(pos, &Action::Move(m));
             let Some(rule) = next.flow.as_ref().and_then(|f| f.queue.first()).and_then(|o| o.source).map(|(r, _)| r as usize) else { continue };
             if self.out.cycle.is_none() {
-                self.chains(pos, m, next);
+                self.chains(pos, m, rule, next);
             }
             if !self.out.blocked.iter().any(|b| b.rule == rule) {
                 let mv = action_coordinate(v, &Action::Move(m));
@@ -350,15 +357,14 @@ impl Walker<'_> {
     }
 
     /// Follows the chains of obligations after `mv` (made at `pos`, giving
-    /// `next`) by every candidate action (before the whole-ply test, so a
+    /// `next`, where `rule` fired) by every candidate action (before the whole-ply test, so a
     /// chain that never ends is followed too), depth first, within
     /// [`CHAIN_NODES`]: a state that comes back within the ply is a cycle.
-    fn chains(&mut self, pos: &Position, mv: rulebook_interpreter::Move, next: Position) {
-        let v = self.v;
+    fn chains(&mut self, pos: &Position, mv: rulebook_interpreter::Move, rule: usize, next: Position) {
         let mut budget = CHAIN_NODES;
         let mut trail = vec![self.key(pos)];
         let mut actions = vec![Action::Move(mv)];
-        let mut rules = Vec::new();
+        let mut rules = vec![rule];
         fn go(
             w: &mut Walker<'_>,
             pos: &Position,
@@ -396,9 +402,6 @@ impl Walker<'_> {
             }
             trail.pop();
         }
-        if let Some(r) = first_fired(v, pos, &Action::Move(mv)) {
-            rules.push(r);
-        }
         go(self, &next, &mut trail, &mut actions, &mut rules, &mut budget);
     }
 
@@ -408,8 +411,7 @@ impl Walker<'_> {
         let mut events = Vec::new();
         let next = self.v.apply_traced(pos, a, &mut events);
         self.path.push(a.clone());
-        let key = self.key(&next);
-        self.ply.push(key);
+        self.ply += 1;
         for e in &events {
             match e {
                 FlowEvent::Fired { rule, subject, also } => {
@@ -435,25 +437,24 @@ impl Walker<'_> {
             }
         }
         if !in_ply(&next) {
-            // The ply is over: its decisions are the path since the last ply end.
-            let decisions = self.ply.len() - 1;
+            // The ply is over: its decisions are those since the last ply end.
+            let decisions = self.ply;
             if self.out.longest_ply.as_ref().is_none_or(|(n, _)| decisions > *n) && decisions > 1 {
                 let witness = self.witness(&next);
                 self.out.longest_ply = Some((decisions, witness));
             }
-            self.ply = vec![key];
+            self.ply = 0;
         }
         next
     }
 
     /// The current line as a witness, ending at `pos`.
     fn witness(&self, pos: &Position) -> Witness {
-        let mut w = self.witness_of(&self.path);
-        w.position = self.v.fen(pos);
-        w
+        Witness { decisions: self.path.iter().map(|a| action_coordinate(self.v, a)).collect(), position: self.v.fen(pos) }
     }
 
-    /// The line `path` from the setup as a witness (replayed for its position).
+    /// The line `path` from the setup as a witness, replayed for its position
+    /// (where the walk does not hold it).
     fn witness_of(&self, path: &[Action]) -> Witness {
         let v = self.v;
         let mut pos = v.start().ok();
@@ -462,11 +463,4 @@ impl Walker<'_> {
         }
         Witness { decisions: path.iter().map(|a| action_coordinate(v, a)).collect(), position: pos.map(|p| v.fen(&p)).unwrap_or_default() }
     }
-}
-
-/// The rule that fires after `a` at `pos`, if any.
-fn first_fired(v: &Variant, pos: &Position, a: &Action) -> Option<usize> {
-    let mut events = Vec::new();
-    v.apply_traced(pos, a, &mut events);
-    events.into_iter().find_map(|e| if let FlowEvent::Fired { rule, .. } = e { Some(rule) } else { None })
 }

@@ -11,7 +11,6 @@
 
 use crate::flow_walk::{Walk, Witness};
 use rulebook_grammar::Diagnostic;
-use rulebook_interpreter::flow::ActionKind;
 use rulebook_interpreter::model::cond::{Effect, ObligeAction, Rule, Who};
 use rulebook_interpreter::model::{Color, Outcome};
 use rulebook_interpreter::Variant;
@@ -91,7 +90,7 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
     for dr in &walk.dropped {
         let Some((r, st)) = dr.obligation.source else { continue };
         let Some(rule) = game.rules.get(r as usize) else { continue };
-        let what = kind_word(dr.obligation.kind);
+        let what = dr.obligation.kind.word();
         let d = Diagnostic::error(
             "C0216",
             &rule.file,
@@ -125,17 +124,13 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
     }
     if let Some(c) = &walk.cycle {
         if let Some(rule) = c.rules.first().and_then(|&r| game.rules.get(r)) {
-            let names: Vec<String> = {
-                let mut seen = Vec::new();
-                for &r in &c.rules {
-                    if let Some(x) = game.rules.get(r) {
-                        if !seen.contains(&format!("\"{}\"", x.name)) {
-                            seen.push(format!("\"{}\"", x.name));
-                        }
-                    }
+            // The rules along the chain, each once, in the order they fired.
+            let mut names: Vec<String> = Vec::new();
+            for name in c.rules.iter().filter_map(|&r| game.rules.get(r)).map(|x| format!("\"{}\"", x.name)) {
+                if !names.contains(&name) {
+                    names.push(name);
                 }
-                seen
-            };
+            }
             let d = Diagnostic::error("C0234", &rule.file, rule.span, "a chain of obligations need not end", "obliges again and again")
                 .warning()
                 .with_detail(format!(
@@ -186,10 +181,6 @@ fn witnessed(d: Diagnostic, w: &Witness, what: &str) -> Diagnostic {
     let n = w.decisions.len();
     d.with_detail(format!("witness: {what} {line} ({n} decision{} from the setup)", if n == 1 { "" } else { "s" }))
         .with_detail(format!("position: {}", w.position))
-}
-
-fn kind_word(k: ActionKind) -> &'static str {
-    k.word()
 }
 
 /// What `rule` does for `subject`, in words (`the owner must relocate, then must activate`).

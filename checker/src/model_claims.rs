@@ -85,12 +85,12 @@ pub fn count_by_conservation(v: &Variant, p: &Property) -> Option<String> {
         }
     }
     let start = v.start().ok()?;
-    let letter = |c: u8| -> Option<u8> { (c != 0).then(|| rulebook_interpreter::engine::position::kind_of(c)) };
+    let kind_at = |code: u8| -> Option<u8> { (code != 0).then(|| rulebook_interpreter::engine::position::kind_of(code)) };
     let mut most = 0u64;
     for side in 0..2u8 {
         let on_board = game.geometry.board_cells().filter(|&c| {
             let code = start.board[c as usize];
-            letter(code) == Some(*kind) && rulebook_interpreter::engine::position::color_of(code) == side
+            kind_at(code) == Some(*kind) && rulebook_interpreter::engine::position::color_of(code) == side
         });
         let n = on_board.count() as u64 + u64::from(start.hand[side as usize][*kind as usize]);
         most = most.max(n);

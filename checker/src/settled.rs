@@ -79,20 +79,18 @@ pub fn items_of(v: &Variant, d: &Diagnostic) -> Vec<Settles> {
     if game.end.spans.iter().any(|(_, s)| at(&game.end.file, *s)) {
         add(Settles::Item("end".into()));
     }
-    if game.slide.as_ref().is_some_and(|s| at(&s.file, s.span)) {
-        add(Settles::Item("slide".into()));
-    }
-    if game.castling.as_ref().is_some_and(|c| at(&c.file, c.span)) {
-        add(Settles::Item("castling".into()));
-    }
-    if game.hidden.as_ref().is_some_and(|h| at(&h.file, h.span)) {
-        add(Settles::Item("hidden".into()));
-    }
-    if game.spread.as_ref().is_some_and(|s| at(&s.file, s.span)) {
-        add(Settles::Item("spread".into()));
-    }
-    if game.tunnel.as_ref().is_some_and(|t| at(&t.file, t.span)) {
-        add(Settles::Item("tunnel".into()));
+    // The blocks, each by its keyword, where it was written.
+    let blocks: [(&str, Option<(&str, Span)>); 5] = [
+        ("slide", game.slide.as_ref().map(|b| (b.file.as_str(), b.span))),
+        ("castling", game.castling.as_ref().map(|b| (b.file.as_str(), b.span))),
+        ("hidden", game.hidden.as_ref().map(|b| (b.file.as_str(), b.span))),
+        ("spread", game.spread.as_ref().map(|b| (b.file.as_str(), b.span))),
+        ("tunnel", game.tunnel.as_ref().map(|b| (b.file.as_str(), b.span))),
+    ];
+    for (keyword, written) in blocks {
+        if written.is_some_and(|(file, span)| at(file, span)) {
+            add(Settles::Item(keyword.into()));
+        }
     }
     if game.promotions.iter().any(|p| at(&p.file, p.span)) {
         add(Settles::Item("promotion".into()));

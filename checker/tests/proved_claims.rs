@@ -25,6 +25,11 @@ struct Seen {
     most_groups: usize,
 }
 
+/// The claims of `v` that `report` says are PROVED.
+fn proved<'a>(v: &'a rulebook_interpreter::Variant, report: &rulebook_checker::Report) -> Vec<&'a rulebook_interpreter::model::Claim> {
+    v.game.claims.iter().filter(|c| report.claims.iter().any(|r| r.name == c.name && r.verdict == Verdict::Proved)).collect()
+}
+
 /// Checks `name`, then plays `games` random games of up to 200 plies and
 /// tests every proved claim on the way. Returns how many claims were proved.
 fn playouts(name: &str, games: usize) -> usize {
@@ -36,12 +41,7 @@ fn playouts_seen(name: &str, games: usize) -> Seen {
     let v = variant(name);
     let options = Options { query_timeout: Duration::from_secs(300), total_timeout: Duration::from_secs(3600), depth: 2, win_depth: 2, ..Options::default() };
     let report = check(&v, &options, &mut |_| {});
-    let proved: Vec<_> = v
-        .game
-        .claims
-        .iter()
-        .filter(|c| report.claims.iter().any(|r| r.name == c.name && r.verdict == Verdict::Proved))
-        .collect();
+    let proved = proved(&v, &report);
     let mut rng = Rng(0x5eed ^ name.len() as u64);
     let start = v.start().expect("setup");
     let face_down = v.game.hidden.is_some().then(|| Lemma::face_down_at(&v, &start));
@@ -152,12 +152,7 @@ fn four_d_proved_claims_hold_along_random_lines_of_decisions() {
     use rulebook_interpreter::flow::Action;
     let v = variant("4d-schach");
     let report = check(&v, &Options::default(), &mut |_| {});
-    let proved: Vec<_> = v
-        .game
-        .claims
-        .iter()
-        .filter(|c| report.claims.iter().any(|r| r.name == c.name && r.verdict == Verdict::Proved))
-        .collect();
+    let proved = proved(&v, &report);
     assert_eq!(proved.len(), 4, "{:?}", report.claims);
     let mut rng = Rng(0x4d);
     let start = v.start().expect("setup");

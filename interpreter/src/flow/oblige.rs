@@ -42,38 +42,27 @@ pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
 /// subject it held for; `None` when no rule obliges anything.
 pub fn fired(game: &Game, t: &Tables, pos: &Position) -> Option<(usize, Color, Vec<Obligation>)> {
     let mover = pos.side ^ 1;
-    let waived = pos.flow.as_ref().map_or(&[][..], |f| &f.waived[..]);
-    for (ri, rule) in game.rules.iter().enumerate() {
-        let (Trigger::PlyEnd, Effect::Oblige(steps)) = (rule.trigger, &rule.effect) else { continue };
-        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
-        for &subject in subjects {
-            // A player who waived one of this rule's steps in this ply is not obliged by it again.
-            if steps.iter().any(|st| waived.contains(&(ri as u8, resolve(st.player, mover, subject)))) {
-                continue;
-            }
-            if !rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds(game, t, pos, g, mover, subject)) {
-                continue;
-            }
-            let mut out = Vec::new();
-            for (si, step) in steps.iter().enumerate() {
-                let player = resolve(step.player, mover, subject);
-                let source = Some((ri as u8, si as u8));
-                let owe = |kind| Obligation { source, ..Obligation::plain(player, kind, step.compulsory) };
-                match &step.action {
-                    ObligeAction::Activate => out.push(owe(ActionKind::Activate)),
-                    ObligeAction::Exile { .. } => out.push(owe(ActionKind::Exile)),
-                    ObligeAction::Return => out.push(owe(ActionKind::Return)),
-                    ObligeAction::Relocate { what: RelocateWhat::Pieces { .. }, .. } => out.push(owe(ActionKind::Relocate)),
-                    ObligeAction::Relocate { what: RelocateWhat::Inner { .. }, .. } => {
-                        for cell in inner_cells(game, t, pos, rule, mover, subject) {
-                            out.push(Obligation { from: Some(cell), ..owe(ActionKind::Relocate) });
-                        }
+    for (ri, subject) in holding(game, t, pos, false) {
+        let Effect::Oblige(steps) = &game.rules[ri].effect else { continue };
+        let mut out = Vec::new();
+        for (si, step) in steps.iter().enumerate() {
+            let player = resolve(step.player, mover, subject);
+            let source = Some((ri as u8, si as u8));
+            let owe = |kind| Obligation { source, ..Obligation::plain(player, kind, step.compulsory) };
+            match &step.action {
+                ObligeAction::Activate => out.push(owe(ActionKind::Activate)),
+                ObligeAction::Exile { .. } => out.push(owe(ActionKind::Exile)),
+                ObligeAction::Return => out.push(owe(ActionKind::Return)),
+                ObligeAction::Relocate { what: RelocateWhat::Pieces { .. }, .. } => out.push(owe(ActionKind::Relocate)),
+                ObligeAction::Relocate { what: RelocateWhat::Inner { .. }, .. } => {
+                    for cell in inner_cells(game, t, pos, &game.rules[ri], mover, subject) {
+                        out.push(Obligation { from: Some(cell), ..owe(ActionKind::Relocate) });
                     }
                 }
             }
-            if !out.is_empty() {
-                return Some((ri, subject, out));
-            }
+        }
+        if !out.is_empty() {
+            return Some((ri, subject, out));
         }
     }
     None
@@ -81,34 +70,33 @@ pub fn fired(game: &Game, t: &Tables, pos: &Position) -> Option<(usize, Color, V
 
 /// Every `ply-end` rule (one that obliges or one that ends the game) whose
 /// condition holds in `pos` for some subject, with that subject, in the
-/// order [`fire`] tries them (file order, the mover first). A rule that
-/// obliges is left out for a player who waived it in this ply, as in
-/// [`fire`]. For the flow trace ([`super::FlowEvent::Fired`]): the rules
-/// after the first are those that the order decided against.
+/// order [`fire`] tries them (file order, the mover first). For the flow
+/// trace ([`super::FlowEvent::Fired`]): the rules after the first are those
+/// that the order decided against.
 pub fn holding_all(game: &Game, t: &Tables, pos: &Position) -> Vec<(usize, Color)> {
+    holding(game, t, pos, true).collect()
+}
+
+/// The `ply-end` rules that oblige (and, with `ends`, those that end the
+/// game) whose condition holds in `pos`, each with the subject it holds
+/// for, lazily, in file order and the mover first. A rule that obliges is
+/// left out for a player who waived one of its steps in this ply: it does
+/// not oblige that player again.
+fn holding<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position, ends: bool) -> impl Iterator<Item = (usize, Color)> + 'a {
     let mover = pos.side ^ 1;
     let waived = pos.flow.as_ref().map_or(&[][..], |f| &f.waived[..]);
-    let mut out = Vec::new();
-    for (ri, rule) in game.rules.iter().enumerate() {
-        if rule.trigger != Trigger::PlyEnd {
-            continue;
-        }
-        let steps: &[ObligeStep] = match &rule.effect {
-            Effect::Oblige(steps) => steps,
-            Effect::End { .. } => &[],
-            _ => continue,
+    game.rules.iter().enumerate().filter(|(_, r)| r.trigger == Trigger::PlyEnd).flat_map(move |(ri, rule)| {
+        let (steps, applies): (&[ObligeStep], bool) = match &rule.effect {
+            Effect::Oblige(steps) => (steps, true),
+            Effect::End { .. } => (&[], ends),
+            Effect::Forbid(_) => (&[], false),
         };
-        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
-        for &subject in subjects {
-            if steps.iter().any(|st| waived.contains(&(ri as u8, resolve(st.player, mover, subject)))) {
-                continue;
-            }
-            if rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds(game, t, pos, g, mover, subject)) {
-                out.push((ri, subject));
-            }
-        }
-    }
-    out
+        let subjects = if !applies { 0 } else if rule.per_subject { 2 } else { 1 };
+        [mover, mover ^ 1].into_iter().take(subjects).filter(move |&subject| {
+            !steps.iter().any(|st| waived.contains(&(ri as u8, resolve(st.player, mover, subject))))
+                && rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds(game, t, pos, g, mover, subject))
+        }).map(move |subject| (ri, subject))
+    })
 }
 
 /// The step of a rule that queued an obligation.
