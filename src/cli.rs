@@ -204,6 +204,11 @@ pub struct CheckArgs {
     /// leaves it: the file's rulings do not settle findings.
     #[arg(long)]
     pub without_rulings: bool,
+    /// Verify the mutants of the file in DIR (the `.rules` files there that
+    /// extend it, each weakening a rule) and report each claim of the file
+    /// that none refutes as possibly vacuous (C0241).
+    #[arg(long, value_name = "DIR")]
+    pub mutants: Option<PathBuf>,
 }
 
 /// Which side a human plays, or whose view is shown.

@@ -121,6 +121,9 @@ pub struct ClaimResult {
     /// Where.
     #[serde(skip)]
     pub span: Span,
+    /// What its formula says, in words ([`Property::in_words`]): a reader
+    /// compares it with the name.
+    pub says: String,
     /// The verdict.
     pub verdict: Verdict,
     /// Plies from the setup checked exhaustively.
@@ -504,6 +507,7 @@ fn claims_verdicts(
             name: claim.name.clone(),
             file: claim.file.clone(),
             span: claim.span,
+            says: claim.property.in_words(&v.game),
             verdict: Verdict::Unknown,
             depth: found.depth_done,
             detail: String::new(),

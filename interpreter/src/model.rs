@@ -10,6 +10,7 @@
 
 pub mod flow;
 pub mod cond;
+pub mod claim_words;
 pub mod geometry;
 pub mod load;
 pub mod lower;

@@ -63,3 +63,32 @@ fn every_variant_agrees_with_the_definition() {
     }
     assert!(total > 10_000, "checked {total} positions");
 }
+
+/// A promotion to a royal kind adds a royal piece: the paths that test only
+/// the one royal piece on the board before the move must not apply. In
+/// examples/mutants/chess-promotion-to-king.rules, after 5. Na3 Bf8, the
+/// pawn on g7 promotes on f8 (taking the bishop), g8 or h8 (taking the
+/// rook), each time to a queen, rook, bishop, knight or king: 15 moves. Not
+/// as a king on f8 (next to Black's king on e8, so in check) nor on g8 (the
+/// rook on h8 attacks it); as a king on h8 it is safe (no black piece
+/// attacks h8). Hand count: 13 legal promotions.
+#[test]
+fn a_promotion_to_a_royal_kind_is_tested_for_check() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let v = support::variant_at(&root.join("examples/mutants/chess-promotion-to-king.rules"));
+    let mut pos = v.start().expect("setup");
+    for text in ["b1a3", "e7f8"] {
+        let m = v.legal_moves(&pos).into_iter().find(|m| coordinate(&v, m) == text).expect(text);
+        pos = v.play(&pos, &m);
+    }
+    let moves: BTreeSet<String> = v.legal_moves(&pos).iter().map(|m| coordinate(&v, m)).collect();
+    let promotions: Vec<&String> = moves.iter().filter(|m| m.starts_with("g7")).collect();
+    assert_eq!(
+        promotions,
+        ["g7f8b", "g7f8n", "g7f8q", "g7f8r", "g7g8b", "g7g8n", "g7g8q", "g7g8r", "g7h8b", "g7h8k", "g7h8n", "g7h8q", "g7h8r"],
+        "{}",
+        v.fen(&pos)
+    );
+    let mut scratch = Vec::new();
+    assert_eq!(count_legal(&v.game, &v.tables, &pos, &mut scratch) as usize, moves.len());
+}

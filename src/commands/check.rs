@@ -13,6 +13,8 @@ use indicatif::ProgressBar;
 use std::io::IsTerminal;
 use std::time::Duration;
 
+mod mutants;
+
 /// The `--json` output.
 #[derive(Debug, Serialize)]
 struct CheckJson {
@@ -27,6 +29,9 @@ struct CheckJson {
     variant: Option<Summary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verifier: Option<VerifierJson>,
+    /// `--mutants`: per claim, the mutants that refute it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mutants: Option<mutants::Mutants>,
 }
 
 /// What a valid variant looks like, for the summary.
@@ -396,6 +401,7 @@ fn verifier_text(report: &rulebook_checker::Report) -> String {
         let width = report.claims.iter().map(|c| c.name.len()).max().unwrap_or(0);
         for c in &report.claims {
             out.push_str(&format!("  {:<width$}  {}\n", c.name, c.verdict.label(c.depth)));
+            out.push_str(&format!("  {:<width$}  says: {}\n", "", c.says));
             out.push_str(&format!("  {:<width$}  {}\n", "", c.detail));
         }
     }
@@ -437,7 +443,10 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
             }
         }
     }
-    let (mut diags, summary, verified) = match compile(&db, file) {
+    if let Some(dir) = args.mutants.as_ref().filter(|d| !d.is_dir()) {
+        return Err(Failure::usage(format!("--mutants: `{}` is not a folder", dir.display())));
+    }
+    let (mut diags, summary, verified, mutated) = match compile(&db, file) {
         Ok(game) => {
             let files = chain(&db, file);
             let v = Variant::new(game.clone());
@@ -448,9 +457,16 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
             if let Some(r) = &verified {
                 diags.extend(r.diagnostics.iter().cloned());
             }
-            (diags, summary, verified)
+            let mutated = match &args.mutants {
+                Some(dir) if verified.is_some() => Some(mutants::run(&db, file, game, dir, |m| verify(m, args))),
+                _ => None,
+            };
+            if let Some(m) = &mutated {
+                diags.extend(m.diagnostics(game));
+            }
+            (diags, summary, verified, mutated)
         }
-        Err(diags) => (diags.clone(), None, None),
+        Err(diags) => (diags.clone(), None, None, None),
     };
     diags.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
     let errors = report::error_count(&diags);
@@ -472,6 +488,7 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
             diagnostics,
             variant: summary,
             verifier: verified.map(|r| VerifierJson { claims: r.claims, facts: r.facts, uncovered: r.uncovered, stats: r.stats }),
+            mutants: mutated,
         })?;
         return Ok(code);
     }
@@ -483,6 +500,9 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
             text.push_str(&summary_text(summary));
             if let Some(r) = &verified {
                 text.push_str(&verifier_text(r));
+            }
+            if let Some(m) = &mutated {
+                text.push_str(&m.text());
             }
             emit(&text)
         }

@@ -147,6 +147,10 @@ pub struct Tables {
     pub attack_dirs: [Vec<AttackDir>; 2],
     /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
     pub simple_attacks: bool,
+    /// A move can add a royal piece to the board (a promotion to a royal
+    /// kind): the paths that test only the one royal piece on the board
+    /// before the move do not apply.
+    pub royal_promotion: bool,
     /// Target lists of the promotion rules (index = rule number).
     pub promo_targets: Vec<Vec<KindId>>,
     /// Per `(kind * 2 + color) * ncells + cell`: 0, or 1 + the number of the
@@ -557,6 +561,7 @@ impl Tables {
             cells,
             attack_dirs,
             simple_attacks,
+            royal_promotion: game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal)),
             promo_targets,
             promo_zone,
             promotes,

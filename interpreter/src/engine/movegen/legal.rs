@@ -122,7 +122,7 @@ pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &m
 pub(super) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
-    let fast = t.simple_attacks && pos.royal_count[us as usize] == 1;
+    let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1;
     let (checked, pinned) = if fast && t.small {
         let occ = pos.occupied[0][0] | pos.occupied[1][0];
         let s = king_safety_small(t, pos, pos.royal[us as usize], us, occ);
@@ -172,7 +172,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
