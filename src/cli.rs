@@ -206,7 +206,8 @@ pub struct CheckArgs {
     pub without_rulings: bool,
     /// Verify the mutants of the file in DIR (the `.rules` files there that
     /// extend it, each weakening a rule) and report each claim of the file
-    /// that none refutes as possibly vacuous (C0241).
+    /// that none refutes as possibly vacuous (C0241). With `--quick`, only
+    /// the mutants are verified.
     #[arg(long, value_name = "DIR")]
     pub mutants: Option<PathBuf>,
 }

@@ -32,8 +32,13 @@ const AMBIGUOUS: &[(&str, i32, &[&str])] = &[
     ("promotion-shadowed.rules", 0, &["C0222"]),
     ("rules-at-once.rules", 0, &["C0215"]),
     ("rules-conflict.rules", 0, &["C0214"]),
+    ("vacuous-claim.rules", 0, &["C0241"]),
     ("win-and-draw.rules", 0, &["C0213"]),
 ];
+
+/// The examples checked with `--mutants examples/mutants` (their flaw is
+/// about mutants).
+const WITH_MUTANTS: &[&str] = &["vacuous-claim.rules"];
 
 /// The `.rules` files of a directory of the repository, by name.
 fn rules_files(dir: &str) -> Vec<String> {
@@ -63,10 +68,12 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// `rulebook check PATH --timeout 120` as one text: the exit status, stdout
-/// and stderr, with any durations replaced by `[time]`.
-fn check_report(path: &str) -> (i32, String) {
-    let (code, stdout, stderr) = run(&["check", path, "--timeout", "120"]);
+/// `rulebook check PATH --timeout 120 EXTRA…` as one text: the exit status,
+/// stdout and stderr, with any durations replaced by `[time]`.
+fn check_report(path: &str, extra: &[&str]) -> (i32, String) {
+    let mut args = vec!["check", path, "--timeout", "120"];
+    args.extend(extra);
+    let (code, stdout, stderr) = run(&args);
     let text = format!("exit status: {code}\n\n--- stdout\n{stdout}\n--- stderr\n{stderr}");
     for limit in ["time limit", "timeout", "timed out", "canceled"] {
         assert!(
@@ -163,7 +170,8 @@ fn ambiguous_examples_report_their_flaw() {
     let mut failures = Vec::new();
     for (name, expected, codes) in AMBIGUOUS {
         let path = format!("examples/ambiguous/{name}");
-        let (code, report) = check_report(&path);
+        let extra: &[&str] = if WITH_MUTANTS.contains(name) { &["--mutants", "examples/mutants"] } else { &[] };
+        let (code, report) = check_report(&path, extra);
         if code != *expected {
             failures.push(format!("{path}: exit status {code}, expected {expected}"));
         }
@@ -227,7 +235,7 @@ fn shipped_variants_check_cleanly() {
             let (code, stdout, stderr) = run(&["check", "--quick", &path]);
             (code, format!("exit status: {code}\n\n--- stdout\n{stdout}\n--- stderr\n{stderr}"))
         } else {
-            check_report(&path)
+            check_report(&path, &[])
         };
         if code != 0 {
             failures.push(format!("{path}: exit status {code}"));
@@ -239,4 +247,68 @@ fn shipped_variants_check_cleanly() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every mutant in examples/mutants extends a file of rules/ and weakens a
+/// rule (fast: no verifier): it compiles, says which claim it is for, and
+/// that claim is stated in the file it extends.
+#[test]
+fn mutants_are_valid_and_documented() {
+    let files = rules_files("examples/mutants");
+    assert!(files.len() >= 10, "{files:?}");
+    for name in &files {
+        let path = format!("examples/mutants/{name}");
+        let (code, stdout, stderr) = run(&["check", &path, "--quick"]);
+        assert_eq!(code, 0, "{path}: {stderr}");
+        assert!(stdout.contains("no problems found"), "{path}: {stdout}");
+        let text = std::fs::read_to_string(root().join(&path)).expect("the mutant");
+        let header: String = text.lines().take_while(|l| l.starts_with('#')).collect::<Vec<_>>().join(" ");
+        let words: Vec<&str> = header.split_whitespace().collect();
+        let parent = words.iter().find(|w| w.starts_with("rules/")).unwrap_or_else(|| panic!("{path}: the header must name the file it mutates"));
+        let claim = header.split('`').nth(1).unwrap_or_else(|| panic!("{path}: the header must name its claim in backquotes"));
+        let parent_text = std::fs::read_to_string(root().join(parent)).unwrap_or_else(|e| panic!("{path}: {parent}: {e}"));
+        assert!(parent_text.contains(&format!("claim {claim}:")), "{path}: {parent} states no claim `{claim}`");
+        assert!(text.contains("the mutation"), "{path}: mark the weakened line with `# the mutation`");
+    }
+}
+
+/// Claims must say what their names say: every claim stated in a file of
+/// rules/ is refuted by some mutant of that file in examples/mutants
+/// (`check --quick --mutants`: the mutants are verified, the file is not).
+/// A claim that none refutes would be reported vacuous (C0241).
+#[test]
+#[ignore = "runs the verifier on every mutant: several minutes; cargo test --release --test check_reports -- --ignored"]
+fn every_claim_in_rules_is_refuted_by_a_mutant() {
+    let mut failures = Vec::new();
+    let mut refuted = 0;
+    for name in rules_files("rules") {
+        let path = format!("rules/{name}");
+        let text = std::fs::read_to_string(root().join(&path)).expect("the rules file");
+        if !text.lines().any(|l| l.starts_with("claim ")) {
+            continue;
+        }
+        let (code, stdout, stderr) =
+            run(&["check", &path, "--quick", "--timeout", "120", "--mutants", "examples/mutants", "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{path}: {e}: {stdout}{stderr}"));
+        if code != 0 {
+            failures.push(format!("{path}: exit status {code}"));
+        }
+        let claims = json["mutants"]["claims"].as_array().cloned().unwrap_or_default();
+        let stated = text.lines().filter(|l| l.starts_with("claim ")).count();
+        if claims.len() != stated {
+            failures.push(format!("{path}: {stated} claims stated, {} reported", claims.len()));
+        }
+        for c in &claims {
+            if c["refuted_by"].as_array().is_none_or(|r| r.is_empty()) {
+                failures.push(format!("{path}: claim `{}` is refuted by no mutant (vacuous?)", c["claim"]));
+            } else {
+                refuted += 1;
+            }
+        }
+        if let Some(bad) = json["mutants"]["mutants"].as_array().and_then(|m| m.iter().find(|m| m.get("error").is_some())) {
+            failures.push(format!("{path}: a mutant was not verified: {bad}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(refuted >= 10, "only {refuted} claims refuted");
 }

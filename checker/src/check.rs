@@ -223,7 +223,7 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             line_length: 300,
             lines: 40,
             max_nodes: 200_000,
-            deadline: now.checked_add(opts.total_timeout / 6).unwrap_or(deadline).min(deadline),
+            deadline: now.checked_add(opts.total_timeout / 3).unwrap_or(deadline).min(deadline),
             seed: WALK_SEED,
         };
         walk(v, &claims, &walk_limits)
@@ -266,7 +266,10 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
     if let Some(w) = &walked {
         crate::gaps::diagnostics(v, w, &mut diagnostics);
         crate::gaps::implied_pairs(v, w, &mut diagnostics);
-        facts.push(walk_fact(w));
+        facts.push(walk_fact(v, w));
+        if let Some(fact) = out_of_play_fact(v, w) {
+            facts.push(fact);
+        }
     }
 
     // `rule` items that end games and forbid moves: an invariant proved over
@@ -346,7 +349,7 @@ fn flows(v: &Variant) -> bool {
 }
 
 /// What the walk by decisions covered, as a line of the report.
-fn walk_fact(w: &crate::flow_walk::Walk) -> String {
+fn walk_fact(v: &Variant, w: &crate::flow_walk::Walk) -> String {
     let mut text = format!(
         "walked by decisions: every line of {} decisions from the setup, then {} random lines (seed {WALK_SEED}, {} decisions); {} decision nodes",
         w.exhaustive_done, w.lines_done, w.line_decisions, w.nodes
@@ -354,10 +357,53 @@ fn walk_fact(w: &crate::flow_walk::Walk) -> String {
     if let Some((n, line)) = &w.longest_ply {
         text.push_str(&format!("; the longest ply seen has {n} decisions (after {} decisions from the setup)", line.decisions.len()));
     }
+    if !w.directed.is_empty() {
+        let parts: Vec<String> = w
+            .directed
+            .iter()
+            .map(|d| {
+                let name = v.game.rules.get(d.rule).map_or("?", |r| r.name.as_str());
+                match &d.reached {
+                    Some(n) if d.lines == 0 => format!("rule \"{name}\" acted after {n} decisions of a line steered towards an earlier one"),
+                    Some(n) => format!("rule \"{name}\" acted after {n} decisions of directed line {}", d.lines),
+                    None => format!("rule \"{name}\" never acted in {} directed lines", d.lines),
+                }
+            })
+            .collect();
+        text.push_str(&format!(
+            "; then {} decisions along lines steered towards the rules no other line saw act: {}",
+            w.directed_decisions,
+            parts.join(", ")
+        ));
+    }
     if let Some(why) = &w.stopped {
         text.push_str(&format!("; stopped early: {why}"));
     }
     text
+}
+
+/// In a game whose rules take pieces out of play (`exile`): the deadline,
+/// as the walk by decisions saw it kept (a piece is held against it only
+/// while its level swings); `None` without an `exile` step.
+fn out_of_play_fact(v: &Variant, w: &crate::flow_walk::Walk) -> Option<String> {
+    use rulebook_interpreter::model::cond::{Effect, ObligeAction};
+    let exiles = v.game.rules.iter().any(|r| matches!(&r.effect, Effect::Oblige(steps) if steps.iter().any(|s| matches!(s.action, ObligeAction::Exile { .. }))));
+    if !exiles {
+        return None;
+    }
+    let seen = &w.out_of_play;
+    Some(match &seen.overdue {
+        Some(line) => format!(
+            "out of play: a piece is still held after the level whose swing is its deadline came to rest, after {} ({} decisions)",
+            line.decisions.join(" "),
+            line.decisions.len()
+        ),
+        None if seen.nodes == 0 => "out of play: the walk by decisions met no piece out of play, so the deadline (the swing of the level it was taken from) was not tested along its lines".to_string(),
+        None => format!(
+            "out of play: no piece stays held beyond its deadline: at the {} nodes of the walk with a piece out of play ({} with one held against a deadline), every deadline's level was still swinging",
+            seen.nodes, seen.held
+        ),
+    })
 }
 
 /// Built-in position facts that should hold in every reachable position and

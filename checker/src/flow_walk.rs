@@ -25,6 +25,7 @@ use rulebook_interpreter::flow::ply::in_ply;
 use rulebook_interpreter::flow::{Action, FlowEvent, Obligation};
 use rulebook_interpreter::text::notation::action::action_coordinate;
 use crate::concrete::{move_holds, position_holds};
+use rulebook_interpreter::model::cond::{Effect, Trigger};
 use rulebook_interpreter::model::{Claim, Color, Outcome};
 use rulebook_interpreter::{Position, Status, Variant};
 use rand::{Rng, SeedableRng};
@@ -150,16 +151,51 @@ pub struct Walk {
     pub wins: [Option<Witness>; 2],
     /// The most decisions in one ply seen, with a line ending with such a ply.
     pub longest_ply: Option<(usize, Witness)>,
+    /// Pieces out of play: the nodes with one, and the first node where a
+    /// piece is still held against a deadline whose level already rests.
+    pub out_of_play: OutOfPlaySeen,
     /// Decision nodes expanded.
     pub nodes: u64,
     /// Every line of this many decisions was walked.
     pub exhaustive_done: u32,
     /// Random lines walked.
     pub lines_done: u32,
+    /// Decisions made along the directed lines.
+    pub directed_decisions: u64,
+    /// Per rule that obliges and that no line of the exhaustive and random
+    /// parts saw act: after how many decisions a directed line first saw it
+    /// act (`None`: none did), and how many directed lines steered towards it.
+    pub directed: Vec<Directed>,
     /// Decisions made along them.
     pub line_decisions: u64,
     /// Why the walk stopped early, if it did.
     pub stopped: Option<String>,
+}
+
+/// Lines steered towards a rule that obliges, which the other lines never
+/// saw act (its condition rare by chance: a line of four pawns).
+#[derive(Clone, Debug)]
+pub struct Directed {
+    /// The rule (index into `Game::rules`).
+    pub rule: usize,
+    /// The lines steered towards it (0: it acted along the lines steered
+    /// towards an earlier rule).
+    pub lines: u32,
+    /// After how many decisions of its line it first acted.
+    pub reached: Option<usize>,
+}
+
+/// What the walk saw of pieces out of play (`exile`): the claim "no piece
+/// stays out of play beyond its deadline", checked at every node.
+#[derive(Clone, Debug, Default)]
+pub struct OutOfPlaySeen {
+    /// Nodes with a piece out of play.
+    pub nodes: u64,
+    /// Nodes with a piece held against a deadline (its level still swings).
+    pub held: u64,
+    /// The first node where a piece is held against the swing of a level
+    /// that rests: its deadline has passed and it is still held.
+    pub overdue: Option<Witness>,
 }
 
 /// Walks the game of `v` from its setup within `limits`, checking `claims`
@@ -167,7 +203,7 @@ pub struct Walk {
 /// claims).
 pub fn walk(v: &Variant, claims: &[Claim], limits: &WalkLimits) -> Walk {
     let out = Walk { broken: vec![None; claims.len()], ..Walk::default() };
-    let mut w = Walker { v, claims, limits, out, path: Vec::new(), ply: 0, seen: HashSet::new() };
+    let mut w = Walker { v, claims, limits, out, path: Vec::new(), ply: 0, seen: HashSet::new(), acted: vec![false; v.game.rules.len()], first_acted: vec![None; v.game.rules.len()], reached: None };
     let Ok(start) = v.start() else { return w.out };
     w.run(start);
     w.out
@@ -175,6 +211,13 @@ pub fn walk(v: &Variant, claims: &[Claim], limits: &WalkLimits) -> Walk {
 
 /// Most decisions a chain of obligations is followed for (in [`Walker::chains`]).
 const CHAIN_NODES: u64 = 400;
+
+/// Directed lines per rule that no earlier line saw act.
+const DIRECTED_LINES: u32 = 6;
+
+/// Decisions a directed line goes on for, at random, after its rule acted
+/// (to see what follows: exiles, returns, deadlines passing).
+const AFTER_ACTING: u32 = 200;
 
 struct Walker<'a> {
     v: &'a Variant,
@@ -187,6 +230,12 @@ struct Walker<'a> {
     ply: usize,
     /// Positions (by key and remaining depth) already expanded in the exhaustive part.
     seen: HashSet<(u64, u32)>,
+    /// Per rule: seen to act.
+    acted: Vec<bool>,
+    /// Per rule: after how many decisions of its line it first acted.
+    first_acted: Vec<Option<usize>>,
+    /// Where the last directed line's rule first acted (between plies), and the line to it.
+    reached: Option<(Position, Vec<Action>)>,
 }
 
 impl Walker<'_> {
@@ -206,6 +255,105 @@ impl Walker<'_> {
             }
             self.out.lines_done += 1;
         }
+        // The rules that oblige and were never seen to act: lines steered
+        // towards the positions where their condition holds.
+        let game = &self.v.game;
+        let targets: Vec<usize> = (0..game.rules.len())
+            .filter(|&r| !self.acted[r] && game.rules[r].trigger == Trigger::PlyEnd && game.rules[r].guard.is_some())
+            .filter(|&r| matches!(game.rules[r].effect, Effect::Oblige(_)))
+            .collect();
+        // A rule whose condition gives no way to steer (a piece out of play
+        // can return) is steered towards from where the rule before it
+        // acted: what one rule makes possible, the next may need.
+        let mut from: (Position, Vec<Action>) = (start.clone(), Vec::new());
+        for rule in targets {
+            self.out.directed.push(Directed { rule, lines: 0, reached: None });
+            if self.acted[rule] {
+                // It acted along the lines steered towards an earlier rule.
+                if let Some(d) = self.out.directed.last_mut() {
+                    d.reached.clone_from(&self.first_acted[rule]);
+                }
+                continue;
+            }
+            for _ in 0..DIRECTED_LINES {
+                let go = self.directed_line(&from, rule, &mut rng);
+                if let Some(d) = self.out.directed.last_mut() {
+                    d.lines += 1;
+                }
+                if !go {
+                    return;
+                }
+                if let Some(reached) = self.reached.take() {
+                    from = reached;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// How far the condition of `rule` is from holding after `pos` (the
+    /// least over the players it is judged for), with the player to decide
+    /// at `at` as the mover.
+    fn shortfall(&self, rule: usize, at: &Position, pos: &Position) -> u32 {
+        let v = self.v;
+        let r = &v.game.rules[rule];
+        let Some(cond) = &r.guard else { return 0 };
+        let mover = v.decider(at);
+        let subjects: &[Color] = if r.per_subject { &[mover, mover ^ 1] } else { &[mover] };
+        let t = v.tables_for(pos);
+        subjects.iter().map(|&s| rulebook_interpreter::engine::cond::shortfall(&v.game, &t, pos, cond, mover, s)).min().unwrap_or(0)
+    }
+
+    /// A line steered towards `rule`: mostly the decision after which its
+    /// condition is nearest to holding (ties and one decision in five at
+    /// random), then, once it has acted, [`AFTER_ACTING`] decisions at
+    /// random; `false` when a limit stopped it.
+    fn directed_line(&mut self, (start, path): &(Position, Vec<Action>), rule: usize, rng: &mut ChaCha8Rng) -> bool {
+        let mut pos = start.clone();
+        self.path.clone_from(path);
+        self.ply = 0;
+        let mut after: Option<u32> = None;
+        for _ in 0..self.limits.line_length {
+            if !self.tick() {
+                return false;
+            }
+            let mut succ = self.examine(&pos);
+            if succ.is_empty() {
+                break;
+            }
+            let i = if after.is_some() || rng.random_bool(0.2) {
+                rng.random_range(0..succ.len())
+            } else {
+                let scores: Vec<u32> = succ.iter().map(|(_, p)| self.shortfall(rule, &pos, p)).collect();
+                let best = scores.iter().copied().min().unwrap_or(0);
+                let ties: Vec<usize> = (0..succ.len()).filter(|&i| scores[i] == best).collect();
+                ties[rng.random_range(0..ties.len())]
+            };
+            let (a, _) = succ.swap_remove(i);
+            let before = self.acted[rule];
+            pos = self.step(&pos, &a);
+            self.out.directed_decisions += 1;
+            if !before && self.acted[rule] {
+                let decisions = self.first_acted[rule];
+                if let Some(d) = self.out.directed.last_mut() {
+                    d.reached = decisions;
+                }
+
+                after = Some(0);
+            }
+            if let Some(n) = after.as_mut() {
+                // The first node between plies after it acted: where the
+                // next rule's lines start.
+                if self.reached.is_none() && !in_ply(&pos) {
+                    self.reached = Some((pos.clone(), self.path.clone()));
+                }
+                *n += 1;
+                if *n > AFTER_ACTING {
+                    break;
+                }
+            }
+        }
+        true
     }
 
     fn key(&self, pos: &Position) -> u64 {
@@ -304,7 +452,28 @@ impl Walker<'_> {
             self.ply_starts(pos, &succ);
         }
         self.check_claims(pos, &succ);
+        self.check_out_of_play(pos);
         succ
+    }
+
+    /// A piece out of play is held against its deadline only while the
+    /// level whose swing is the deadline still swings.
+    fn check_out_of_play(&mut self, pos: &Position) {
+        let Some(flow) = pos.flow.as_ref().filter(|f| !f.out.is_empty()) else { return };
+        let seen = &mut self.out.out_of_play;
+        seen.nodes += 1;
+        let swinging: Vec<bool> = match &pos.frame {
+            Some(f) => f.levels.iter().map(|l| l.swing.is_some()).collect(),
+            None => Vec::new(),
+        };
+        let deadlines: Vec<u8> = flow.out.iter().filter(|e| e.holder.is_some()).filter_map(|e| e.level).collect();
+        if !deadlines.is_empty() {
+            seen.held += 1;
+        }
+        let overdue = deadlines.iter().any(|&l| !swinging.get(l as usize).copied().unwrap_or(false));
+        if overdue && self.out.out_of_play.overdue.is_none() {
+            self.out.out_of_play.overdue = Some(self.witness(pos));
+        }
     }
 
     /// Checks the claims not yet broken at `pos`, whose decisions are `succ`.
@@ -415,6 +584,12 @@ impl Walker<'_> {
         for e in &events {
             match e {
                 FlowEvent::Fired { rule, subject, also } => {
+                    if let Some(seen) = self.acted.get_mut(*rule) {
+                        if !*seen {
+                            self.first_acted[*rule] = Some(self.path.len());
+                        }
+                        *seen = true;
+                    }
                     for &other in also {
                         let pair = |s: &Simultaneous| {
                             let (a, b) = (s.acted.0, s.other.0);

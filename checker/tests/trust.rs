@@ -28,6 +28,7 @@ mod support;
 use rulebook_checker::encode::{key_of, Encoder, Key, State, Step};
 use rulebook_interpreter::engine::position::NO_KIND;
 use rulebook_interpreter::engine::spread::{ACTION, ENTANGLE, SPLIT};
+use rulebook_interpreter::engine::frame;
 use rulebook_interpreter::{text::epd, Move, Position, Variant};
 use support::{root, variant, Rng};
 use std::collections::BTreeSet;
@@ -344,6 +345,106 @@ fn niels_chess() {
 #[test]
 fn nebelschach_successors() {
     successors("nebelschach", 8, QUICK);
+}
+
+/// Positions of 4D-Schach met along random games by decisions (placements,
+/// moves, relocations, activations, exiles, returns, waivers) from the
+/// setup, where the plain core's moves are what the encoding states: every
+/// level at rest and nothing owed. `placements` of them are positions of
+/// the placement phase, taken near its end (the side to move has at most 3
+/// pieces in hand: 600 to 1,000 drops, about 35 s of enumeration each,
+/// where early in the phase there are 2,000 and more); the rest are in the
+/// middle game (about 200 moves, 3 to 5 s each).
+fn four_d_sample(v: &Variant, seed: u64, count: usize, placements: usize) -> Vec<Position> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    let (mut placing, mut playing) = (0, 0);
+    while out.len() < count {
+        let mut pos = v.start().expect("setup");
+        for _ in 0..(40 + rng.below(120)) {
+            let actions = v.actions(&pos);
+            if actions.is_empty() {
+                break;
+            }
+            pos = v.apply(&pos, &actions[rng.below(actions.len())]);
+            let owed = pos.flow.as_ref().is_some_and(|f| !f.queue.is_empty());
+            let at_rest = frame::offsets_of(&pos).is_none_or(|o| o.iter().all(|&x| x == 0)) && !frame::swinging(&pos);
+            let in_phase = pos.flow.as_ref().is_some_and(|f| (f.phase as usize) < v.game.phases.len());
+            let in_hand: u32 = pos.hand[pos.side as usize].iter().map(|&n| u32::from(n)).sum();
+            let wanted = if in_phase { in_hand <= 3 && placing < placements } else { playing < count - placements };
+            if !owed && at_rest && wanted && rng.below(4) == 0 {
+                if in_phase {
+                    placing += 1;
+                } else {
+                    playing += 1;
+                }
+                out.push(pos.clone());
+                if out.len() >= count {
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("4d-schach: {placing} positions in the placement phase, {playing} in the middle game");
+    out
+}
+
+/// The plain core's legal moves: the engine's move generation, which the
+/// flow layer chooses among (the phase's order and guards, obligations)
+/// and the encoding states.
+fn core_moves(v: &Variant, pos: &Position) -> Vec<Move> {
+    let mut out = Vec::new();
+    rulebook_interpreter::engine::movegen::legal_moves(&v.game, &v.tables_for(pos), pos, &mut out);
+    out
+}
+
+/// 4D-Schach on 448 cells: in positions with every level at rest and
+/// nothing owed, the moves the encoding admits are exactly the plain
+/// core's (drops in the placement phase, moves in the middle game). What
+/// the flow layer adds (the phase's order and guards, obligations, swings,
+/// pieces out of play) is not in the encoding; the walk by decisions plays it.
+fn compare_four_d(seed: u64, count: usize, placements: usize) {
+    let v = variant("4d-schach");
+    let enc = Encoder::new(&v);
+    let positions = four_d_sample(&v, seed, count, placements);
+    let state = enc.state("s");
+    let steps = [0u8, 1].map(|side| enc.step(&state, side, &format!("m{side}")));
+    let mut total = 0;
+    for pos in &positions {
+        let got = admitted(&enc, &state, &steps[pos.side as usize], pos);
+        let want: BTreeSet<Outcome> = core_moves(&v, pos).iter().map(outcome_of).collect();
+        total += want.len();
+        if got != want {
+            let extra: Vec<_> = got.difference(&want).take(10).collect();
+            let missing: Vec<_> = want.difference(&got).take(10).collect();
+            panic!("4d-schach: {}\n  admitted by Z3 only: {extra:?}\n  interpreter only: {missing:?}", v.fen(pos));
+        }
+    }
+    eprintln!("4d-schach: {} positions, {total} moves agree", positions.len());
+}
+
+/// 4D-Schach in `cargo test`: two positions of the middle game.
+#[test]
+fn four_d_schach() {
+    compare_four_d(14, 2, 0);
+}
+
+/// 4D-Schach in `.ci/run`: 40 positions, 2 of them in the placement phase
+/// (about 4 minutes in release on 2 cores).
+#[test]
+#[ignore]
+fn four_d_schach_40_positions() {
+    compare_four_d(14, 40, 2);
+}
+
+/// 4D-Schach, 200 positions, 10 of them in the placement phase: about 20
+/// minutes in release on 2 cores, too long for CI, so a command of its own
+/// (README: `cargo test --release -p rulebook-checker --test trust
+/// four_d_schach_200_positions -- --ignored --exact`).
+#[test]
+#[ignore]
+fn four_d_schach_200_positions() {
+    compare_four_d(14, FULL, 10);
 }
 
 #[test]

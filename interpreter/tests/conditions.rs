@@ -107,6 +107,39 @@ fn broken_lines_diagonals_and_enemy_pieces_do_not_count() {
     assert!(!tower_holds("line 3 enemy Pawn along file", MIXED));
 }
 
+/// How far `cond` is from holding in `fen` (a position of the tower), white as the subject.
+fn tower_shortfall(cond_text: &str, fen: &str) -> u32 {
+    let text = format!("{TOWER}rule \"t\" {{ on ply-end  if {cond_text}  then white wins }}\n");
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let v = variant(&format!("tower-shortfall-{n}"), &text);
+    let pos = v.parse_fen(fen, "<test>").expect("fen");
+    let guard = v.game.rules[0].guard.as_ref().expect("guard");
+    cond::shortfall(&v.game, &v.tables, &pos, guard, 0, 0)
+}
+
+/// The shortfall the checker's directed lines steer by, hand-counted.
+#[test]
+fn shortfall_counts_what_a_condition_lacks() {
+    let line4 = "line 4 own Pawn along file rank level";
+    // A condition that holds lacks nothing.
+    assert_eq!(tower_shortfall(line4, ROW_OF_4), 0);
+    // Aa1 Ab1 Ac1: the window a1–d1 lacks d1.
+    assert_eq!(tower_shortfall(line4, ROW_OF_3), 1);
+    // Aa1 Ab1 _ Ad1: its longest run is 2, but the window a1–d1 lacks only c1.
+    assert_eq!(tower_shortfall(line4, BROKEN), 1);
+    // Aa1 Ab2 Ac3: every window of 4 along an axis holds one pawn at most
+    // (a row, a file, or the 3-level column, too short for 4): 3 missing.
+    assert_eq!(tower_shortfall(line4, DIAGONAL), 3);
+    // Counts: 1 white pawn of 3 wanted on the board lacks 2; both tests of
+    // an `and` add up; an `or` takes the nearer.
+    assert_eq!(tower_shortfall("at least 3 own Pawn", "k2K/4/4/4|4/4/4/4|4/4/4/P3 w - - 0 1"), 2);
+    assert_eq!(tower_shortfall("at least 3 own Pawn and line 4 own Pawn along file", "k2K/4/4/4|4/4/4/4|4/4/4/P3 w - - 0 1"), 5);
+    assert_eq!(tower_shortfall("at least 3 own Pawn or line 2 own Pawn along file", "k2K/4/4/4|4/4/4/4|4/4/4/P3 w - - 0 1"), 1);
+    // Any other failing test counts 1.
+    assert_eq!(tower_shortfall("own in check", ROW_OF_3), 1);
+}
+
 #[test]
 fn line_lengths_count_the_longest_line() {
     // Four in a row: `line 3` (3 or more) holds, `line 3..3` (a longest line of exactly 3) does not.

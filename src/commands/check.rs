@@ -458,7 +458,7 @@ pub fn run(args: &CheckArgs, cx: Context) -> Result<u8, Failure> {
                 diags.extend(r.diagnostics.iter().cloned());
             }
             let mutated = match &args.mutants {
-                Some(dir) if verified.is_some() => Some(mutants::run(&db, file, game, dir, |m| verify(m, args))),
+                Some(dir) if ok => Some(mutants::run(&db, file, game, dir, |m| verify(m, args))),
                 _ => None,
             };
             if let Some(m) = &mutated {

@@ -152,6 +152,31 @@ pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color,
     Cx { game, t, pos, mover, subject }.holds(cond)
 }
 
+/// How far `cond` is from holding in `pos` for `subject` (0: it holds): the
+/// least, over its alternatives, of the sum over their tests of each test's
+/// shortfall. A `line` short of its length counts the pieces missing from
+/// the longest run, a count outside its range the pieces too few or too
+/// many (per slice for `on every`, the nearest slice for `on some`); any
+/// other test that fails counts 1. For the checker's directed lines, which
+/// steer a game towards the position where a rule applies.
+pub fn shortfall(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color) -> u32 {
+    let cx = Cx { game, t, pos, mover, subject };
+    cond.any_of
+        .iter()
+        .map(|conj| conj.iter().map(|lit| if cx.atom(&lit.atom) != lit.negated { 0 } else if lit.negated { 1 } else { cx.atom_shortfall(&lit.atom) }).sum())
+        .min()
+        .unwrap_or(0)
+}
+
+/// How far `n` is from `range`.
+fn off(range: Range, n: u32) -> u32 {
+    if n < range.lo {
+        range.lo - n
+    } else {
+        n.saturating_sub(range.hi)
+    }
+}
+
 /// An evaluation: the position and who is who.
 struct Cx<'a> {
     game: &'a Game,
@@ -280,10 +305,94 @@ impl Cx<'_> {
         }
     }
 
-    /// `line`: some longest run of the set's pieces along one of `axes`, in
-    /// the position's frame (a step along the stacking axis lands on the
-    /// next level present there), has a length in `length`.
-    fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
+    /// How far the (failing, not negated) test `a` is from holding.
+    fn atom_shortfall(&self, a: &Atom) -> u32 {
+        match a {
+            Atom::Line { length, pieces, axes } => {
+                let runs = self.runs(*pieces, axes);
+                if runs.iter().any(|&n| n > length.hi) {
+                    // Too long: pieces to take away.
+                    return runs.iter().map(|&n| off(*length, n)).min().unwrap_or(1).max(1);
+                }
+                self.window_shortfall(length.lo, *pieces, axes).max(1)
+            }
+            Atom::Count { count, pieces, scope } => {
+                let (owner, cells) = self.cells(*pieces);
+                let n = match scope {
+                    Scope::Board => off(*count, cells.len() as u32),
+                    Scope::Zone(z) => off(*count, cells.iter().filter(|c| z[owner as usize].binary_search(c).is_ok()).count() as u32),
+                    Scope::Some(axis) | Scope::Every(axis) => {
+                        let mut per = vec![0u32; self.game.geometry.size(*axis)];
+                        for &c in &cells {
+                            per[self.game.geometry.coords(c)[*axis]] += 1;
+                        }
+                        let offs = per.iter().map(|&n| off(*count, n));
+                        if matches!(scope, Scope::Some(_)) { offs.min().unwrap_or(0) } else { offs.sum() }
+                    }
+                };
+                n.max(1)
+            }
+            _ => 1,
+        }
+    }
+
+    /// The fewest cells missing a piece of the set in some window of `n`
+    /// consecutive cells along one of `axes` that holds one (`n` when the set
+    /// has none on the board): `X X _ X` is one short of a line of four,
+    /// although its longest run is two.
+    fn window_shortfall(&self, n: u32, pieces: PieceSet, axes: &[usize]) -> u32 {
+        let game = self.game;
+        let owner = self.player(pieces.who);
+        let offsets = frame::offsets_of(self.pos).unwrap_or_default();
+        let dims = game.geometry.dims();
+        let member = |c: Cell| self.is_member(pieces.kind, owner, c);
+        let mut best = n;
+        for &axis in axes {
+            let mut fwd = vec![0i32; dims];
+            fwd[axis] = 1;
+            let back: Vec<i32> = fwd.iter().map(|x| -x).collect();
+            for piece in self.pos.cells_of(owner, self.t.nwords).filter(|&c| member(c)) {
+                // Each window that holds `piece`: it starts up to n - 1 cells back.
+                let mut start = Some(piece);
+                for _ in 0..n {
+                    let Some(first) = start else { break };
+                    let mut missing = 0;
+                    let mut at = Some(first);
+                    for _ in 0..n {
+                        match at {
+                            Some(c) => {
+                                missing += u32::from(!member(c));
+                                at = frame::step(game, &offsets, c, &fwd);
+                            }
+                            None => {
+                                missing = n; // off the board: no such window
+                                break;
+                            }
+                        }
+                    }
+                    best = best.min(missing);
+                    start = frame::step(game, &offsets, first, &back);
+                }
+            }
+        }
+        best
+    }
+
+    /// The lengths of the runs of the set's pieces along `axes` (each run
+    /// once, from its first piece), in the position's frame.
+    fn runs(&self, pieces: PieceSet, axes: &[usize]) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.any_run(pieces, axes, |n| {
+            out.push(n);
+            false
+        });
+        out
+    }
+
+    /// Is `found` true of the length of some run of the set's pieces along
+    /// `axes` (each run once, from its first piece; the first such run ends
+    /// the search), in the position's frame?
+    fn any_run(&self, pieces: PieceSet, axes: &[usize], mut found: impl FnMut(u32) -> bool) -> bool {
         let game = self.game;
         let owner = self.player(pieces.who);
         let offsets = frame::offsets_of(self.pos).unwrap_or_default();
@@ -306,11 +415,18 @@ impl Cx<'_> {
                         break; // a cycle cannot happen on a finite board; guard anyway
                     }
                 }
-                if length.contains(n) {
+                if found(n) {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// `line`: some longest run of the set's pieces along one of `axes`, in
+    /// the position's frame (a step along the stacking axis lands on the
+    /// next level present there), has a length in `length`.
+    fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
+        self.any_run(pieces, axes, |n| length.contains(n))
     }
 }

@@ -6,7 +6,7 @@ use super::geometry::Cell;
 use super::{Game, KindId, Property};
 
 /// The most cells of a zone listed by name before the rest are counted.
-const LISTED: usize = 8;
+const LISTED: usize = 12;
 
 impl Property {
     /// What the property says, in words, with the piece names and cells of
