@@ -145,8 +145,18 @@ fn int(v: i64) -> Int {
 impl<'a> Encoder<'a> {
     /// Builds the encoder of `variant`.
     pub fn new(variant: &'a Variant) -> Encoder<'a> {
+        Encoder::with_templates(variant, Templates::new(&variant.game))
+    }
+
+    /// The encoder of `variant` with the levels of its `slide` item pulled
+    /// out by `offsets` (per level): the moves of that frame, for the trust
+    /// test of positions out of rest.
+    pub fn for_frame(variant: &'a Variant, offsets: &[i8]) -> Encoder<'a> {
+        Encoder::with_templates(variant, Templates::for_frame(&variant.game, offsets))
+    }
+
+    fn with_templates(variant: &'a Variant, templates: Templates) -> Encoder<'a> {
         let game: &Game = &variant.game;
-        let templates = Templates::new(game);
         let ncells = game.geometry.cells();
         let cells: Vec<Cell> = game.geometry.board_cells().collect();
         let mut attackers = [vec![Vec::new(); ncells], vec![Vec::new(); ncells]];

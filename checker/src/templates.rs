@@ -45,14 +45,83 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// Derives the templates of every piece kind of `game`.
+    /// Derives the templates of every piece kind of `game` (every level of a
+    /// `slide` item at rest).
     pub fn new(game: &Game) -> Templates {
-        let by_player = [0u8, 1u8].map(|color| player_templates(game, color));
+        Templates::for_frame(game, &[])
+    }
+
+    /// The templates with the levels of the `slide` item pulled out by
+    /// `offsets` (per level; missing ones at rest), stepping as LANGUAGE.md
+    /// §3.18 says ([`frame_step`]).
+    pub fn for_frame(game: &Game, offsets: &[i8]) -> Templates {
+        let by_player = [0u8, 1u8].map(|color| player_templates(game, color, offsets));
         Templates { by_player }
     }
 }
 
-fn player_templates(game: &Game, color: Color) -> Vec<Template> {
+/// One step `v` from `at` with the levels at `offsets`, written from
+/// LANGUAGE.md §3.18 (not from the interpreter's `frame::step`, so that the
+/// trust test compares two derivations): a step with no component along the
+/// stacking axis stays in its level and ignores the frame. One with a
+/// component `dl` is taken in shaft coordinates: the origin must stand in
+/// the shaft, the target place (the origin's absolute place plus the other
+/// components) must lie in the shaft, and the target is the `|dl|`-th level
+/// in the step's direction that has a cell (or a hole: then nothing) there.
+pub fn frame_step(game: &Game, offsets: &[i8], at: Cell, v: &[i32]) -> Option<Cell> {
+    let geo = &game.geometry;
+    let Some(slide) = &game.slide else { return geo.offset(at, v) };
+    let stack = slide.stack_axis;
+    let dl = v.get(stack).copied().unwrap_or(0);
+    if dl == 0 {
+        return geo.offset(at, v);
+    }
+    let dims = geo.dims();
+    let offset = |level: usize| -> (Option<usize>, i64) {
+        let axis = slide.axes.get(level).copied().flatten();
+        (axis, axis.map_or(0, |_| i64::from(offsets.get(level).copied().unwrap_or(0))))
+    };
+    let local: Vec<i64> = geo.coords(at).iter().map(|&c| c as i64).collect();
+    let level = local[stack];
+    // The origin's place in the shaft.
+    let mut place = local.clone();
+    if let (Some(axis), off) = offset(level as usize) {
+        place[axis] += off;
+    }
+    let in_shaft = |p: &[i64]| (0..dims).filter(|&a| a != stack).all(|a| p[a] >= 0 && p[a] < geo.size(a) as i64);
+    if !in_shaft(&place) {
+        return None;
+    }
+    for a in (0..dims).filter(|&a| a != stack) {
+        place[a] += i64::from(v[a]);
+    }
+    if !in_shaft(&place) {
+        return None;
+    }
+    // The |dl|-th level in the step's direction with a cell of its own at that place.
+    let mut remaining = dl.unsigned_abs();
+    let mut l = level;
+    loop {
+        l += i64::from(dl.signum());
+        if l < 0 || l >= geo.size(stack) as i64 {
+            return None;
+        }
+        let mut target = place.clone();
+        target[stack] = l;
+        if let (Some(axis), off) = offset(l as usize) {
+            target[axis] -= off;
+        }
+        let has = (0..dims).filter(|&a| a != stack).all(|a| target[a] >= 0 && target[a] < geo.size(a) as i64);
+        if has {
+            remaining -= 1;
+            if remaining == 0 {
+                return geo.cell(&target);
+            }
+        }
+    }
+}
+
+fn player_templates(game: &Game, color: Color, offsets: &[i8]) -> Vec<Template> {
     let geo = &game.geometry;
     let max_len = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32;
     let mut out = Vec::new();
@@ -84,7 +153,7 @@ fn player_templates(game: &Game, color: Color) -> Vec<Template> {
                     // The cells along `v` from `from`, to the edge.
                     let mut line = Vec::new();
                     let mut at = from;
-                    while let Some(next) = geo.offset(at, v) {
+                    while let Some(next) = frame_step(game, offsets, at, v) {
                         line.push(next);
                         at = next;
                         if part.kind == StepKind::Leap {
