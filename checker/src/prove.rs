@@ -378,9 +378,19 @@ impl<'a> Prover<'a> {
             // A query cut short by the overall deadline (its timeout is the
             // time left) says so, not just "timeout".
             SatResult::Unknown if self.out_of_time() => Answer::Unknown(BUDGET_SPENT.into()),
-            SatResult::Unknown => Answer::Unknown(
-                solver.get_reason_unknown().unwrap_or_else(|| format!("timeout after {} ms", self.timeout_ms)),
-            ),
+            // Which query gave up, after how long, and why (a claim left
+            // UNKNOWN says so).
+            SatResult::Unknown => {
+                let reason = solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
+                let player = self.enc.variant.game.players.get(side as usize).map_or("?", |p| p.name.as_str());
+                Answer::Unknown(format!(
+                    "Z3 query {} ({player} to move, {} facts) gave up after {:.2} s (its limit: {:.2} s): {reason}",
+                    self.queries,
+                    facts.len(),
+                    asked.elapsed().as_secs_f64(),
+                    f64::from(self.timeout_ms) / 1000.0
+                ))
+            }
         }
     }
 

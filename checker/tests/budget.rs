@@ -46,3 +46,31 @@ fn many_claims_stay_within_the_budget() {
     let open = report.claims.iter().filter(|c| c.detail.contains("not decided: time budget spent")).count();
     assert!(open > 0, "{:#?}", report.claims.first());
 }
+
+/// A claim a query could not decide says which query gave up, after how
+/// long, and why: with a query limit of 1 ms (and time enough for the whole
+/// check) every induction query of chess gives up.
+#[test]
+fn an_undecided_claim_names_the_query_that_gave_up() {
+    let chess = support::variant("chess");
+    let mut game = (*chess.game).clone();
+    // Only the claims that need an induction query (no-pawn-on-rank-1 and
+    // adjacency): the colour and count claims are proved without Z3.
+    game.claims.retain(|c| c.name == "no_pawn_on_first_rank" || c.name == "kings_never_adjacent");
+    let v = Variant::new(Arc::new(game));
+    let options = Options {
+        query_timeout: Duration::from_millis(1),
+        total_timeout: Duration::from_secs(60),
+        depth: 2,
+        win_depth: 2,
+        ..Options::default()
+    };
+    let report = check(&v, &options, &mut |_| {});
+    assert_eq!(report.claims.len(), 2);
+    for c in &report.claims {
+        eprintln!("{}: {}", c.name, c.detail);
+        assert_eq!(c.verdict, Verdict::HoldsToDepth, "{c:?}");
+        assert!(c.detail.contains("Z3 query ") && c.detail.contains("to move") && c.detail.contains("gave up after"), "{}", c.detail);
+        assert!(c.detail.contains("its limit: 0.00 s"), "{}", c.detail);
+    }
+}

@@ -347,9 +347,14 @@ fn nebelschach_successors() {
     successors("nebelschach", 8, QUICK);
 }
 
+/// A position at the end of 4D-Schach's opening, White to move in the middle
+/// game: the test position of interpreter/tests/four_d.rs (written out in
+/// rules/4d-schach.rules), checked there against the opening's rules.
+const FOUR_D_MIDDLE_GAME: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+
 /// Positions of 4D-Schach met along random games by decisions (placements,
 /// moves, relocations, activations, exiles, returns, waivers) from the
-/// setup, where nothing is owed: `placements` of them in the placement
+/// setup or from [`FOUR_D_MIDDLE_GAME`], where nothing is owed: `placements` of them in the placement
 /// phase, taken near its end (the side to move has at most 3 pieces in
 /// hand: 600 to 1,000 drops, about 35 s of enumeration each, where early in
 /// the phase there are 2,000 and more), `framed` in the middle game with
@@ -359,8 +364,11 @@ fn four_d_sample(v: &Variant, seed: u64, count: usize, placements: usize, framed
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     let (mut placing, mut swinging, mut resting) = (0, 0, 0);
+    let middle = v.parse_fen(FOUR_D_MIDDLE_GAME, "<test>").expect("the middle-game position");
     while out.len() < count {
-        let mut pos = v.start().expect("setup");
+        // Games from the empty tower until the placements are sampled (the
+        // 32 placements cost seconds a game), then from a middle game.
+        let mut pos = if placing < placements { v.start().expect("setup") } else { middle.clone() };
         for _ in 0..(40 + rng.below(160)) {
             let actions = v.actions(&pos);
             if actions.is_empty() {

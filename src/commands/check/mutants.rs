@@ -4,8 +4,8 @@
 //! less than its name (a count of labels where groups were meant). A
 //! *mutant* is a variant that extends the checked file and weakens the rule
 //! a claim depends on (a bishop that may also step aside, a king that is
-//! not royal). Every `.rules` file of DIR whose `extends` chain reaches the
-//! checked file is one; each is verified as the file is, and a claim of the
+//! not royal). Every `.rules` file of DIR that `extends` the checked file
+//! (directly) is one; each is verified as the file is, and a claim of the
 //! file that no mutant refutes is reported as vacuous (`C0241`).
 
 use crate::db::{chain, compile, Database, Db, SourceFile};
@@ -67,8 +67,9 @@ pub fn run(db: &Database, file: SourceFile, game: &Game, dir: &Path, mut verify:
     let mut mutants = Vec::new();
     for path in rules_files(dir) {
         let candidate = db.file(&path);
-        // A mutant extends the checked file (not the file itself).
-        let extends = chain(db, candidate).iter().skip(1).any(|f| std::fs::canonicalize(f.name(db)).ok() == target && target.is_some());
+        // A mutant extends the checked file directly: a file extending one
+        // of its mutants or descendants is a variant of its own.
+        let extends = chain(db, candidate).get(1).is_some_and(|f| target.is_some() && std::fs::canonicalize(f.name(db)).ok() == target);
         if !extends {
             continue;
         }
