@@ -255,12 +255,17 @@ impl Walker<'_> {
             }
             self.out.lines_done += 1;
         }
-        // The rules that oblige and were never seen to act: lines steered
-        // towards the positions where their condition holds.
+        // The rules that oblige or end the game and were never seen to act:
+        // lines steered towards the positions where their condition holds.
         let game = &self.v.game;
+        // Those that oblige first, in file order (what one makes possible,
+        // such as pieces out of play, the next may need), then those that
+        // end the game (a game goes on to them).
+        let unseen = |r: &usize| !self.acted[*r] && game.rules[*r].trigger == Trigger::PlyEnd && game.rules[*r].guard.is_some();
         let targets: Vec<usize> = (0..game.rules.len())
-            .filter(|&r| !self.acted[r] && game.rules[r].trigger == Trigger::PlyEnd && game.rules[r].guard.is_some())
+            .filter(unseen)
             .filter(|&r| matches!(game.rules[r].effect, Effect::Oblige(_)))
+            .chain((0..game.rules.len()).filter(unseen).filter(|&r| matches!(game.rules[r].effect, Effect::End { .. })))
             .collect();
         // A rule whose condition gives no way to steer (a piece out of play
         // can return) is steered towards from where the rule before it
@@ -353,6 +358,13 @@ impl Walker<'_> {
                 }
             }
         }
+        // A rule that ends the game is seen to act at the node it ends.
+        if self.acted[rule] {
+            let decisions = self.first_acted[rule];
+            if let Some(d) = self.out.directed.last_mut() {
+                d.reached = decisions;
+            }
+        }
         true
     }
 
@@ -436,7 +448,17 @@ impl Walker<'_> {
                 self.out.stuck = Some(Stuck { phase, player: v.decider(pos), witness: self.witness(pos) });
             }
             let mover = pos.side as usize;
-            let winner = match v.status(pos) {
+            let status = v.status(pos);
+            if let Status::Rule { rule, .. } = status {
+                // A rule that ends the game acted here.
+                if let Some(seen) = self.acted.get_mut(rule) {
+                    if !*seen {
+                        self.first_acted[rule] = Some(self.path.len());
+                    }
+                    *seen = true;
+                }
+            }
+            let winner = match status {
                 Status::Checkmate(o) | Status::Stalemate(o) | Status::Rule { outcome: o, .. } => match o {
                     Outcome::Win => Some(mover),
                     Outcome::Lose => Some(1 - mover),

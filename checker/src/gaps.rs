@@ -33,7 +33,7 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
             .with_detail(format!(
                 "as written, the mover comes first: {} acts ({}), and the rule is evaluated again for {} when that is done; read the other way, {} would act first",
                 player(s.acted.1),
-                effect_words(game, a, s.acted.1),
+                effect_words(game, a, Some(s.acted.1)),
                 player(s.other.1),
                 player(s.other.1)
             ))
@@ -55,9 +55,9 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
             .with_detail(format!(
                 "as written, \"{}\" acts ({}) and \"{}\" is judged when the ply ends (it may no longer hold then); read the other way, the game ends at once: {}",
                 a.name,
-                effect_words(game, a, s.acted.1),
+                effect_words(game, a, Some(s.acted.1)),
                 b.name,
-                effect_words(game, b, s.other.1)
+                effect_words(game, b, Some(s.other.1))
             ))
             .with_help("say whether the game ends before the obligation is met, in a ruling that settles both rules")
         } else {
@@ -78,10 +78,10 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
             .with_detail(format!(
                 "as written, \"{}\" acts ({}) and \"{}\" is evaluated again when that is done; read the other way, \"{}\" would act first ({})",
                 a.name,
-                effect_words(game, a, s.acted.1),
+                effect_words(game, a, Some(s.acted.1)),
                 b.name,
                 b.name,
-                effect_words(game, b, s.other.1)
+                effect_words(game, b, Some(s.other.1))
             ))
             .with_help("make the conditions exclusive (`and not …`), or keep the order and say so in a ruling that settles both rules")
         };
@@ -184,14 +184,17 @@ fn witnessed(d: Diagnostic, w: &Witness, what: &str) -> Diagnostic {
 }
 
 /// What `rule` does for `subject`, in words (`the owner must relocate, then must activate`).
-fn effect_words(game: &rulebook_interpreter::Game, rule: &Rule, subject: Color) -> String {
+fn effect_words(game: &rulebook_interpreter::Game, rule: &Rule, subject: Option<Color>) -> String {
     let name = |c: Color| game.players[c as usize].name.clone();
-    let who = |w: Who| match w {
-        Who::Own => name(subject),
-        Who::Enemy => name(subject ^ 1),
-        Who::Mover => "the mover".to_string(),
-        Who::Opponent => "the mover's opponent".to_string(),
-        Who::Player(c) => name(c),
+    let who = |w: Who| match (w, subject) {
+        (Who::Own, Some(subject)) => name(subject),
+        (Who::Enemy, Some(subject)) => name(subject ^ 1),
+        // Read off the conditions, for no position: the player the rule holds for.
+        (Who::Own, None) => "the player it holds for".to_string(),
+        (Who::Enemy, None) => "that player's opponent".to_string(),
+        (Who::Mover, _) => "the mover".to_string(),
+        (Who::Opponent, _) => "the mover's opponent".to_string(),
+        (Who::Player(c), _) => name(c),
     };
     match &rule.effect {
         Effect::End { player, outcome } => match outcome {
@@ -264,10 +267,10 @@ pub fn implied_pairs(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
                 narrow.name,
                 wide.name,
                 a.name,
-                effect_words(game, a, 0),
+                effect_words(game, a, None),
                 b.name,
                 b.name,
-                effect_words(game, b, 0)
+                effect_words(game, b, None)
             ))
             .with_detail("no line to such a position was met by the walk by decisions within its limits")
             .with_help("make the conditions exclusive (`and not …`), or keep the order and say so in a ruling that settles both rules");

@@ -154,10 +154,11 @@ pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color,
 
 /// How far `cond` is from holding in `pos` for `subject` (0: it holds): the
 /// least, over its alternatives, of the sum over their tests of each test's
-/// shortfall. A `line` short of its length counts the pieces missing from
-/// the longest run, a count outside its range the pieces too few or too
-/// many (per slice for `on every`, the nearest slice for `on some`); any
-/// other test that fails counts 1. For the checker's directed lines, which
+/// shortfall. A `line` short of its length counts the cells missing from
+/// the fullest window of that many cells, a count outside its range the
+/// pieces too few or too many (per slice for `on every`, the nearest slice
+/// for `on some`), `has only` the pieces beyond what it allows; any other
+/// test that fails counts 1. For the checker's directed lines, which
 /// steer a game towards the position where a rule applies.
 pub fn shortfall(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color) -> u32 {
     let cx = Cx { game, t, pos, mover, subject };
@@ -331,6 +332,18 @@ impl Cx<'_> {
                     }
                 };
                 n.max(1)
+            }
+            Atom::HasOnly { who, counts } => {
+                // The pieces beyond what the test allows (on the board and in hand).
+                let c = self.player(*who);
+                let mut have = vec![0u32; self.game.kinds.len()];
+                for cell in self.pos.cells_of(c, self.t.nwords) {
+                    have[kind_of(self.pos.board[cell as usize]) as usize] += 1;
+                }
+                for (k, n) in have.iter_mut().enumerate() {
+                    *n += u32::from(self.pos.hand[c as usize][k]);
+                }
+                have.iter().enumerate().map(|(k, &n)| n.saturating_sub(counts.get(k).map_or(0, |&m| u32::from(m)))).sum::<u32>().max(1)
             }
             _ => 1,
         }
