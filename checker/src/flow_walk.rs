@@ -212,8 +212,12 @@ pub fn walk(v: &Variant, claims: &[Claim], limits: &WalkLimits) -> Walk {
 /// Most decisions a chain of obligations is followed for (in [`Walker::chains`]).
 const CHAIN_NODES: u64 = 400;
 
-/// Directed lines per rule that no earlier line saw act.
+/// Directed lines per rule that obliges and that no earlier line saw act.
 const DIRECTED_LINES: u32 = 6;
+
+/// Directed lines per rule that ends the game and that no earlier line saw
+/// act (a game must go on to such a rule: fewer tries pay).
+const DIRECTED_END_LINES: u32 = 3;
 
 /// Decisions a directed line goes on for, at random, after its rule acted
 /// (to see what follows: exiles, returns, deadlines passing).
@@ -280,7 +284,8 @@ impl Walker<'_> {
                 }
                 continue;
             }
-            for _ in 0..DIRECTED_LINES {
+            let tries = if matches!(game.rules[rule].effect, Effect::End { .. }) { DIRECTED_END_LINES } else { DIRECTED_LINES };
+            for _ in 0..tries {
                 let go = self.directed_line(&from, rule, &mut rng);
                 if let Some(d) = self.out.directed.last_mut() {
                     d.lines += 1;

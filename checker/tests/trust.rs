@@ -459,7 +459,7 @@ fn four_d_schach_40_positions() {
 }
 
 /// 4D-Schach, 200 positions, 10 in the placement phase and 95 with a level
-/// out of the shaft: about 25 minutes in release on 2 cores, too long for
+/// out of the shaft: about 30 minutes in release on 2 cores, too long for
 /// CI, so a command of its own (README: `cargo test --release -p
 /// rulebook-checker --test trust four_d_schach_200_positions -- --ignored`).
 #[test]
