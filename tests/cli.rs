@@ -982,3 +982,23 @@ fn perft_limits_stop_the_count_with_status_3() {
         assert_eq!(code(&out), 2, "{bad:?}");
     }
 }
+
+/// `check --mutants` needs a folder: anything else is a usage error (exit
+/// 2) that names the flag. A folder with no mutant of the file reports each
+/// claim stated in it as possibly vacuous (C0241), with `--quick` at once;
+/// a mutant that does not compile is named as not verified.
+#[test]
+fn check_mutants_needs_a_folder() {
+    let out = run(&["check", "rules/chess.rules", "--quick", "--mutants", "no-such-folder"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("--mutants: `no-such-folder` is not a folder"), "{}", stderr(&out));
+    // tests/perft holds no rules file.
+    let out = run(&["check", "rules/chess.rules", "--quick", "--mutants", "tests/perft"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("mutants  0 files in tests/perft"), "{}", stdout(&out));
+    assert_eq!(stderr(&out).matches("[C0241]").count(), 4, "{}", stderr(&out));
+    // A mutant that does not compile is listed, not verified (the error
+    // examples extend chess).
+    let out = run(&["check", "rules/chess.rules", "--quick", "--mutants", "examples/errors"]);
+    assert!(stdout(&out).contains("semantic-claim-twice.rules: not verified, it does not compile (E0125"), "{}", stdout(&out));
+}
