@@ -30,6 +30,7 @@ use rulebook_interpreter::model::{Claim, Color, Outcome};
 use rulebook_interpreter::{Position, Status, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -203,7 +204,7 @@ pub struct OutOfPlaySeen {
 /// claims).
 pub fn walk(v: &Variant, claims: &[Claim], limits: &WalkLimits) -> Walk {
     let out = Walk { broken: vec![None; claims.len()], ..Walk::default() };
-    let mut w = Walker { v, claims, limits, out, path: Vec::new(), ply: 0, seen: HashSet::new(), acted: vec![false; v.game.rules.len()], first_acted: vec![None; v.game.rules.len()], reached: None };
+    let mut w = Walker { v, claims, limits, out, path: Vec::new(), ply: 0, seen: HashSet::new(), first_acted: vec![None; v.game.rules.len()], reached: None };
     let Ok(start) = v.start() else { return w.out };
     w.run(start);
     w.out
@@ -234,9 +235,8 @@ struct Walker<'a> {
     ply: usize,
     /// Positions (by key and remaining depth) already expanded in the exhaustive part.
     seen: HashSet<(u64, u32)>,
-    /// Per rule: seen to act.
-    acted: Vec<bool>,
-    /// Per rule: after how many decisions of its line it first acted.
+    /// Per rule: after how many decisions of its line it first acted
+    /// (`None`: never seen to act).
     first_acted: Vec<Option<usize>>,
     /// Where the last directed line's rule first acted (between plies), and the line to it.
     reached: Option<(Position, Vec<Action>)>,
@@ -259,13 +259,33 @@ impl Walker<'_> {
             }
             self.out.lines_done += 1;
         }
-        // The rules that oblige or end the game and were never seen to act:
-        // lines steered towards the positions where their condition holds.
+        self.directed(&start, &mut rng);
+        // Where each rule steered towards first acted, on whichever line.
+        for d in &mut self.out.directed {
+            d.reached = self.first_acted[d.rule];
+        }
+    }
+
+    /// Notes that `rule` acted at the current node (the first time counts).
+    fn note_acted(&mut self, rule: usize) {
+        let decisions = self.path.len();
+        if let Some(first) = self.first_acted.get_mut(rule) {
+            first.get_or_insert(decisions);
+        }
+    }
+
+    fn acted(&self, rule: usize) -> bool {
+        self.first_acted.get(rule).is_some_and(Option::is_some)
+    }
+
+    /// The rules that oblige or end the game and were never seen to act:
+    /// lines steered towards the positions where their condition holds.
+    fn directed(&mut self, start: &Position, rng: &mut ChaCha8Rng) {
         let game = &self.v.game;
         // Those that oblige first, in file order (what one makes possible,
         // such as pieces out of play, the next may need), then those that
         // end the game (a game goes on to them).
-        let unseen = |r: &usize| !self.acted[*r] && game.rules[*r].trigger == Trigger::PlyEnd && game.rules[*r].guard.is_some();
+        let unseen = |r: &usize| !self.acted(*r) && game.rules[*r].trigger == Trigger::PlyEnd && game.rules[*r].guard.is_some();
         let targets: Vec<usize> = (0..game.rules.len())
             .filter(unseen)
             .filter(|&r| matches!(game.rules[r].effect, Effect::Oblige(_)))
@@ -277,16 +297,12 @@ impl Walker<'_> {
         let mut from: (Position, Vec<Action>) = (start.clone(), Vec::new());
         for rule in targets {
             self.out.directed.push(Directed { rule, lines: 0, reached: None });
-            if self.acted[rule] {
-                // It acted along the lines steered towards an earlier rule.
-                if let Some(d) = self.out.directed.last_mut() {
-                    d.reached.clone_from(&self.first_acted[rule]);
-                }
-                continue;
+            if self.acted(rule) {
+                continue; // it acted along the lines steered towards an earlier rule
             }
             let tries = if matches!(game.rules[rule].effect, Effect::End { .. }) { DIRECTED_END_LINES } else { DIRECTED_LINES };
             for _ in 0..tries {
-                let go = self.directed_line(&from, rule, &mut rng);
+                let go = self.directed_line(&from, rule, rng);
                 if let Some(d) = self.out.directed.last_mut() {
                     d.lines += 1;
                 }
@@ -306,12 +322,7 @@ impl Walker<'_> {
     /// at `at` as the mover.
     fn shortfall(&self, rule: usize, at: &Position, pos: &Position) -> u32 {
         let v = self.v;
-        let r = &v.game.rules[rule];
-        let Some(cond) = &r.guard else { return 0 };
-        let mover = v.decider(at);
-        let subjects: &[Color] = if r.per_subject { &[mover, mover ^ 1] } else { &[mover] };
-        let t = v.tables_for(pos);
-        subjects.iter().map(|&s| rulebook_interpreter::engine::cond::shortfall(&v.game, &t, pos, cond, mover, s)).min().unwrap_or(0)
+        rulebook_interpreter::engine::cond::rule_shortfall(&v.game, &v.tables_for(pos), pos, &v.game.rules[rule], v.decider(at))
     }
 
     /// A line steered towards `rule`: mostly the decision after which its
@@ -319,10 +330,69 @@ impl Walker<'_> {
     /// random), then, once it has acted, [`AFTER_ACTING`] decisions at
     /// random; `false` when a limit stopped it.
     fn directed_line(&mut self, (start, path): &(Position, Vec<Action>), rule: usize, rng: &mut ChaCha8Rng) -> bool {
+        // Decisions since the rule acted in this line (`None`: not yet).
+        let after: Cell<Option<u32>> = Cell::new(None);
+        let pick = |w: &Self, pos: &Position, succ: &[(Action, Position)], rng: &mut ChaCha8Rng| {
+            if after.get().is_some() || rng.random_bool(0.2) {
+                return rng.random_range(0..succ.len());
+            }
+            let scores: Vec<u32> = succ.iter().map(|(_, p)| w.shortfall(rule, pos, p)).collect();
+            let best = scores.iter().copied().min().unwrap_or(0);
+            let ties: Vec<usize> = (0..succ.len()).filter(|&i| scores[i] == best).collect();
+            ties[rng.random_range(0..ties.len())]
+        };
+        let acted_before = self.acted(rule);
+        let went = |w: &mut Self, pos: &Position| {
+            w.out.directed_decisions += 1;
+            if after.get().is_none() && !acted_before && w.acted(rule) {
+                after.set(Some(0));
+            }
+            let Some(n) = after.get() else { return false };
+            // The first node between plies after it acted: where the next
+            // rule's lines start.
+            if w.reached.is_none() && !in_ply(pos) {
+                w.reached = Some((pos.clone(), w.path.clone()));
+            }
+            after.set(Some(n + 1));
+            n + 1 > AFTER_ACTING
+        };
+        self.line(start, path, rng, pick, went)
+    }
+
+    /// One random line from `start`; `false` when a limit stopped it. Half
+    /// the time a decision after which a rule obliges (where rules meet),
+    /// when there is one.
+    fn random_line(&mut self, start: &Position, rng: &mut ChaCha8Rng) -> bool {
+        let pick = |_: &Self, _: &Position, succ: &[(Action, Position)], rng: &mut ChaCha8Rng| {
+            let obliging: Vec<usize> = (0..succ.len()).filter(|&i| in_ply(&succ[i].1)).collect();
+            if !obliging.is_empty() && rng.random_bool(0.5) {
+                obliging[rng.random_range(0..obliging.len())]
+            } else {
+                rng.random_range(0..succ.len())
+            }
+        };
+        let went = |w: &mut Self, _: &Position| {
+            w.out.line_decisions += 1;
+            false
+        };
+        self.line(start, &[], rng, pick, went)
+    }
+
+    /// One line of at most `line_length` decisions from `start` (reached by
+    /// `path`): at each node the decision `pick` chooses; after each,
+    /// `went` sees the position reached and ends the line by returning
+    /// `true`. `false` when a limit stopped it.
+    fn line(
+        &mut self,
+        start: &Position,
+        path: &[Action],
+        rng: &mut ChaCha8Rng,
+        mut pick: impl FnMut(&Self, &Position, &[(Action, Position)], &mut ChaCha8Rng) -> usize,
+        mut went: impl FnMut(&mut Self, &Position) -> bool,
+    ) -> bool {
         let mut pos = start.clone();
-        self.path.clone_from(path);
+        self.path = path.to_vec();
         self.ply = 0;
-        let mut after: Option<u32> = None;
         for _ in 0..self.limits.line_length {
             if !self.tick() {
                 return false;
@@ -331,43 +401,11 @@ impl Walker<'_> {
             if succ.is_empty() {
                 break;
             }
-            let i = if after.is_some() || rng.random_bool(0.2) {
-                rng.random_range(0..succ.len())
-            } else {
-                let scores: Vec<u32> = succ.iter().map(|(_, p)| self.shortfall(rule, &pos, p)).collect();
-                let best = scores.iter().copied().min().unwrap_or(0);
-                let ties: Vec<usize> = (0..succ.len()).filter(|&i| scores[i] == best).collect();
-                ties[rng.random_range(0..ties.len())]
-            };
+            let i = pick(self, &pos, &succ, rng);
             let (a, _) = succ.swap_remove(i);
-            let before = self.acted[rule];
             pos = self.step(&pos, &a);
-            self.out.directed_decisions += 1;
-            if !before && self.acted[rule] {
-                let decisions = self.first_acted[rule];
-                if let Some(d) = self.out.directed.last_mut() {
-                    d.reached = decisions;
-                }
-
-                after = Some(0);
-            }
-            if let Some(n) = after.as_mut() {
-                // The first node between plies after it acted: where the
-                // next rule's lines start.
-                if self.reached.is_none() && !in_ply(&pos) {
-                    self.reached = Some((pos.clone(), self.path.clone()));
-                }
-                *n += 1;
-                if *n > AFTER_ACTING {
-                    break;
-                }
-            }
-        }
-        // A rule that ends the game is seen to act at the node it ends.
-        if self.acted[rule] {
-            let decisions = self.first_acted[rule];
-            if let Some(d) = self.out.directed.last_mut() {
-                d.reached = decisions;
+            if went(self, &pos) {
+                break;
             }
         }
         true
@@ -413,34 +451,6 @@ impl Walker<'_> {
         true
     }
 
-    /// One random line from `start`; `false` when a limit stopped it.
-    fn random_line(&mut self, start: &Position, rng: &mut ChaCha8Rng) -> bool {
-        let mut pos = start.clone();
-        self.path.clear();
-        self.ply = 0;
-        for _ in 0..self.limits.line_length {
-            if !self.tick() {
-                return false;
-            }
-            let mut succ = self.examine(&pos);
-            if succ.is_empty() {
-                break;
-            }
-            // Half the time, a decision after which a rule obliges (where
-            // rules meet), when there is one.
-            let obliging: Vec<usize> = (0..succ.len()).filter(|&i| in_ply(&succ[i].1)).collect();
-            let i = if !obliging.is_empty() && rng.random_bool(0.5) {
-                obliging[rng.random_range(0..obliging.len())]
-            } else {
-                rng.random_range(0..succ.len())
-            };
-            let (a, _) = succ.swap_remove(i);
-            pos = self.step(&pos, &a);
-            self.out.line_decisions += 1;
-        }
-        true
-    }
-
     /// The legal decisions at `pos`, after looking at the node for what
     /// the walk reports (a phase node with none, moves a rule blocks,
     /// chains of obligations).
@@ -455,13 +465,7 @@ impl Walker<'_> {
             let mover = pos.side as usize;
             let status = v.status(pos);
             if let Status::Rule { rule, .. } = status {
-                // A rule that ends the game acted here.
-                if let Some(seen) = self.acted.get_mut(rule) {
-                    if !*seen {
-                        self.first_acted[rule] = Some(self.path.len());
-                    }
-                    *seen = true;
-                }
+                self.note_acted(rule); // a rule that ends the game acted here
             }
             let winner = match status {
                 Status::Checkmate(o) | Status::Stalemate(o) | Status::Rule { outcome: o, .. } => match o {
@@ -611,12 +615,7 @@ impl Walker<'_> {
         for e in &events {
             match e {
                 FlowEvent::Fired { rule, subject, also } => {
-                    if let Some(seen) = self.acted.get_mut(*rule) {
-                        if !*seen {
-                            self.first_acted[*rule] = Some(self.path.len());
-                        }
-                        *seen = true;
-                    }
+                    self.note_acted(*rule);
                     for &other in also {
                         let pair = |s: &Simultaneous| {
                             let (a, b) = (s.acted.0, s.other.0);

@@ -169,6 +169,15 @@ pub fn shortfall(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Co
         .unwrap_or(0)
 }
 
+/// How far the guard of `rule` is from holding in `pos` with `mover` the
+/// player who moves: the least over the players it is judged for (the
+/// mover, and the other player when it names `own` or `enemy`); 0 without a
+/// guard.
+pub fn rule_shortfall(game: &Game, t: &Tables, pos: &Position, rule: &Rule, mover: Color) -> u32 {
+    let Some(cond) = &rule.guard else { return 0 };
+    subjects(rule, mover).map(|s| shortfall(game, t, pos, cond, mover, s)).min().unwrap_or(0)
+}
+
 /// How far `n` is from `range`.
 fn off(range: Range, n: u32) -> u32 {
     if n < range.lo {
@@ -209,6 +218,39 @@ impl Cx<'_> {
         (owner, cells)
     }
 
+    /// The numbers a `count` test compares with its range: one for the
+    /// board or the owner's zone, one per slice across the axis for `on
+    /// some` and `on every`.
+    fn scoped_counts(&self, scope: &Scope, owner: Color, cells: &[Cell]) -> impl Iterator<Item = u32> {
+        let geo = &self.game.geometry;
+        let (one, per) = match scope {
+            Scope::Board => (Some(cells.len() as u32), Vec::new()),
+            Scope::Zone(z) => (Some(cells.iter().filter(|c| z[owner as usize].binary_search(c).is_ok()).count() as u32), Vec::new()),
+            Scope::Some(axis) | Scope::Every(axis) => {
+                let mut per = vec![0u32; geo.size(*axis)];
+                for &c in cells {
+                    per[geo.coords(c)[*axis]] += 1;
+                }
+                (None, per)
+            }
+        };
+        one.into_iter().chain(per)
+    }
+
+    /// Per kind, the pieces `c` has on the board and in hand.
+    fn material(&self, c: Color) -> Vec<u32> {
+        let mut have = vec![0u32; self.game.kinds.len()];
+        for cell in self.pos.cells_of(c, self.t.nwords) {
+            if let Some(n) = have.get_mut(kind_of(self.pos.board[cell as usize]) as usize) {
+                *n += 1;
+            }
+        }
+        for (k, n) in have.iter_mut().enumerate() {
+            *n += u32::from(self.pos.hand[c as usize][k]);
+        }
+        have
+    }
+
     fn is_member(&self, kind: Option<u8>, owner: Color, cell: Cell) -> bool {
         let occ = self.pos.board[cell as usize];
         occ != 0 && color_of(occ) == owner && kind.is_none_or(|k| kind_of(occ) == k)
@@ -220,20 +262,11 @@ impl Cx<'_> {
             Atom::Line { length, pieces, axes } => self.line(*length, *pieces, axes),
             Atom::Count { count, pieces, scope } => {
                 let (owner, cells) = self.cells(*pieces);
-                match scope {
-                    Scope::Board => count.contains(cells.len() as u32),
-                    Scope::Zone(z) => count.contains(cells.iter().filter(|c| z[owner as usize].binary_search(c).is_ok()).count() as u32),
-                    Scope::Some(axis) | Scope::Every(axis) => {
-                        let mut per = vec![0u32; game.geometry.size(*axis)];
-                        for &c in &cells {
-                            per[game.geometry.coords(c)[*axis]] += 1;
-                        }
-                        if matches!(scope, Scope::Some(_)) {
-                            per.iter().any(|&n| count.contains(n))
-                        } else {
-                            per.iter().all(|&n| count.contains(n))
-                        }
-                    }
+                let mut counts = self.scoped_counts(scope, owner, &cells);
+                if matches!(scope, Scope::Every(_)) {
+                    counts.all(|n| count.contains(n))
+                } else {
+                    counts.any(|n| count.contains(n))
                 }
             }
             Atom::Distance { from, to, distance } => {
@@ -253,17 +286,7 @@ impl Cx<'_> {
             Atom::InCheck(w) => movegen::royal_attacked(game, self.t, self.pos, self.player(*w)),
             Atom::ToMove(w) => self.pos.side == self.player(*w),
             Atom::HasOnly { who, counts } => {
-                let c = self.player(*who);
-                let mut have = vec![0u32; counts.len()];
-                for cell in self.pos.cells_of(c, self.t.nwords) {
-                    if let Some(n) = have.get_mut(kind_of(self.pos.board[cell as usize]) as usize) {
-                        *n += 1;
-                    }
-                }
-                for (k, n) in have.iter_mut().enumerate() {
-                    *n += u32::from(self.pos.hand[c as usize][k]);
-                }
-                have.iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))
+                self.material(self.player(*who)).iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))
             }
             Atom::CanMove { pieces, onto } => {
                 let owner = self.player(pieces.who);
@@ -319,31 +342,14 @@ impl Cx<'_> {
             }
             Atom::Count { count, pieces, scope } => {
                 let (owner, cells) = self.cells(*pieces);
-                let n = match scope {
-                    Scope::Board => off(*count, cells.len() as u32),
-                    Scope::Zone(z) => off(*count, cells.iter().filter(|c| z[owner as usize].binary_search(c).is_ok()).count() as u32),
-                    Scope::Some(axis) | Scope::Every(axis) => {
-                        let mut per = vec![0u32; self.game.geometry.size(*axis)];
-                        for &c in &cells {
-                            per[self.game.geometry.coords(c)[*axis]] += 1;
-                        }
-                        let offs = per.iter().map(|&n| off(*count, n));
-                        if matches!(scope, Scope::Some(_)) { offs.min().unwrap_or(0) } else { offs.sum() }
-                    }
-                };
+                let offs = self.scoped_counts(scope, owner, &cells).map(|n| off(*count, n));
+                let n = if matches!(scope, Scope::Every(_)) { offs.sum() } else { offs.min().unwrap_or(0) };
                 n.max(1)
             }
             Atom::HasOnly { who, counts } => {
                 // The pieces beyond what the test allows (on the board and in hand).
-                let c = self.player(*who);
-                let mut have = vec![0u32; self.game.kinds.len()];
-                for cell in self.pos.cells_of(c, self.t.nwords) {
-                    have[kind_of(self.pos.board[cell as usize]) as usize] += 1;
-                }
-                for (k, n) in have.iter_mut().enumerate() {
-                    *n += u32::from(self.pos.hand[c as usize][k]);
-                }
-                have.iter().enumerate().map(|(k, &n)| n.saturating_sub(counts.get(k).map_or(0, |&m| u32::from(m)))).sum::<u32>().max(1)
+                let have = self.material(self.player(*who));
+                have.iter().zip(counts).map(|(&n, &most)| n.saturating_sub(u32::from(most))).sum::<u32>().max(1)
             }
             _ => 1,
         }
