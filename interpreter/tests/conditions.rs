@@ -48,8 +48,10 @@ piece Pawn P { quiet W }
 setup \"k2K/4/4/4|4/4/4/4|4/4/4/4 w - - 0 1\"
 ";
 
-/// Does `cond` hold in `fen` (a position of the tower) with white as the subject?
-fn tower_holds(cond_text: &str, fen: &str) -> bool {
+/// The tower with one rule whose condition is `cond_text`, and `fen` (a
+/// position of it); `eval` is given the variant, the position and the
+/// condition.
+fn on_tower<T>(cond_text: &str, fen: &str, eval: impl FnOnce(&Variant, &rulebook_interpreter::Position, &rulebook_interpreter::model::cond::Cond) -> T) -> T {
     let text = format!("{TOWER}rule \"t\" {{ on ply-end  if {cond_text}  then white wins }}\n");
     // Tests run in parallel: each evaluation writes its own file.
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -57,7 +59,12 @@ fn tower_holds(cond_text: &str, fen: &str) -> bool {
     let v = variant(&format!("tower-{n}"), &text);
     let pos = v.parse_fen(fen, "<test>").expect("fen");
     let guard = v.game.rules[0].guard.as_ref().expect("guard");
-    cond::holds(&v.game, &v.tables, &pos, guard, 0, 0)
+    eval(&v, &pos, guard)
+}
+
+/// Does `cond` hold in `fen` (a position of the tower) with white as the subject?
+fn tower_holds(cond_text: &str, fen: &str) -> bool {
+    on_tower(cond_text, fen, |v, pos, guard| cond::holds(&v.game, &v.tables, pos, guard, 0, 0))
 }
 
 // Positions of the tower, levels listed C | B | A, each rank 4 first. The
@@ -109,13 +116,7 @@ fn broken_lines_diagonals_and_enemy_pieces_do_not_count() {
 
 /// How far `cond` is from holding in `fen` (a position of the tower), white as the subject.
 fn tower_shortfall(cond_text: &str, fen: &str) -> u32 {
-    let text = format!("{TOWER}rule \"t\" {{ on ply-end  if {cond_text}  then white wins }}\n");
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let v = variant(&format!("tower-shortfall-{n}"), &text);
-    let pos = v.parse_fen(fen, "<test>").expect("fen");
-    let guard = v.game.rules[0].guard.as_ref().expect("guard");
-    cond::shortfall(&v.game, &v.tables, &pos, guard, 0, 0)
+    on_tower(cond_text, fen, |v, pos, guard| cond::shortfall(&v.game, &v.tables, pos, guard, 0, 0))
 }
 
 /// The shortfall the checker's directed lines steer by, hand-counted.

@@ -62,8 +62,8 @@ fn rules_files(dir: &Path) -> Vec<PathBuf> {
 pub fn run(db: &Database, file: SourceFile, game: &Game, dir: &Path, mut verify: impl FnMut(&Variant) -> Report) -> Mutants {
     let name = file.name(db);
     let target = std::fs::canonicalize(&name).ok();
-    let own: Vec<&str> = game.claims.iter().filter(|c| c.file == name).map(|c| c.name.as_str()).collect();
-    let mut claims: Vec<Strength> = own.iter().map(|c| Strength { claim: c.to_string(), refuted_by: Vec::new() }).collect();
+    let mut claims: Vec<Strength> =
+        game.claims.iter().filter(|c| c.file == name).map(|c| Strength { claim: c.name.clone(), refuted_by: Vec::new() }).collect();
     let mut mutants = Vec::new();
     for path in rules_files(dir) {
         let candidate = db.file(&path);
