@@ -610,7 +610,7 @@ impl Walker<'_> {
     fn step(&mut self, pos: &Position, a: &Action) -> Position {
         let mut events = Vec::new();
         let next = self.v.apply_traced(pos, a, &mut events);
-        self.path.push(a.clone());
+        self.path.push(*a);
         self.ply += 1;
         for e in &events {
             match e {

@@ -99,9 +99,9 @@ pub fn diagnostics(v: &Variant, walk: &Walk, out: &mut Vec<Diagnostic>) {
             format!("step {} ({} must {what}) has no legal way here", st + 1, player(dr.obligation.player)),
         )
         .warning()
-        .with_detail(format!(
-            "as built, an obligation that nothing can meet is dropped (as if waived) and the ply goes on; other readings: the move that led here is illegal, or the game ends"
-        ))
+        .with_detail(
+            "as built, an obligation that nothing can meet is dropped (as if waived) and the ply goes on; other readings: the move that led here is illegal, or the game ends",
+        )
         .with_help("say what happens when the obligation cannot be met, in a ruling that settles this rule");
         out.push(witnessed(d, &dr.witness, "dropped after"));
     }
