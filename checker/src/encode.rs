@@ -25,6 +25,14 @@
 //! position gets the pools the FEN reader gives a board without `{…}` (each
 //! player's face-down disguises), which is always a valid pool.
 
+mod cond;
+mod placement;
+mod ply;
+
+pub use cond::{Reading, Unstated};
+pub use placement::PlacementStep;
+pub use ply::PlyStep;
+
 use crate::templates::{Template, Templates, MAX_EP};
 use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Color, Game, KindId};
@@ -120,6 +128,8 @@ pub struct Encoder<'a> {
     disguises: Vec<KindId>,
     /// The kinds a face-down piece may turn out to be (empty without hidden identities).
     reveals: Vec<KindId>,
+    /// Per level of the `slide` item, how far it is pulled out (empty: at rest).
+    offsets: Vec<i8>,
 }
 
 /// How a template lands.
@@ -145,17 +155,17 @@ fn int(v: i64) -> Int {
 impl<'a> Encoder<'a> {
     /// Builds the encoder of `variant`.
     pub fn new(variant: &'a Variant) -> Encoder<'a> {
-        Encoder::with_templates(variant, Templates::new(&variant.game))
+        Encoder::with_templates(variant, Templates::new(&variant.game), Vec::new())
     }
 
     /// The encoder of `variant` with the levels of its `slide` item pulled
     /// out by `offsets` (per level): the moves of that frame, for the trust
     /// test of positions out of rest.
     pub fn for_frame(variant: &'a Variant, offsets: &[i8]) -> Encoder<'a> {
-        Encoder::with_templates(variant, Templates::for_frame(&variant.game, offsets))
+        Encoder::with_templates(variant, Templates::for_frame(&variant.game, offsets), offsets.to_vec())
     }
 
-    fn with_templates(variant: &'a Variant, templates: Templates) -> Encoder<'a> {
+    fn with_templates(variant: &'a Variant, templates: Templates, offsets: Vec<i8>) -> Encoder<'a> {
         let game: &Game = &variant.game;
         let ncells = game.geometry.cells();
         let cells: Vec<Cell> = game.geometry.board_cells().collect();
@@ -190,7 +200,7 @@ impl<'a> Encoder<'a> {
             }
         }
         let (disguises, reveals) = hidden_kinds(variant);
-        Encoder { variant, game, templates, cells, attackers, piece_moves, disguises, reveals }
+        Encoder { variant, game, templates, cells, attackers, piece_moves, disguises, reveals, offsets }
     }
 
     /// The kinds a face-down piece may turn out to be: those the `hidden`

@@ -6,6 +6,7 @@
 //! A template is geometry only: whether it applies in a position depends on
 //! the cells it names, which is what the Z3 encoding states.
 
+use rulebook_interpreter::engine::frame::Frame;
 use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Color, Game, KindId, StepKind};
 
@@ -119,6 +120,34 @@ pub fn frame_step(game: &Game, offsets: &[i8], at: Cell, v: &[i32]) -> Option<Ce
             }
         }
     }
+}
+
+/// The offsets of the levels after the jump at the end of a complete ply,
+/// written from LANGUAGE.md §3.18 (not from the interpreter's
+/// `frame::tick`, so that the trust test compares two derivations): a
+/// freshly pulled level waits one ply; a swinging one moves `swing N` rows
+/// towards the extreme it heads for (rest when coming back, the
+/// overshoot's extreme when heading out), never past it. Where it turns
+/// and how far it overshoots is the swing's state for later jumps (kept
+/// in the frame), not this jump's offset. A level that does not swing
+/// keeps its offset.
+pub fn offsets_after_jump(game: &Game, frame: &Frame) -> Vec<i8> {
+    let Some(slide) = &game.slide else { return Vec::new() };
+    let rule = slide.swing;
+    frame
+        .levels
+        .iter()
+        .map(|level| {
+            let Some(swing) = level.swing else { return level.offset };
+            if swing.wait {
+                return level.offset;
+            }
+            let heading = if swing.outward { swing.peak } else { 0 };
+            let rows = i16::from(rule.rows);
+            let gap = i16::from(heading) - i16::from(level.offset);
+            (i16::from(level.offset) + gap.clamp(-rows, rows)) as i8
+        })
+        .collect()
 }
 
 fn player_templates(game: &Game, color: Color, offsets: &[i8]) -> Vec<Template> {
