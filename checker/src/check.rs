@@ -453,15 +453,27 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 }
 
 /// Does the Z3 move encoding leave out moves of `v`: spread pieces (splits,
-/// entangles, moves of halves, collisions) or tunnels?
+/// entangles, moves of halves, collisions), tunnels, or the moves
+/// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some()
 }
 
 /// The notice that the Z3 move encoding leaves out spread pieces and
 /// tunnelling (C0240), for a variant that has them.
 fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
     let game = &v.game;
+    if let (Some(o), None, None) = (&game.observe, &game.spread, &game.tunnel) {
+        return Some(
+            Diagnostic::error("C0240", &o.file, o.span, "observation (slowed and displaced moves) is not in the Z3 move encoding", "not in the Z3 move encoding")
+                .warning()
+                .with_help("consistency and ambiguity results cover the moves of the plain rules; other claims hold to the search's depth, which plays every move")
+                .with_detail(
+                    "the Z3 encoding states the moves of the pieces as their parts give them; a move that an enemy piece sees is replaced, in play, by slowed and displaced moves that the encoding does not state",
+                )
+                .with_detail("claims that Z3 proves by induction over the plain moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
+        );
+    }
     let (file, span) = match (&game.spread, &game.tunnel) {
         (Some(s), _) => (s.file.clone(), s.span),
         (None, Some(t)) => (t.file.clone(), t.span),
@@ -528,6 +540,9 @@ fn claims_verdicts(
     }
     if v.game.slide.is_some() {
         left_out.push("moves while a level stands out of the shaft");
+    }
+    if v.game.observe.is_some() {
+        left_out.push("the moves observation makes (slowed and displaced)");
     }
     if rulebook_interpreter::flow::oblige::any(&v.game) {
         left_out.push("the decisions rules oblige");
@@ -656,7 +671,7 @@ fn claims_verdicts(
             // setup, which plays every action, is what covers the rest.
             Induction::Proved if partial => {
                 result.verdict = if found.depth_done > 0 { Verdict::HoldsToDepth } else { Verdict::Unknown };
-                result.detail = if beyond_encoding(v) {
+                result.detail = if v.game.spread.is_some() || v.game.tunnel.is_some() {
                     format!("{bounded}, {others} included; Z3 proves it only over positions without spread pieces and their conventional moves (C0240)")
                 } else {
                     format!("{bounded}; Z3 proves it over the moves of the encoding, which leaves out {others}")

@@ -7,6 +7,8 @@
 
 mod phase;
 pub use phase::*;
+mod observe;
+pub use observe::*;
 mod slide;
 pub use slide::*;
 mod rule;
@@ -101,6 +103,8 @@ pub enum Item {
     Tunnel(Tunnel),
     /// `slide { … }`: levels that slide out of the shaft during play (issue 13).
     Slide(Slide),
+    /// `observe { … }`: a moving piece seen by an enemy piece is slowed or displaced (issue 15).
+    Observe(Observe),
     /// `rule "name" { on …  if …  then … }`: a rule-defined condition and effect (issue 13).
     Rule(RuleDef),
 }
@@ -258,6 +262,9 @@ pub enum Modifier {
     SetsEnPassant,
     /// `takes en-passant`: this capture may also land on an en-passant square.
     TakesEnPassant,
+    /// `via step`: a leap passes the cell one step along its longest
+    /// components (where an `observe` item can see it).
+    ViaStep,
 }
 
 /// A set of squares, relative to the owner (rank 1 is each player's own first rank):
@@ -459,7 +466,7 @@ pub enum Settled {
     /// `phase NAME`: a phase before play.
     Phase(String),
     /// A block named by its keyword: `board`, `setup`, `end`, `castling`,
-    /// `promotion`, `hand`, `hidden`, `spread`, `tunnel` or `slide`.
+    /// `promotion`, `hand`, `hidden`, `spread`, `tunnel`, `slide` or `observe`.
     Item(String),
 }
 

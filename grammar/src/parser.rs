@@ -55,7 +55,7 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
 const ITEM_KEYWORDS: &[&str] = &[
     "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
     "hand", "ruling", "without", "claim", "hidden", "letters", "die", "spread", "entangle",
-    "tunnel", "phase", "slide", "rule",
+    "tunnel", "phase", "slide", "rule", "observe",
 ];
 
 /// Most syntax errors reported for one file.
@@ -198,6 +198,7 @@ impl Builder<'_> {
             Rule::entangle_block => Item::Entangle(self.entangle(inner)?),
             Rule::tunnel_block => Item::Tunnel(self.tunnel(inner)?),
             Rule::slide_block => Item::Slide(self.slide(inner)?),
+            Rule::observe_block => Item::Observe(self.observe(inner)?),
             Rule::rule_block => Item::Rule(self.rule_def(inner)?),
             Rule::phase_block => Item::Phase(self.phase(inner)?),
             _ => return Err(self.internal(span, "unknown item")),
@@ -478,6 +479,7 @@ impl Builder<'_> {
             }
             Rule::mod_sets_ep => Modifier::SetsEnPassant,
             Rule::mod_takes_ep => Modifier::TakesEnPassant,
+            Rule::mod_via => Modifier::ViaStep,
             Rule::mod_mirror => Modifier::Mirror(
                 inner
                     .into_inner()
@@ -1197,6 +1199,7 @@ impl Builder<'_> {
 }
 
 mod phase;
+mod observe;
 mod slide;
 mod rule;
 

@@ -14,6 +14,7 @@ pub mod claim_words;
 pub mod geometry;
 pub mod load;
 pub mod lower;
+pub mod observe;
 pub mod slide;
 
 use crate::model::geometry::{Cell, Geometry};
@@ -62,6 +63,8 @@ pub struct Game {
     pub tunnel: Option<TunnelRules>,
     /// Levels that slide out of the shaft during play (`slide { … }`).
     pub slide: Option<slide::SlideRules>,
+    /// Moving pieces seen by enemy pieces are slowed or displaced (`observe { … }`).
+    pub observe: Option<observe::Observation>,
     /// The phases before play (`phase NAME { … }`), in order; empty: play from the start.
     pub phases: Vec<flow::Phase>,
     /// The rule-defined conditions and effects (`rule "name" { … }`), in file
@@ -276,6 +279,9 @@ pub struct Part {
     pub sets_en_passant: bool,
     /// May capture on an en-passant target.
     pub takes_en_passant: bool,
+    /// `via step`: a leap passes the cell one step along its longest
+    /// components (where an `observe` item can see it; it is not blocked there).
+    pub via_step: bool,
     /// Where it was written.
     pub span: Span,
 }

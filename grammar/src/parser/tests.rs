@@ -128,6 +128,7 @@ fn chess_has_every_item_in_order() {
             Item::Tunnel(_) => "tunnel",
             Item::Phase(_) => "phase",
             Item::Slide(_) => "slide",
+            Item::Observe(_) => "observe",
             Item::Rule(_) => "rule",
         })
         .collect();

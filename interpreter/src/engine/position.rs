@@ -75,7 +75,18 @@ pub struct Move {
     pub spread: u8,
     /// The chance outcome of a collision or tunnel (`crate::engine::spread::ATTACKER_RED` …); 0: none.
     pub outcome: u8,
+    /// How observation changed the move (`observe`, issue 15): [`UNSEEN`],
+    /// [`SLOWED`] or [`DISPLACED`]; for the last two `second` is the cell
+    /// where the piece was seen.
+    pub observed: u8,
 }
+
+/// A move that no enemy piece saw (or in a variant without `observe`).
+pub const UNSEEN: u8 = 0;
+/// A seen piece went on from the seen cell moving as its `slow` kind.
+pub const SLOWED: u8 = 1;
+/// A seen piece was displaced to a cell at the distance its observers give.
+pub const DISPLACED: u8 = 2;
 
 /// Marks a move without promotion.
 pub const NO_PROMOTION: KindId = KindId::MAX;
@@ -85,7 +96,7 @@ pub const NO_KIND: KindId = KindId::MAX;
 impl Move {
     /// A plain move of `piece` from `from` to `to`.
     pub fn normal(piece: KindId, from: Cell, to: Cell) -> Move {
-        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND, second: NO_CELL, spread: 0, outcome: 0 }
+        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND, second: NO_CELL, spread: 0, outcome: 0, observed: UNSEEN }
     }
 
     /// The player's decision in `self`, without its chance outcome: moves

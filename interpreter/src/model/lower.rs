@@ -21,6 +21,7 @@ mod claims;
 mod hidden;
 mod letters;
 mod chance;
+mod observe;
 mod slide;
 mod phases;
 mod rules;
@@ -36,6 +37,7 @@ use claims::*;
 use hidden::*;
 use letters::*;
 use chance::*;
+use observe::*;
 use slide::*;
 use phases::*;
 use rules::*;
@@ -92,6 +94,8 @@ struct Draft<'a> {
     tunnel: Option<From<'a, ast::Tunnel>>,
     /// The `slide` item, if any (a child's replaces the parent's).
     slide: Option<From<'a, ast::Slide>>,
+    /// The `observe` item, if any (a child's replaces the parent's).
+    observe: Option<From<'a, ast::Observe>>,
     /// The phases, in the order first written (a child's phase of the same name replaces the parent's).
     phases: Vec<From<'a, ast::Phase>>,
     /// The `rule` items, in the order first written (a child's rule of the same name replaces the parent's).
@@ -186,6 +190,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::Entangle(e) => draft.entangle = Some(From { file, node: e }),
                 ast::Item::Tunnel(t) => draft.tunnel = Some(From { file, node: t }),
                 ast::Item::Slide(sl) => draft.slide = Some(From { file, node: sl }),
+                ast::Item::Observe(o) => draft.observe = Some(From { file, node: o }),
                 ast::Item::Rule(r) => {
                     if let Some(prev) = draft.rules.iter().find(|q| q.file == file && q.node.name.node == r.name.node) {
                         diags.push(
@@ -356,6 +361,16 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         }
     }
     let slide = draft.slide.and_then(|sl| lower_slide(&mut cx, sl));
+    let observe = draft.observe.and_then(|o| lower_observe(&mut cx, o, kinds.len()));
+    if let Some(o) = &observe {
+        let other = [("spread", spread.is_some()), ("tunnel", tunnel.is_some()), ("hidden", hidden.is_some()), ("slide", slide.is_some())];
+        if let Some((name, _)) = other.iter().find(|(_, there)| *there) {
+            cx.diags.push(
+                Diagnostic::error("E0167", o.file.clone(), o.span, format!("an `observe` item in a variant with `{name}`"), "not supported together yet")
+                    .with_help(format!("observation is not yet combined with `{name}`; remove one of them")),
+            );
+        }
+    }
     let phases = lower_phases(&mut cx, &draft.phases, hand.as_ref(), castling.as_ref());
     let rules = lower_rules(&mut cx, &draft.rules, &RuleScope { kinds: kinds.len(), phases: &phases, slide: slide.as_ref() });
     if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
@@ -382,6 +397,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             ("spread", spread.is_some()),
             ("tunnel", tunnel.is_some()),
             ("slide", slide.is_some()),
+            ("observe", observe.is_some()),
         ],
     };
     let rulings = lower_rulings(&mut cx, &draft.rulings, &present);
@@ -413,6 +429,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         spread,
         tunnel,
         slide,
+        observe,
         phases,
         rules,
     };
@@ -444,6 +461,7 @@ fn singleton(item: &ast::Item) -> Option<(&'static str, Span)> {
         ast::Item::Entangle(e) => ("entangle", e.span),
         ast::Item::Tunnel(t) => ("tunnel", t.span),
         ast::Item::Slide(sl) => ("slide", sl.span),
+        ast::Item::Observe(o) => ("observe", o.span),
         _ => return None,
     })
 }

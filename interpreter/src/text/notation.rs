@@ -19,7 +19,7 @@ pub mod action;
 
 use crate::model::geometry::Cell;
 use crate::model::{KindId, LetterSet, Weight};
-use crate::engine::position::{kind_of, Move, MoveKind, Position, NO_KIND};
+use crate::engine::position::{kind_of, Move, MoveKind, Position, DISPLACED, NO_KIND, UNSEEN};
 use crate::engine::spread::{self, Branch};
 use crate::engine::variant::Variant;
 use rulebook_grammar::ast::Span;
@@ -84,6 +84,13 @@ fn coordinate_decision(v: &Variant, m: &Move, king_to: bool) -> String {
         spread::TUNNEL => return format!("{}^{}", geo.name(m.from), geo.name(m.to)),
         _ => {}
     }
+    if m.observed != UNSEEN {
+        let mut s = format!("{}{}{}{}", geo.name(m.from), geo.name(m.second), observed_mark(m), geo.name(m.to));
+        if m.is_promotion() {
+            s.push(v.game.kinds[m.promotion as usize].letter.to_ascii_lowercase());
+        }
+        return s;
+    }
     match m.kind {
         MoveKind::Drop => format!("{letter}@{}", geo.name(m.to)),
         MoveKind::Castle if king_to => format!("{}{}", geo.name(m.from), geo.name(m.to)),
@@ -95,6 +102,16 @@ fn coordinate_decision(v: &Variant, m: &Move, king_to: bool) -> String {
             }
             s
         }
+    }
+}
+
+/// The mark between the seen cell and the target of an observed move:
+/// `>` slowed (it went on), `*` displaced.
+fn observed_mark(m: &Move) -> char {
+    if m.observed == DISPLACED {
+        '*'
+    } else {
+        '>'
     }
 }
 
@@ -392,6 +409,12 @@ fn san_decision(v: &Variant, pos: &Position, m: &Move, legal: &[Move], letters: 
         _ => {}
     }
     let capture = is_capture(pos, m);
+    if m.observed != UNSEEN {
+        // Observed: always the departure and the seen cell (`Rc3c4>xf7`, `Nc3c4*e1`).
+        let piece = if pawn_like { String::new() } else { letter.to_string() };
+        let x = if capture { "x" } else { "" };
+        return format!("{piece}{}{}{}{x}{}", geo.name(m.from), geo.name(m.second), observed_mark(m), geo.name(m.to));
+    }
     if loose {
         let mut s = String::new();
         if !game.is_pawn_like(m.piece) {

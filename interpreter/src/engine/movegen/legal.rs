@@ -17,6 +17,10 @@ pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut 
 
 /// [`legal_moves_reference`] without the `rule` items.
 pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if game.observe.is_some() {
+        // Observation tries every move on a copy already (no fast path yet).
+        return super::observe::legal_moves(game, t, pos, out);
+    }
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -106,6 +110,9 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 
 /// [`legal_moves`] without the `rule` items.
 pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    if game.observe.is_some() {
+        return super::observe::legal_moves(game, t, pos, out);
+    }
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -172,7 +179,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

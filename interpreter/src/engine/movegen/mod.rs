@@ -13,6 +13,7 @@
 mod attack;
 mod chance;
 mod legal;
+pub mod observe;
 mod spread;
 
 pub use attack::{attacked, in_check, royal_attacked};

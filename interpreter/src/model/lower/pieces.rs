@@ -185,6 +185,7 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
     let mut from = None;
     let mut sets_ep = false;
     let mut takes_ep = false;
+    let mut via_step = false;
     let mut from_start = false;
     let mut ok = true;
     for m in &part.modifiers {
@@ -264,6 +265,16 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
                 }
                 sets_ep = true;
             }
+            ast::Modifier::ViaStep => {
+                if kind != StepKind::Leap {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "`via step` names the cell a leap passes", "not allowed here")
+                            .with_help("rides and hops pass their cells already; write `via step` on a leap, e.g. `move N via step`"),
+                    );
+                }
+                via_step = true;
+            }
             ast::Modifier::TakesEnPassant => {
                 if part.mode.node == ast::Mode::Quiet {
                     ok = false;
@@ -322,6 +333,7 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
         from_start,
         sets_en_passant: sets_ep,
         takes_en_passant: takes_ep,
+        via_step,
         span: part.span,
     })
 }

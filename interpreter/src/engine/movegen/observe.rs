@@ -1,0 +1,245 @@
+//! Observation (`observe { … }`, issue 15): a layer around the plain move
+//! generator. Each pseudo-legal move of a piece is looked at along its
+//! *path*: the cells it passes and its target (a ride's, a hop's), a leap's
+//! target, or a leap's `via step` cell alone. The first of them that lies in the *capturing range* of
+//! an enemy piece, judged with the moving piece lifted off its square, is
+//! where the piece is *seen*; its *observers* are the enemy pieces whose
+//! range holds that cell. A seen move is not made; in its place the mover
+//! chooses among
+//! - *slowed* moves: the piece goes on from the seen cell (when it is
+//!   empty) moving as its `slow` kind, one move of that kind, landing
+//!   anywhere but its departure square (it keeps its own kind: no
+//!   promotion, no en passant);
+//! - *displaced* moves: to any cell at king-step distance equal to the
+//!   number of observers from the departure square (`from departure`) or
+//!   from the seen cell (`from seen`), empty or holding an enemy piece that
+//!   is not royal, but not the target of a move seen at that cell (a
+//!   piece that promotes there is promoted).
+//!
+//! Only a move the plain rules allow (it leaves no royal piece of the mover
+//! attacked) is made and so can be seen; so a king, which may not move into
+//! an enemy's capturing range, is never seen. Moves seen at one cell share
+//! their alternatives: each is listed once per seen cell. Castling and drops
+//! are never seen. Every alternative is then tested for legality by trial.
+
+use super::*;
+use crate::engine::position::{DISPLACED, SLOWED};
+use crate::model::observe::{Anchor, Observation};
+use crate::model::StepKind;
+
+/// The legal moves of the side to move in a variant with an `observe` item.
+pub(crate) fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let Some(obs) = &game.observe else { return legal::legal_moves_plain(game, t, pos, out) };
+    let us = pos.side;
+    let mut pseudo = Vec::new();
+    pseudo_moves(game, t, pos, &mut pseudo);
+    let first = out.len();
+    let mut candidates: Vec<Move> = Vec::new();
+    for from in pos.cells_of(us, t.nwords) {
+        // Only a move the plain rules allow is made, and so seen.
+        let moves: Vec<Move> = pseudo
+            .iter()
+            .copied()
+            .filter(|m| m.from == from && m.kind != MoveKind::Drop && m.kind != MoveKind::Castle && legal_by_trial(game, t, pos, m))
+            .collect();
+        if moves.is_empty() {
+            continue;
+        }
+        observe_piece(game, t, pos, obs, from, &moves, &mut candidates);
+    }
+    candidates.extend(pseudo.iter().copied().filter(|m| m.kind == MoveKind::Drop));
+    for m in candidates {
+        if legal_by_trial(game, t, pos, &m) && !out[first..].contains(&m) {
+            out.push(m);
+        }
+    }
+    // Castling is never seen (its king crosses no attacked square), and
+    // not allowed out of check.
+    if !in_check(game, t, pos) {
+        castling_moves(game, t, pos, out);
+    }
+}
+
+/// The moves of the piece on `from` (its pseudo-legal `moves`) as
+/// observation leaves them, appended to `out`: the unseen ones, and for each
+/// cell where some were seen, the alternatives.
+fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, from: Cell, moves: &[Move], out: &mut Vec<Move>) {
+    let us = pos.side;
+    let kind = kind_of(pos.board[from as usize]);
+    let mut lifted = pos.clone();
+    lifted.take(from, t);
+    let range = capture_range(game, &lifted, us ^ 1, t);
+    // Per seen cell, the targets of the moves seen there.
+    let mut seen: Vec<(Cell, Vec<Cell>)> = Vec::new();
+    for m in moves {
+        match path(game, kind, us, from, m.to).into_iter().find(|&c| range[c as usize] > 0) {
+            None => out.push(*m),
+            Some(s) => match seen.iter_mut().find(|(c, _)| *c == s) {
+                Some((_, targets)) => targets.push(m.to),
+                None => seen.push((s, vec![m.to])),
+            },
+        }
+    }
+    for (s, targets) in seen {
+        if let Some(slower) = obs.slow[kind as usize] {
+            if lifted.board[s as usize] == 0 {
+                let mut probe = lifted.clone();
+                probe.put(s, code(slower, us), t);
+                let mut going_on = Vec::new();
+                piece_moves(&probe, t, s, &mut going_on);
+                for g in going_on {
+                    if g.kind == MoveKind::EnPassant || g.to == from {
+                        continue;
+                    }
+                    let m = Move { second: s, observed: SLOWED, ..Move::normal(kind, from, g.to) };
+                    if !out.contains(&m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        if let Some(anchor) = obs.displace {
+            let n = range[s as usize] as usize;
+            let geo = &game.geometry;
+            let at = geo.coords(match anchor {
+                Anchor::Departure => from,
+                Anchor::Seen => s,
+            });
+            for d in geo.board_cells() {
+                let dc = geo.coords(d);
+                let distance = at.iter().zip(&dc).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+                if distance != n || d == from || targets.contains(&d) {
+                    continue;
+                }
+                let occ = lifted.board[d as usize];
+                if occ != 0 && (color_of(occ) == us || game.kinds[kind_of(occ) as usize].royal) {
+                    continue;
+                }
+                let moved = Move { second: s, observed: DISPLACED, ..Move::normal(kind, from, d) };
+                // A pawn displaced onto its last rank is promoted (FIDE 3.7.5: the
+                // last matching promotion rule decides, as for any move).
+                match game.promotions.iter().rev().find(|r| r.kind == kind && r.zone[us as usize].contains(&d)) {
+                    Some(rule) => out.extend(rule.targets.iter().map(|&p| Move { promotion: p, ..moved })),
+                    None => out.push(moved),
+                }
+            }
+        }
+    }
+}
+
+/// The cells a move of a piece of `kind` (owned by `color`) from `from` to
+/// `to` passes and lands on, in order, from the model's movement parts: a
+/// ride's cells and a hop's (the screen among them), the target last; a
+/// leap's target, or for a leap `via step` that cell alone. Just the target
+/// when no part describes the move.
+pub fn path(game: &Game, kind: u8, color: Color, from: Cell, to: Cell) -> Vec<Cell> {
+    let geo = &game.geometry;
+    for part in &game.kinds[kind as usize].parts {
+        if part.from.as_ref().is_some_and(|z| !z[color as usize].contains(&from)) {
+            continue;
+        }
+        for v in &part.vectors[color as usize] {
+            match part.kind {
+                StepKind::Leap => {
+                    if geo.offset(from, v) != Some(to) {
+                        continue;
+                    }
+                    let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
+                    let via: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();
+                    // A leap `via step` is seen only at that cell: its movement is
+                    // "defined just by" it (Heisenberg Chess, rule 3.1).
+                    return match geo.offset(from, &via) {
+                        Some(c) if part.via_step && c != to => vec![c],
+                        _ => vec![to],
+                    };
+                }
+                StepKind::Ride | StepKind::Hop => {
+                    let mut cells = Vec::new();
+                    let mut at = from;
+                    while let Some(next) = geo.offset(at, v) {
+                        cells.push(next);
+                        if next == to {
+                            return cells;
+                        }
+                        at = next;
+                    }
+                }
+            }
+        }
+    }
+    vec![to]
+}
+
+/// Per cell, how many pieces of `by` could capture on it (an enemy piece
+/// standing there) in `pos`: their capture parts' leaps, the cells of their
+/// capture rides up to and with the first occupied one, a hop's cells beyond
+/// its screen up to and with the first occupied one. Each piece counts a
+/// cell once.
+pub fn capture_range(game: &Game, pos: &Position, by: Color, t: &Tables) -> Vec<u8> {
+    let geo = &game.geometry;
+    let mut count = vec![0u8; geo.cells()];
+    let mut mine = vec![false; geo.cells()];
+    for f in pos.cells_of(by, t.nwords) {
+        mine.iter_mut().for_each(|x| *x = false);
+        let kind = kind_of(pos.board[f as usize]);
+        for part in game.kinds[kind as usize].parts.iter().filter(|p| p.capture) {
+            if part.from.as_ref().is_some_and(|z| !z[by as usize].contains(&f)) {
+                continue;
+            }
+            let limit = part.max.unwrap_or(u32::MAX);
+            for v in &part.vectors[by as usize] {
+                match part.kind {
+                    StepKind::Leap => {
+                        if let Some(c) = geo.offset(f, v) {
+                            mine[c as usize] = true;
+                        }
+                    }
+                    StepKind::Ride => {
+                        let mut at = f;
+                        let mut steps = 0;
+                        while let Some(c) = geo.offset(at, v) {
+                            steps += 1;
+                            if steps > limit {
+                                break;
+                            }
+                            if !part.exact || steps == limit {
+                                mine[c as usize] = true;
+                            }
+                            if pos.board[c as usize] != 0 {
+                                break;
+                            }
+                            at = c;
+                        }
+                    }
+                    StepKind::Hop => {
+                        let mut at = f;
+                        let mut screened = false;
+                        let mut beyond = 0;
+                        while let Some(c) = geo.offset(at, v) {
+                            let occupied = pos.board[c as usize] != 0;
+                            if screened {
+                                beyond += 1;
+                                if beyond > limit {
+                                    break;
+                                }
+                                mine[c as usize] = true;
+                                if occupied {
+                                    break;
+                                }
+                            } else if occupied {
+                                screened = true;
+                            }
+                            at = c;
+                        }
+                    }
+                }
+            }
+        }
+        for (c, &m) in mine.iter().enumerate() {
+            if m {
+                count[c] = count[c].saturating_add(1);
+            }
+        }
+    }
+    count
+}
