@@ -198,7 +198,7 @@ const VERIFIER_NOT_YET: &[(&str, &str)] = &[];
 /// The variants whose rulings settle findings: the report without the
 /// rulings (`check --without-rulings`, what the rulebook alone leaves
 /// open) is a snapshot beside the normal one.
-const BEFORE_RULINGS: &[&str] = &["4d-schach.rules", "nebelschach.rules", "niels-chess.rules"];
+const BEFORE_RULINGS: &[&str] = &["4d-schach.rules", "heisenberg.rules", "nebelschach.rules", "niels-chess.rules"];
 
 /// Each variant of [`BEFORE_RULINGS`] checked without its rulings: the
 /// report (snapshot `rules-NAME-without-rulings`). Every finding a ruling

@@ -89,6 +89,7 @@ fn the_knight_seen_by_two_is_displaced_two_squares() {
 ///   targets seen at g3): e1, e2 (capturing the knight), e3, e4, f4, h4.
 /// - h3 and h4: the pawn on h2 is seen first at h3, by the bishop alone:
 ///   N = 1; one square from h2, not onto h3: g1, g3 (g2 and h1 are White's).
+///
 /// The king stays safe after each: 8 moves, all observed.
 #[test]
 fn a_position_where_every_move_is_seen() {
@@ -115,6 +116,7 @@ fn a_position_where_every_move_is_seen() {
 /// - b7-b5 (b6 unseen, b5 seen by the bishop): a6, b6, c6: 3 for 1.
 /// - d7-d5 and f7-f5 (seen by the pawn): c6, d6, e6 and e6, f6, g6: 6 for 2.
 /// - h7-h5 (seen by the queen): g6, h6: 2 for 1.
+///
 /// The other 14 moves (b6, c6, c5, d6, e6, e5, f6, g6, g5, h6, and the four
 /// knight moves, whose squares b7 and g7 no one sees) are unchanged.
 #[test]
@@ -287,4 +289,44 @@ fn no_castling_out_of_check() {
     let pos = at(&v, "r3kbnr/p1qpRpb1/1pnp2pp/1P6/B5P1/N2P1P1P/P1P2P1R/3QKBN1 b kq - 0 15");
     assert!(v.in_check(&pos));
     assert!(v.legal_moves(&pos).iter().all(|m| m.kind != MoveKind::Castle));
+}
+
+/// A bishop seen by one piece, counted by hand. White: Bc1, Kh1; Black:
+/// Pe5, Kh8. The pawn's capturing range is d4 and f4. Bd2, Be3, Bb2, Ba3
+/// pass no seen square; Bf4, Bg5, Bh6 are seen first at f4, by the pawn
+/// alone (N = 1). Slowed to a knight from f4: d3, d5, e2, e6, g2, g6, h3,
+/// h5. Displaced one square from c1: b1, b2, c2, d1, d2 (f4, g5, h6, the
+/// targets seen there, are farther anyway).
+#[test]
+fn a_bishop_seen_by_one_piece() {
+    let v = heisenberg();
+    let pos = at(&v, "7k/8/8/4p3/8/8/8/2B4K w - - 0 1");
+    let moves = v.legal_moves(&pos);
+    let geo = &v.game.geometry;
+    let plain: BTreeSet<String> = moves.iter().filter(|m| geo.name(m.from) == "c1" && m.observed == 0).map(|m| geo.name(m.to)).collect();
+    assert_eq!(plain, set(&["a3", "b2", "d2", "e3"]));
+    assert_eq!(targets(&v, &moves, "c1", "f4", SLOWED), set(&["d3", "d5", "e2", "e6", "g2", "g6", "h3", "h5"]));
+    assert_eq!(targets(&v, &moves, "c1", "f4", DISPLACED), set(&["b1", "b2", "c2", "d1", "d2"]));
+}
+
+/// A queen seen by three pieces, counted by hand. White: Qd1, Kh1; Black:
+/// Nb3, Nf3, Bb4, Kh8. d2 lies in the range of both knights and of the
+/// bishop (through c3): N = 3 for the queen's moves up the d-file, each seen
+/// first at d2. Slowed to a rook from d2: d3 … d8 (6), e2 … h2 (4), c2, b2,
+/// a2 (3), not back to d1: 13. Displaced three squares from d1: a4, b4
+/// (capturing the bishop), c4, e4, f4, g4, a1, a2, a3, g1, g2, g3; not d4,
+/// a target seen at d2: 12. No move exposes the king on h1.
+#[test]
+fn a_queen_seen_by_three_pieces() {
+    let v = heisenberg();
+    let pos = at(&v, "7k/8/8/8/1b6/1n3n2/8/3Q3K w - - 0 1");
+    let moves = v.legal_moves(&pos);
+    assert_eq!(
+        targets(&v, &moves, "d1", "d2", SLOWED),
+        set(&["d3", "d4", "d5", "d6", "d7", "d8", "e2", "f2", "g2", "h2", "c2", "b2", "a2"])
+    );
+    assert_eq!(
+        targets(&v, &moves, "d1", "d2", DISPLACED),
+        set(&["a4", "b4", "c4", "e4", "f4", "g4", "a1", "a2", "a3", "g1", "g2", "g3"])
+    );
 }

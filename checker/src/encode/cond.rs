@@ -42,13 +42,7 @@ pub struct Unstated(pub &'static str);
 
 impl Reading<'_> {
     fn player(&self, w: Who) -> Color {
-        match w {
-            Who::Own => self.subject,
-            Who::Enemy => self.subject ^ 1,
-            Who::Mover => self.mover,
-            Who::Opponent => self.mover ^ 1,
-            Who::Player(c) => c,
-        }
+        w.player(self.mover, self.subject)
     }
 }
 

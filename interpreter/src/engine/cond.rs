@@ -198,13 +198,7 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn player(&self, w: Who) -> Color {
-        match w {
-            Who::Own => self.subject,
-            Who::Enemy => self.subject ^ 1,
-            Who::Mover => self.mover,
-            Who::Opponent => self.mover ^ 1,
-            Who::Player(c) => c,
-        }
+        w.player(self.mover, self.subject)
     }
 
     fn holds(&self, c: &Cond) -> bool {

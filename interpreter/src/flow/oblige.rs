@@ -134,13 +134,7 @@ pub fn exiles(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> Vec<Ac
 }
 
 fn resolve(w: Who, mover: Color, subject: Color) -> Color {
-    match w {
-        Who::Own => subject,
-        Who::Enemy => subject ^ 1,
-        Who::Mover => mover,
-        Who::Opponent => mover ^ 1,
-        Who::Player(c) => c,
-    }
+    w.player(mover, subject)
 }
 
 /// The inner cells (all but the two ends) of every unbroken line of the

@@ -152,6 +152,20 @@ pub enum Who {
     Player(Color),
 }
 
+impl Who {
+    /// The player this names, with `mover` the player who made (or makes)
+    /// the move in question and `subject` the player `own` names.
+    pub fn player(self, mover: Color, subject: Color) -> Color {
+        match self {
+            Who::Own => subject,
+            Who::Enemy => subject ^ 1,
+            Who::Mover => mover,
+            Who::Opponent => mover ^ 1,
+            Who::Player(c) => c,
+        }
+    }
+}
+
 /// A condition in disjunctive form: any of the conjunctions holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cond {
