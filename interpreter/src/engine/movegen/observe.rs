@@ -31,44 +31,41 @@ use crate::model::StepKind;
 pub(crate) fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let Some(obs) = &game.observe else { return legal::legal_moves_plain(game, t, pos, out) };
     let us = pos.side;
-    let mut pseudo = Vec::new();
-    pseudo_moves(game, t, pos, &mut pseudo);
-    let first = out.len();
-    let mut candidates: Vec<Move> = Vec::new();
+    // The moves the plain rules allow (pins and checks found once): only
+    // such a move is made, and so seen. Castling and drops are never seen.
+    let mut plain = Vec::new();
+    legal::legal_decisions(game, t, pos, &mut plain);
+    let base = capture_range(game, pos, us ^ 1, t);
+    let mut moves = Vec::new();
     for from in pos.cells_of(us, t.nwords) {
-        // Only a move the plain rules allow is made, and so seen.
-        let moves: Vec<Move> = pseudo
-            .iter()
-            .copied()
-            .filter(|m| m.from == from && m.kind != MoveKind::Drop && m.kind != MoveKind::Castle && legal_by_trial(game, t, pos, m))
-            .collect();
-        if moves.is_empty() {
-            continue;
-        }
-        observe_piece(game, t, pos, obs, from, &moves, &mut candidates);
-    }
-    candidates.extend(pseudo.iter().copied().filter(|m| m.kind == MoveKind::Drop));
-    for m in candidates {
-        if legal_by_trial(game, t, pos, &m) && !out[first..].contains(&m) {
-            out.push(m);
+        moves.clear();
+        moves.extend(plain.iter().copied().filter(|m| m.from == from && m.kind != MoveKind::Drop && m.kind != MoveKind::Castle));
+        if !moves.is_empty() {
+            observe_piece(game, t, pos, obs, from, &moves, &base, out);
         }
     }
-    // Castling is never seen (its king crosses no attacked square), and
-    // not allowed out of check.
-    if !in_check(game, t, pos) {
-        castling_moves(game, t, pos, out);
-    }
+    out.extend(plain.iter().copied().filter(|m| m.kind == MoveKind::Drop));
+    out.extend(plain.iter().copied().filter(|m| m.kind == MoveKind::Castle));
 }
 
-/// The moves of the piece on `from` (its pseudo-legal `moves`) as
-/// observation leaves them, appended to `out`: the unseen ones, and for each
-/// cell where some were seen, the alternatives.
-fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, from: Cell, moves: &[Move], out: &mut Vec<Move>) {
+/// Looks at the moves of the piece on `from` (its `moves` the plain rules
+/// allow) and appends to `out` the unseen ones as they are, then for each
+/// cell where some were seen the legal alternatives, once each. `base` is
+/// the enemy's capturing range with every piece in place: lifting the
+/// piece changes it only when some enemy piece's range reaches `from`.
+#[allow(clippy::too_many_arguments)]
+fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, from: Cell, moves: &[Move], base: &[u8], out: &mut Vec<Move>) {
     let us = pos.side;
     let kind = kind_of(pos.board[from as usize]);
-    let mut lifted = pos.clone();
-    lifted.take(from, t);
-    let range = capture_range(game, &lifted, us ^ 1, t);
+    let lifted_range;
+    let range: &[u8] = if base[from as usize] == 0 {
+        base
+    } else {
+        let mut lifted = pos.clone();
+        lifted.take(from, t);
+        lifted_range = capture_range(game, &lifted, us ^ 1, t);
+        &lifted_range
+    };
     // Per seen cell, the targets of the moves seen there.
     let mut seen: Vec<(Cell, Vec<Cell>)> = Vec::new();
     for m in moves {
@@ -80,10 +77,18 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
             },
         }
     }
+    let start = out.len();
+    let push = |m: Move, out: &mut Vec<Move>| {
+        if !out[start..].contains(&m) && legal_by_trial(game, t, pos, &m) {
+            out.push(m);
+        }
+    };
     for (s, targets) in seen {
+        // (The cells other than `from` read the same lifted or not.)
         if let Some(slower) = obs.slow[kind as usize] {
-            if lifted.board[s as usize] == 0 {
-                let mut probe = lifted.clone();
+            if pos.board[s as usize] == 0 {
+                let mut probe = pos.clone();
+                probe.take(from, t);
                 probe.put(s, code(slower, us), t);
                 let mut going_on = Vec::new();
                 piece_moves(&probe, t, s, &mut going_on);
@@ -91,10 +96,7 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
                     if g.kind == MoveKind::EnPassant || g.to == from {
                         continue;
                     }
-                    let m = Move { second: s, observed: SLOWED, ..Move::normal(kind, from, g.to) };
-                    if !out.contains(&m) {
-                        out.push(m);
-                    }
+                    push(Move { second: s, observed: SLOWED, ..Move::normal(kind, from, g.to) }, out);
                 }
             }
         }
@@ -111,7 +113,7 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
                 if distance != n || d == from || targets.contains(&d) {
                     continue;
                 }
-                let occ = lifted.board[d as usize];
+                let occ = pos.board[d as usize];
                 if occ != 0 && (color_of(occ) == us || game.kinds[kind_of(occ) as usize].royal) {
                     continue;
                 }
@@ -119,8 +121,12 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
                 // A pawn displaced onto its last rank is promoted (FIDE 3.7.5: the
                 // last matching promotion rule decides, as for any move).
                 match game.promotions.iter().rev().find(|r| r.kind == kind && r.zone[us as usize].contains(&d)) {
-                    Some(rule) => out.extend(rule.targets.iter().map(|&p| Move { promotion: p, ..moved })),
-                    None => out.push(moved),
+                    Some(rule) => {
+                        for &p in &rule.targets {
+                            push(Move { promotion: p, ..moved }, out);
+                        }
+                    }
+                    None => push(moved, out),
                 }
             }
         }
