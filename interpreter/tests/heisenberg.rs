@@ -330,3 +330,38 @@ fn a_queen_seen_by_three_pieces() {
         set(&["a4", "b4", "c4", "e4", "f4", "g4", "a1", "a2", "a3", "g1", "g2", "g3"])
     );
 }
+
+/// A knight seen by three pieces, and by one only because it is lifted,
+/// counted by hand. White: Nd4, Kh1; Black: Rd8, Pc6, Pe6, Kh8.
+/// - Nxc6 and Nxe6 pass d5 (rule 3.1), which both pawns and the rook see:
+///   N = 3. Slowed to a pawn from d5: d6, and the captures on c6 and e6.
+///   Displaced three squares from d4: a1 … g1, a7 … g7, a2 … a6, g2 … g6
+///   (24; c6 and e6, the targets seen at d5, are two squares away).
+/// - Nc2 and Ne2 pass d3, which the rook sees down the d-file once the
+///   knight is lifted off d4: N = 1. Slowed: a pawn on d3 could only go
+///   back to d4 (not allowed) or capture on c4 or e4 (empty): none.
+///   Displaced one square from d4: c3, c4, c5, d3, d5, e3, e4, e5.
+/// - Nb5, Nb3 (through c4) and Nf5, Nf3 (through e4) are not seen.
+#[test]
+fn a_knight_seen_by_three_pieces_and_by_one_through_its_own_square() {
+    let v = heisenberg();
+    let pos = at(&v, "3r3k/8/2p1p3/8/3N4/8/8/7K w - - 0 1");
+    let moves = v.legal_moves(&pos);
+    let geo = &v.game.geometry;
+    let plain: BTreeSet<String> = moves.iter().filter(|m| geo.name(m.from) == "d4" && m.observed == 0).map(|m| geo.name(m.to)).collect();
+    assert_eq!(plain, set(&["b3", "b5", "f3", "f5"]));
+    assert_eq!(targets(&v, &moves, "d4", "d5", SLOWED), set(&["c6", "d6", "e6"]));
+    let mut ring: Vec<String> = Vec::new();
+    for f in ["a", "b", "c", "d", "e", "f", "g"] {
+        ring.push(format!("{f}1"));
+        ring.push(format!("{f}7"));
+    }
+    for r in 2..=6 {
+        ring.push(format!("a{r}"));
+        ring.push(format!("g{r}"));
+    }
+    let ring: Vec<&str> = ring.iter().map(String::as_str).collect();
+    assert_eq!(targets(&v, &moves, "d4", "d5", DISPLACED), set(&ring));
+    assert!(targets(&v, &moves, "d4", "d3", SLOWED).is_empty());
+    assert_eq!(targets(&v, &moves, "d4", "d3", DISPLACED), set(&["c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5"]));
+}
