@@ -152,6 +152,15 @@ fn int(v: i64) -> Int {
     Int::from_i64(v)
 }
 
+/// The sum of `terms` (0 for none).
+fn sum(terms: &[Int]) -> Int {
+    if terms.is_empty() {
+        int(0)
+    } else {
+        Int::add(terms)
+    }
+}
+
 impl<'a> Encoder<'a> {
     /// Builds the encoder of `variant`.
     pub fn new(variant: &'a Variant) -> Encoder<'a> {
@@ -468,6 +477,7 @@ impl<'a> Encoder<'a> {
         Bool::or(&s.ep.iter().map(|e| e.eq(int(cell as i64))).collect::<Vec<_>>())
     }
 
+    /// The code `v` is a piece of `them`, of any kind.
     fn is_enemy(&self, v: &Int, them: Color) -> Bool {
         let codes: Vec<Bool> = (0..self.game.kinds.len()).map(|k| v.eq(int(code(k as KindId, them) as i64))).collect();
         Bool::or(&codes)

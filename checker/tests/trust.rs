@@ -550,16 +550,16 @@ fn compare_four_d_position(v: &Variant, rest: &AtRest, pos: &Position, counts: &
     let at_rest = offsets.iter().all(|&o| o == 0) && after_offsets.iter().all(|&o| o == 0) && out.is_empty();
     // The tower at rest: the encoding built once; else the encoding of
     // this frame (and of the frame after the jump, where it differs).
+    let cached = at_rest && phase == game.phases.len();
     let framed;
-    let (enc, state, step, ply) = if at_rest && phase == game.phases.len() {
-        let side = pos.side as usize;
-        (&rest.enc, &rest.state, &rest.steps[side], None)
+    let (enc, state, step) = if cached {
+        (&rest.enc, &rest.state, &rest.steps[pos.side as usize])
     } else {
         let enc = Encoder::for_frame(v, &offsets);
         let state = enc.state("s");
         let step = enc.step(&state, pos.side, "m");
         framed = (enc, state, step);
-        (&framed.0, &framed.1, &framed.2, Some(()))
+        (&framed.0, &framed.1, &framed.2)
     };
     let concrete = at_position(enc, state, pos);
     let available = concrete(&step.available);
@@ -572,13 +572,12 @@ fn compare_four_d_position(v: &Variant, rest: &AtRest, pos: &Position, counts: &
         return;
     }
     let built;
-    let ply = match ply {
-        None => &rest.plies[pos.side as usize],
-        Some(()) => {
-            let after = (after_offsets != offsets).then(|| Encoder::for_frame(v, &after_offsets));
-            built = enc.ply(state, step, pos.side, after.as_ref().unwrap_or(enc), out).expect("the rules are stated");
-            &built
-        }
+    let ply = if cached {
+        &rest.plies[pos.side as usize]
+    } else {
+        let after = (after_offsets != offsets).then(|| Encoder::for_frame(v, &after_offsets));
+        built = enc.ply(state, step, pos.side, after.as_ref().unwrap_or(enc), out).expect("the rules are stated");
+        &built
     };
     let (starting, ending): (Vec<&Action>, Vec<&Action>) =
         actions.iter().partition(|a| v.apply(pos, a).flow.as_ref().is_some_and(|f| !f.queue.is_empty()));

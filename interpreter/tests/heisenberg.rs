@@ -28,6 +28,12 @@ fn targets(v: &Variant, moves: &[Move], from: &str, seen: &str, observed: u8) ->
     moves.iter().filter(|m| m.from == from && m.second == seen && m.observed == observed).map(|m| geo.name(m.to)).collect()
 }
 
+/// The targets of the moves from `from` that no enemy piece saw.
+fn unseen(v: &Variant, moves: &[Move], from: &str) -> BTreeSet<String> {
+    let geo = &v.game.geometry;
+    moves.iter().filter(|m| geo.name(m.from) == from && m.observed == 0).map(|m| geo.name(m.to)).collect()
+}
+
 fn set(names: &[&str]) -> BTreeSet<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
@@ -73,8 +79,7 @@ fn the_knight_seen_by_two_is_displaced_two_squares() {
     // a white pawn, one step to c5 (b5 and d5 hold nothing to capture).
     assert_eq!(targets(&v, &moves, "c3", "c4", SLOWED), set(&["c5"]));
     // Nb5 and Nd5 themselves are gone; Ne2 (through d3, which nobody sees) stays.
-    let geo = &v.game.geometry;
-    let plain: BTreeSet<String> = moves.iter().filter(|m| geo.name(m.from) == "c3" && m.observed == 0).map(|m| geo.name(m.to)).collect();
+    let plain = unseen(&v, &moves, "c3");
     assert!(!plain.contains("b5") && !plain.contains("d5"), "{plain:?}");
     assert!(plain.contains("e2"), "{plain:?}");
 }
@@ -248,7 +253,9 @@ fn reference(v: &Variant, chess: &Variant, pos: &Position) -> BTreeSet<String> {
 
 /// The engine's moves equal the reference's along 300 random games of
 /// Heisenberg Chess (30 in a debug build), every position, as sets of
-/// coordinate texts (which name the seen square and the kind of change).
+/// coordinate texts (which name the seen square and the kind of change);
+/// so do the engine's own two paths (its reference takes the plain moves by
+/// trial, its fast path from the pin and check masks).
 #[test]
 fn the_engine_agrees_with_the_reference_along_random_games() {
     let v = heisenberg();
@@ -262,6 +269,11 @@ fn the_engine_agrees_with_the_reference_along_random_games() {
             let moves = v.legal_moves(&pos);
             let ours: BTreeSet<String> = moves.iter().map(|m| rulebook_interpreter::text::notation::coordinate(&v, m)).collect();
             assert_eq!(ours.len(), moves.len(), "two moves with one text in {}", v.fen(&pos));
+            // The engine's reference path (plain moves tried on a copy) lists the same.
+            let mut by_trial = Vec::new();
+            rulebook_interpreter::engine::movegen::legal_moves_reference(&v.game, &v.tables_for(&pos), &pos, &mut by_trial);
+            let by_trial: BTreeSet<String> = by_trial.iter().map(|m| rulebook_interpreter::text::notation::coordinate(&v, m)).collect();
+            assert_eq!(ours, by_trial, "the engine's two paths differ in {}", v.fen(&pos));
             let theirs = reference(&v, &chess, &pos);
             if ours != theirs {
                 let only_ours: Vec<_> = ours.difference(&theirs).collect();
@@ -302,8 +314,7 @@ fn a_bishop_seen_by_one_piece() {
     let v = heisenberg();
     let pos = at(&v, "7k/8/8/4p3/8/8/8/2B4K w - - 0 1");
     let moves = v.legal_moves(&pos);
-    let geo = &v.game.geometry;
-    let plain: BTreeSet<String> = moves.iter().filter(|m| geo.name(m.from) == "c1" && m.observed == 0).map(|m| geo.name(m.to)).collect();
+    let plain = unseen(&v, &moves, "c1");
     assert_eq!(plain, set(&["a3", "b2", "d2", "e3"]));
     assert_eq!(targets(&v, &moves, "c1", "f4", SLOWED), set(&["d3", "d5", "e2", "e6", "g2", "g6", "h3", "h5"]));
     assert_eq!(targets(&v, &moves, "c1", "f4", DISPLACED), set(&["b1", "b2", "c2", "d1", "d2"]));
@@ -347,8 +358,7 @@ fn a_knight_seen_by_three_pieces_and_by_one_through_its_own_square() {
     let v = heisenberg();
     let pos = at(&v, "3r3k/8/2p1p3/8/3N4/8/8/7K w - - 0 1");
     let moves = v.legal_moves(&pos);
-    let geo = &v.game.geometry;
-    let plain: BTreeSet<String> = moves.iter().filter(|m| geo.name(m.from) == "d4" && m.observed == 0).map(|m| geo.name(m.to)).collect();
+    let plain = unseen(&v, &moves, "d4");
     assert_eq!(plain, set(&["b3", "b5", "f3", "f5"]));
     assert_eq!(targets(&v, &moves, "d4", "d5", SLOWED), set(&["c6", "d6", "e6"]));
     let mut ring: Vec<String> = Vec::new();

@@ -9,7 +9,7 @@
 //! return` and `PHASE ends`. Not stated (the caller reports the decision as
 //! not encoded): `distance`, `can move`.
 
-use super::{int, Encoder, State};
+use super::{int, sum, Encoder, State};
 use rulebook_interpreter::engine::frame;
 use rulebook_interpreter::flow::OutOfPlay;
 use rulebook_interpreter::engine::position::{code, color_of, kind_of};
@@ -46,12 +46,6 @@ impl Reading<'_> {
     }
 }
 
-/// How far a count may run in a `line` test before the lengths are all
-/// treated as "or more" (no line on a board is longer than its longest axis).
-fn unbounded(range: Range, longest: u32) -> bool {
-    range.hi >= longest
-}
-
 impl Encoder<'_> {
     /// `cond` in state `s`, read with `roles`; the first test it has that
     /// the encoding does not state, if any.
@@ -72,10 +66,7 @@ impl Encoder<'_> {
     fn is_of(&self, v: &Int, owner: Color, kind: Option<KindId>) -> Bool {
         match kind {
             Some(k) => v.eq(int(code(k, owner) as i64)),
-            None => {
-                let codes: Vec<Bool> = (0..self.game.kinds.len()).map(|k| v.eq(int(code(k as KindId, owner) as i64))).collect();
-                Bool::or(&codes)
-            }
+            None => self.is_enemy(v, owner),
         }
     }
 
@@ -92,22 +83,17 @@ impl Encoder<'_> {
         let geo = &self.game.geometry;
         Ok(match atom {
             Atom::Line { length, pieces, axes } => self.line(s, *length, *pieces, axes, roles),
-            Atom::Count { count, pieces, scope } => {
+            Atom::Count { count: count_range, pieces, scope } => {
                 let owner = roles.player(pieces.who);
-                let sum = |cells: &mut dyn Iterator<Item = Cell>| -> Int {
-                    let terms: Vec<Int> = cells.map(|c| self.one_if(s, c, owner, pieces.kind)).collect();
-                    if terms.is_empty() {
-                        int(0)
-                    } else {
-                        Int::add(&terms)
-                    }
+                let count = |cells: &mut dyn Iterator<Item = Cell>| -> Int {
+                    sum(&cells.map(|c| self.one_if(s, c, owner, pieces.kind)).collect::<Vec<_>>())
                 };
                 match scope {
-                    Scope::Board => Self::within(&sum(&mut self.cells.iter().copied()), *count),
-                    Scope::Zone(z) => Self::within(&sum(&mut z[owner as usize].iter().copied()), *count),
+                    Scope::Board => Self::within(&count(&mut self.cells.iter().copied()), *count_range),
+                    Scope::Zone(z) => Self::within(&count(&mut z[owner as usize].iter().copied()), *count_range),
                     Scope::Some(axis) | Scope::Every(axis) => {
                         let slices: Vec<Bool> = (0..geo.size(*axis))
-                            .map(|i| Self::within(&sum(&mut self.cells.iter().copied().filter(|&c| geo.coords(c)[*axis] == i)), *count))
+                            .map(|i| Self::within(&count(&mut self.cells.iter().copied().filter(|&c| geo.coords(c)[*axis] == i)), *count_range))
                             .collect();
                         if matches!(scope, Scope::Every(_)) {
                             Bool::and(&slices)
@@ -216,8 +202,10 @@ impl Encoder<'_> {
         let geo = &self.game.geometry;
         let owner = roles.player(pieces.who);
         let member = |c: Cell| self.is_of(&self.at(s, c), owner, pieces.kind);
+        // No line is longer than the longest axis: a bound at least that
+        // long is "or more", and a window of the least length stands for it.
         let longest = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32;
-        let open = unbounded(length, longest);
+        let open = length.hi >= longest;
         let hi = if open { length.lo } else { length.hi };
         let mut any = Vec::new();
         for &axis in axes {
@@ -228,9 +216,13 @@ impl Encoder<'_> {
             for &start in &self.cells {
                 // The cells of the longest window from `start` that `hi` allows.
                 let mut run = vec![start];
+                let mut last = start;
                 while (run.len() as u32) < hi.max(1) {
-                    match step(*run.last().expect("non-empty"), &fwd) {
-                        Some(next) => run.push(next),
+                    match step(last, &fwd) {
+                        Some(next) => {
+                            run.push(next);
+                            last = next;
+                        }
                         None => break,
                     }
                 }

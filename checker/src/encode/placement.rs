@@ -13,7 +13,7 @@
 //! decisions are the legal moves that are not drops.
 
 use super::cond::{Reading, Unstated};
-use super::{int, Encoder, State, Step};
+use super::{int, sum, Encoder, State, Step};
 use rulebook_interpreter::engine::frame;
 use rulebook_interpreter::model::flow::Placement;
 use rulebook_interpreter::model::geometry::Cell;
@@ -80,7 +80,7 @@ impl Encoder<'_> {
     /// and its colour.
     fn order_due(&self, s: &State, us: Color, placement: &Placement, to: &Int, extra: &Int) -> Bool {
         let kinds = self.game.kinds.len();
-        let in_hand = Int::add(&(0..kinds).map(|k| s.hand[k][us as usize].clone()).collect::<Vec<_>>());
+        let in_hand = sum(&(0..kinds).map(|k| s.hand[k][us as usize].clone()).collect::<Vec<_>>());
         let order = &placement.order;
         let mut any = Vec::new();
         for (i, entry) in order.iter().enumerate() {
@@ -111,8 +111,7 @@ impl Encoder<'_> {
     fn leaves_colours(&self, s: &State, us: Color, kind: KindId, to: &Int, extra: &Int) -> Bool {
         let own = int(rulebook_interpreter::engine::position::code(kind, us) as i64);
         let colour_cells = |c: u8| self.cells.iter().copied().filter(move |&x| frame::cell_colour(self.game, x) == c);
-        let count = |cells: Vec<Int>| if cells.is_empty() { int(0) } else { Int::add(&cells) };
-        let on: Vec<Int> = (0..2u8).map(|c| count(colour_cells(c).map(|x| self.at(s, x).eq(&own).ite(&int(1), &int(0))).collect())).collect();
+        let on: Vec<Int> = (0..2u8).map(|c| sum(&colour_cells(c).map(|x| self.at(s, x).eq(&own).ite(&int(1), &int(0))).collect::<Vec<_>>())).collect();
         let total = Int::add(&[on[0].clone(), on[1].clone(), s.hand[kind as usize][us as usize].clone()]);
         // Dropping `kind` itself: twice its count on that colour stays below the total.
         let lands_on = |c: u8| Bool::or(&colour_cells(c).map(|x| to.eq(int(x as i64))).collect::<Vec<_>>());
@@ -123,11 +122,12 @@ impl Encoder<'_> {
         let room = Bool::and(
             &(0..2u8)
                 .map(|c| {
-                    let free = count(
-                        zone.iter()
+                    let free = sum(
+                        &zone
+                            .iter()
                             .filter(|&&x| frame::cell_colour(self.game, x) == c)
                             .map(|&x| Bool::and(&[self.at(s, x).eq(int(0)), to.ne(int(x as i64))]).ite(&int(1), &int(0)))
-                            .collect(),
+                            .collect::<Vec<_>>(),
                     );
                     // floor(total / 2) <= on + free  <=>  total <= 2 (on + free) + 1
                     total.le(&((on[c as usize].clone() + free) * int(2) + int(1)))

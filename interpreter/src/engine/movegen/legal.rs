@@ -17,10 +17,6 @@ pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut 
 
 /// [`legal_moves_reference`] without the `rule` items.
 pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
-    if game.observe.is_some() {
-        // Observation tries every move on a copy already (no fast path yet).
-        return super::observe::legal_moves(game, t, pos, out);
-    }
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);
     }
@@ -29,6 +25,11 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
     retain_from(out, first, |m| legal_by_trial(game, t, pos, m));
     if !in_check(game, t, pos) {
         castling_moves_with(game, t, pos, out, false);
+    }
+    if game.observe.is_some() {
+        // The moves the plain rules allow, as observation changes them.
+        let plain = out.split_off(first);
+        return super::observe::legal_moves(game, t, pos, &plain, out);
     }
     if pos.any_hidden() {
         super::chance::split_outcomes(game, t, pos, out, first);
@@ -111,7 +112,10 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 /// [`legal_moves`] without the `rule` items.
 pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     if game.observe.is_some() {
-        return super::observe::legal_moves(game, t, pos, out);
+        // The moves the plain rules allow (pins and checks found once), as observation changes them.
+        let mut plain = Vec::new();
+        legal_decisions(game, t, pos, &mut plain);
+        return super::observe::legal_moves(game, t, pos, &plain, out);
     }
     if game.spread.is_some() || game.tunnel.is_some() {
         return super::spread::legal_moves(game, t, pos, out);

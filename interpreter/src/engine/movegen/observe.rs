@@ -27,14 +27,12 @@ use crate::engine::position::{DISPLACED, SLOWED};
 use crate::model::observe::{Anchor, Observation};
 use crate::model::StepKind;
 
-/// The legal moves of the side to move in a variant with an `observe` item.
-pub(crate) fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
-    let Some(obs) = &game.observe else { return legal::legal_moves_plain(game, t, pos, out) };
+/// The legal moves of the side to move in a variant with an `observe`
+/// item, from `plain`, the moves the plain rules allow: only such a move is
+/// made, and so seen. Castling and drops are never seen.
+pub(crate) fn legal_moves(game: &Game, t: &Tables, pos: &Position, plain: &[Move], out: &mut Vec<Move>) {
+    let Some(obs) = &game.observe else { return out.extend_from_slice(plain) };
     let us = pos.side;
-    // The moves the plain rules allow (pins and checks found once): only
-    // such a move is made, and so seen. Castling and drops are never seen.
-    let mut plain = Vec::new();
-    legal::legal_decisions(game, t, pos, &mut plain);
     let base = capture_range(game, pos, us ^ 1, t);
     let mut moves = Vec::new();
     for from in pos.cells_of(us, t.nwords) {
