@@ -271,6 +271,19 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             facts.push(fact);
         }
     }
+    if game.observe.is_some() {
+        progress("looking for what observation leaves open");
+        let looked = crate::observation::gaps(v, Instant::now().checked_add(opts.total_timeout / 6).unwrap_or(deadline).min(deadline));
+        facts.push(format!(
+            "observation: {} positions searched to ply {} for what the `observe` item leaves open ({} found)",
+            looked.positions,
+            looked.depth,
+            looked.diagnostics.len()
+        ));
+        let mut found = looked.diagnostics;
+        found.sort_by(|a, b| a.code.cmp(b.code));
+        diagnostics.extend(found);
+    }
 
     // `rule` items that end games and forbid moves: an invariant proved over
     // every move still holds, and the searches play them. Rules that oblige

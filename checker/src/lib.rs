@@ -13,6 +13,8 @@
 //! * [`flow_walk`] walks the game by decisions (placements, obligations)
 //!   for the places where the rules do not decide, with witness lines;
 //!   [`gaps`] turns what it finds into diagnostics.
+//! * [`observation`] searches the positions near the setup for what an
+//!   `observe` item leaves for a reading to decide, with witnesses.
 //! * [`model_claims`] decides claims from the templates alone (directions,
 //!   colour per move template).
 //! * [`settled`] links findings to the rulings that settle them.
@@ -27,6 +29,7 @@ pub mod explore;
 pub mod flow_walk;
 pub mod gaps;
 pub mod model_claims;
+pub mod observation;
 pub mod prove;
 pub mod settled;
 pub mod spread_layer;

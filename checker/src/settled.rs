@@ -2,7 +2,8 @@
 //! (two readings, a case no rule covers, an obligation that cannot be met,
 //! a process without bound: [`GAP_CODES`]) points at the items of the file
 //! it is about (its primary span and its notes). A ruling whose `settles`
-//! names every one of those items settles it: the report shows the finding
+//! names every one of those items (and the finding's code, where it names
+//! codes) settles it: the report shows the finding
 //! as a note with the ruling (the most specific rulings: those that settle
 //! the fewest other items), instead of as a warning. `check
 //! --without-rulings` leaves every finding open, so that a reader sees what
@@ -14,14 +15,8 @@ use rulebook_interpreter::model::{Ruling, Settles};
 use rulebook_interpreter::Variant;
 
 /// The codes of findings about gaps of the rulebook, which a ruling can
-/// settle: ambiguities (C0210–C0217), ends and termination the rules do not
-/// decide (C0230, C0231), processes without bound (C0233, C0234) and
-/// phases without a decision (C0235). Not the verifier's own limits (no win
-/// found, C0232), rules that never apply (C0220–C0222: the file's own
-/// mistakes) or refuted claims.
-pub const GAP_CODES: &[&str] = &[
-    "C0210", "C0211", "C0212", "C0213", "C0214", "C0215", "C0216", "C0217", "C0230", "C0231", "C0233", "C0234", "C0235",
-];
+/// settle (the model's list, which `settles` is checked against).
+pub use rulebook_interpreter::model::GAP_CODES;
 
 /// Marks each finding of `diagnostics` that a ruling of `v` settles: a note
 /// with the ruling's name, source and reading, instead of a warning.
@@ -31,8 +26,18 @@ pub fn settle(v: &Variant, diagnostics: &mut [Diagnostic]) {
         if items.is_empty() {
             continue;
         }
-        let rulings: Vec<&Ruling> = v.game.rulings.iter().filter(|r| items.iter().all(|i| r.settles.contains(i))).collect();
-        // The most specific: those that settle the fewest other items.
+        let code = Settles::Finding(d.code.to_string());
+        let names_codes = |r: &Ruling| r.settles.iter().any(|s| matches!(s, Settles::Finding(_)));
+        // A ruling that names codes settles findings of those codes only.
+        let rulings: Vec<&Ruling> = v
+            .game
+            .rulings
+            .iter()
+            .filter(|r| items.iter().all(|i| r.settles.contains(i)) && (!names_codes(r) || r.settles.contains(&code)))
+            .collect();
+        // The most specific: those that name the finding's code, if any do,
+        // and among them those that settle the fewest other items.
+        let rulings: Vec<&Ruling> = if rulings.iter().any(|r| names_codes(r)) { rulings.into_iter().filter(|r| names_codes(r)).collect() } else { rulings };
         let Some(least) = rulings.iter().map(|r| r.settles.len()).min() else { continue };
         let rulings: Vec<&Ruling> = rulings.into_iter().filter(|r| r.settles.len() == least).collect();
         let mut settled = d.clone().note();
@@ -80,12 +85,13 @@ pub fn items_of(v: &Variant, d: &Diagnostic) -> Vec<Settles> {
         add(Settles::Item("end".into()));
     }
     // The blocks, each by its keyword, where it was written.
-    let blocks: [(&str, Option<(&str, Span)>); 5] = [
+    let blocks: [(&str, Option<(&str, Span)>); 6] = [
         ("slide", game.slide.as_ref().map(|b| (b.file.as_str(), b.span))),
         ("castling", game.castling.as_ref().map(|b| (b.file.as_str(), b.span))),
         ("hidden", game.hidden.as_ref().map(|b| (b.file.as_str(), b.span))),
         ("spread", game.spread.as_ref().map(|b| (b.file.as_str(), b.span))),
         ("tunnel", game.tunnel.as_ref().map(|b| (b.file.as_str(), b.span))),
+        ("observe", game.observe.as_ref().map(|b| (b.file.as_str(), b.span))),
     ];
     for (keyword, written) in blocks {
         if written.is_some_and(|(file, span)| at(file, span)) {

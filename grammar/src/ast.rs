@@ -468,6 +468,9 @@ pub enum Settled {
     /// A block named by its keyword: `board`, `setup`, `end`, `castling`,
     /// `promotion`, `hand`, `hidden`, `spread`, `tunnel`, `slide` or `observe`.
     Item(String),
+    /// A finding's code (`C0236`): the ruling settles only findings of the
+    /// codes it names.
+    Finding(String),
 }
 
 /// `claim bishops_keep_colour: Bishop moves keep colour`: a named property

@@ -845,6 +845,7 @@ impl Builder<'_> {
                 }
             }
             Rule::settled_item => Settled::Item(inner.as_str().trim().to_string()),
+            Rule::settled_finding => Settled::Finding(inner.as_str().to_string()),
             _ => return Err(self.internal(span, "unknown settles target")),
         };
         Ok(Spanned::new(value, span))

@@ -615,9 +615,24 @@ pub enum Settles {
     /// A phase, by name.
     Phase(String),
     /// A block, by its keyword (`board`, `setup`, `end`, `castling`,
-    /// `promotion`, `hand`, `hidden`, `spread`, `tunnel`, `slide`).
+    /// `promotion`, `hand`, `hidden`, `spread`, `tunnel`, `slide`, `observe`).
     Item(String),
+    /// A kind of finding, by its code (one of [`GAP_CODES`]): the ruling
+    /// settles only findings of the codes it names.
+    Finding(String),
 }
+
+/// The codes of the checker's findings about gaps of a rulebook, which a
+/// ruling can settle (LANGUAGE §3.12 and §6): ambiguities (C0210–C0217),
+/// ends and termination the rules do not decide (C0230, C0231), processes
+/// without bound (C0233, C0234), phases without a decision (C0235) and what
+/// an `observe` item leaves open (C0236–C0239). Not the verifier's own
+/// limits (no win found, C0232), rules that never apply (C0220–C0222: the
+/// file's own mistakes) or refuted claims.
+pub const GAP_CODES: &[&str] = &[
+    "C0210", "C0211", "C0212", "C0213", "C0214", "C0215", "C0216", "C0217", "C0230", "C0231", "C0233", "C0234", "C0235", "C0236", "C0237",
+    "C0238", "C0239",
+];
 
 impl std::fmt::Display for Settles {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -625,7 +640,7 @@ impl std::fmt::Display for Settles {
             Settles::Rule(n) => write!(f, "rule \"{n}\""),
             Settles::Piece(n) => write!(f, "piece {n}"),
             Settles::Phase(n) => write!(f, "phase {n}"),
-            Settles::Item(k) => write!(f, "{k}"),
+            Settles::Item(k) | Settles::Finding(k) => write!(f, "{k}"),
         }
     }
 }

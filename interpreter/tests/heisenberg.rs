@@ -375,3 +375,23 @@ fn a_knight_seen_by_three_pieces_and_by_one_through_its_own_square() {
     assert!(targets(&v, &moves, "d4", "d3", SLOWED).is_empty());
     assert_eq!(targets(&v, &moves, "d4", "d3", DISPLACED), set(&["c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5"]));
 }
+
+/// Ruling "slowed-move": a knight seen on its second rank goes on as a pawn
+/// with the pawn's double step. White: Kh1, Nb1; Black: Kh8, Be5 (which
+/// sees d4 c3 b2 a1, f4 g3 h2, d6 c7 b8, f6 g7 h8). Counted by hand:
+/// - Na3 and Nc3 pass b2 (rule 3.1: the square straight ahead of b1 on the
+///   longer leg), which the bishop sees: S = b2, N = 1.
+/// - Slowed: from b2 as a white pawn, b3 and b4 (b2 is its second rank; a3
+///   and c3 hold nothing to capture).
+/// - Displaced one square from b1, not onto a3 or c3: a1, a2, b2, c1, c2.
+/// - Nd2 passes c1, which nobody sees: an ordinary move.
+#[test]
+fn a_knight_slowed_on_its_second_rank_has_the_double_step() {
+    let v = heisenberg();
+    let pos = at(&v, "7k/8/8/4b3/8/8/8/1N5K w - - 0 1");
+    let moves = v.legal_moves(&pos);
+    assert_eq!(targets(&v, &moves, "b1", "b2", SLOWED), set(&["b3", "b4"]));
+    assert_eq!(targets(&v, &moves, "b1", "b2", DISPLACED), set(&["a1", "a2", "b2", "c1", "c2"]));
+    assert_eq!(unseen(&v, &moves, "b1"), set(&["d2"]));
+    assert_eq!(moves.iter().filter(|m| v.game.geometry.name(m.from) == "b1").count(), 8);
+}

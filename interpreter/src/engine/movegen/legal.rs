@@ -130,7 +130,7 @@ pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &m
 /// Appends the legal moves of the side to move as decisions: a move of a
 /// face-down piece once, without its outcome. (Legality does not depend on
 /// the outcome: an identity changes no square's occupancy, and no identity is royal.)
-pub(super) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
     let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1;

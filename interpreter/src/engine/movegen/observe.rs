@@ -46,6 +46,107 @@ pub(crate) fn legal_moves(game: &Game, t: &Tables, pos: &Position, plain: &[Move
     out.extend(plain.iter().copied().filter(|m| m.kind == MoveKind::Castle));
 }
 
+/// Where observation saw some of the moves of one piece: the cell, the
+/// enemy pieces whose capturing range holds it, and the moves seen there
+/// first. For the checker's pass over what the text leaves open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sighting {
+    /// The cell the piece leaves.
+    pub from: Cell,
+    /// The first cell of their paths in an enemy's capturing range (S).
+    pub at: Cell,
+    /// How many enemy pieces' ranges hold `at` (N).
+    pub observers: u8,
+    /// The targets of the moves first seen at `at`.
+    pub targets: Vec<Cell>,
+    /// Cells of those paths after `at` in a capturing range too, with their
+    /// observers: where a reading that does not stop at the first cell
+    /// would see the piece again.
+    pub again: Vec<(Cell, u8)>,
+}
+
+/// The sightings of the side to move's pieces in `pos` (a variant with an
+/// `observe` item; none without), each piece's in the order of its cells.
+pub fn sightings(game: &Game, t: &Tables, pos: &Position) -> Vec<Sighting> {
+    let mut plain = Vec::new();
+    super::legal::legal_decisions(game, t, pos, &mut plain);
+    let base = capture_range(game, pos, pos.side ^ 1, t);
+    let mut out = Vec::new();
+    for from in pos.cells_of(pos.side, t.nwords) {
+        let moves: Vec<Move> = plain.iter().copied().filter(|m| m.from == from && m.kind != MoveKind::Drop && m.kind != MoveKind::Castle).collect();
+        if !moves.is_empty() {
+            let range = range_without(game, t, pos, from, &base);
+            let (_, seen) = sort_seen(game, pos, from, &moves, &range);
+            out.extend(seen);
+        }
+    }
+    out
+}
+
+/// The enemy's capturing range with the piece on `from` lifted: `base` (the
+/// range with every piece in place) unless some enemy range reaches `from`.
+fn range_without(game: &Game, t: &Tables, pos: &Position, from: Cell, base: &[u8]) -> Vec<u8> {
+    if base[from as usize] == 0 {
+        return base.to_vec();
+    }
+    let mut lifted = pos.clone();
+    lifted.take(from, t);
+    capture_range(game, &lifted, pos.side ^ 1, t)
+}
+
+/// Splits the `moves` of the piece on `from` into those no enemy piece sees
+/// and the sightings, by the first cell of each path in `range`.
+fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u8]) -> (Vec<Move>, Vec<Sighting>) {
+    let kind = kind_of(pos.board[from as usize]);
+    let mut unseen = Vec::new();
+    let mut seen: Vec<Sighting> = Vec::new();
+    for m in moves {
+        let cells = path(game, kind, pos.side, from, m.to);
+        let Some(i) = cells.iter().position(|&c| range[c as usize] > 0) else {
+            unseen.push(*m);
+            continue;
+        };
+        let at = cells[i];
+        let again = cells[i + 1..].iter().filter(|&&c| range[c as usize] > 0).map(|&c| (c, range[c as usize]));
+        match seen.iter_mut().find(|s| s.at == at) {
+            Some(s) => {
+                s.targets.push(m.to);
+                for a in again {
+                    if !s.again.contains(&a) {
+                        s.again.push(a);
+                    }
+                }
+            }
+            None => seen.push(Sighting { from, at, observers: range[at as usize], targets: vec![m.to], again: again.collect() }),
+        }
+    }
+    (unseen, seen)
+}
+
+/// The cells a piece seen at `s.at` may be displaced to, counting the
+/// distance from `anchor`: at king-step distance `s.observers`, not its
+/// departure square nor a target seen there, empty or holding an enemy
+/// piece that is not royal. (Before the test of the mover's king.)
+pub fn displacement_cells(game: &Game, pos: &Position, s: &Sighting, anchor: Anchor) -> Vec<Cell> {
+    let geo = &game.geometry;
+    let us = pos.side;
+    let at = geo.coords(match anchor {
+        Anchor::Departure => s.from,
+        Anchor::Seen => s.at,
+    });
+    let n = s.observers as usize;
+    geo.board_cells()
+        .filter(|&d| {
+            let distance = at.iter().zip(&geo.coords(d)).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+            let occ = pos.board[d as usize];
+            distance == n
+                && d != s.from
+                && !s.targets.contains(&d)
+                && (occ == 0 || (color_of(occ) != us && !game.kinds[kind_of(occ) as usize].royal))
+        })
+        .collect()
+}
+
 /// Looks at the moves of the piece on `from` (its `moves` the plain rules
 /// allow) and appends to `out` the unseen ones as they are, then for each
 /// cell where some were seen the legal alternatives, once each. `base` is
@@ -59,29 +160,19 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
     let range: &[u8] = if base[from as usize] == 0 {
         base
     } else {
-        let mut lifted = pos.clone();
-        lifted.take(from, t);
-        lifted_range = capture_range(game, &lifted, us ^ 1, t);
+        lifted_range = range_without(game, t, pos, from, base);
         &lifted_range
     };
-    // Per seen cell, the targets of the moves seen there.
-    let mut seen: Vec<(Cell, Vec<Cell>)> = Vec::new();
-    for m in moves {
-        match path(game, kind, us, from, m.to).into_iter().find(|&c| range[c as usize] > 0) {
-            None => out.push(*m),
-            Some(s) => match seen.iter_mut().find(|(c, _)| *c == s) {
-                Some((_, targets)) => targets.push(m.to),
-                None => seen.push((s, vec![m.to])),
-            },
-        }
-    }
+    let (unseen, seen) = sort_seen(game, pos, from, moves, range);
+    out.extend(unseen);
     let start = out.len();
     let push = |m: Move, out: &mut Vec<Move>| {
         if !out[start..].contains(&m) && legal_by_trial(game, t, pos, &m) {
             out.push(m);
         }
     };
-    for (s, targets) in seen {
+    for sighting in seen {
+        let s = sighting.at;
         // (The cells other than `from` read the same lifted or not.)
         if let Some(slower) = obs.slow[kind as usize] {
             if pos.board[s as usize] == 0 {
@@ -99,22 +190,7 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
             }
         }
         if let Some(anchor) = obs.displace {
-            let n = range[s as usize] as usize;
-            let geo = &game.geometry;
-            let at = geo.coords(match anchor {
-                Anchor::Departure => from,
-                Anchor::Seen => s,
-            });
-            for d in geo.board_cells() {
-                let dc = geo.coords(d);
-                let distance = at.iter().zip(&dc).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
-                if distance != n || d == from || targets.contains(&d) {
-                    continue;
-                }
-                let occ = pos.board[d as usize];
-                if occ != 0 && (color_of(occ) == us || game.kinds[kind_of(occ) as usize].royal) {
-                    continue;
-                }
+            for d in displacement_cells(game, pos, &sighting, anchor) {
                 let moved = Move { second: s, observed: DISPLACED, ..Move::normal(kind, from, d) };
                 // A pawn displaced onto its last rank is promoted (FIDE 3.7.5: the
                 // last matching promotion rule decides, as for any move).

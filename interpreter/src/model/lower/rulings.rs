@@ -26,14 +26,21 @@ fn lower_ruling(cx: &mut Cx, r: From<ast::Ruling>, present: &Present) -> Ruling 
             ast::Settled::Piece(n) => (Settles::Piece(n.clone()), "piece", present.kinds.iter().map(|k| k.name.as_str()).collect()),
             ast::Settled::Phase(n) => (Settles::Phase(n.clone()), "phase", present.phases.iter().map(|p| p.name.as_str()).collect()),
             ast::Settled::Item(k) => (Settles::Item(k.clone()), "block", present.blocks.iter().filter(|(_, has)| *has).map(|(b, _)| *b).collect()),
+            ast::Settled::Finding(c) => (Settles::Finding(c.clone()), "finding", GAP_CODES.to_vec()),
         };
-        let (ast::Settled::Rule(name) | ast::Settled::Piece(name) | ast::Settled::Phase(name) | ast::Settled::Item(name)) = &target.node;
+        let (ast::Settled::Rule(name) | ast::Settled::Piece(name) | ast::Settled::Phase(name) | ast::Settled::Item(name) | ast::Settled::Finding(name)) =
+            &target.node;
         if !names.contains(&name.as_str()) {
             let (message, label, help) = match &settled {
                 Settles::Item(k) => (
                     format!("the ruling settles `{k}`, and the variant has no `{k}` block"),
                     "no such block".to_string(),
                     "name a block the variant has, or a rule, piece or phase".to_string(),
+                ),
+                Settles::Finding(c) => (
+                    format!("the ruling settles findings {c}, and no finding about a gap has that code"),
+                    "not a gap's code".to_string(),
+                    format!("the codes a ruling can settle: {}", GAP_CODES.join(", ")),
                 ),
                 _ => {
                     let quoted: Vec<String> = names.iter().map(|n| if what == "rule" { format!("\"{n}\"") } else { n.to_string() }).collect();
