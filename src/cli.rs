@@ -99,6 +99,58 @@ pub enum Command {
     /// the record is invalid (an illegal or incomplete move, a wrong result),
     /// 2 if it cannot be read or used.
     Replay(ReplayArgs),
+    /// Write a variant's rulebook: its rules in plain language, diagrams, rulings, claims, perft.
+    ///
+    /// Generated from the model the interpreter plays: every item of the
+    /// rules file (pieces, promotion, castling, hand, chance, spread,
+    /// observation, sliding levels, phases, rules, the end) in words, the
+    /// author's `##` doc comments beside the item they precede, the setup and
+    /// each piece's movement as SVG, the rulings with their quotes, the claims
+    /// with the verifier's verdicts (within --check-seconds), and the perft
+    /// table of the setup (within --perft-depth and --perft-seconds). Given a
+    /// folder, writes every rules file in it (and its subfolders) and an index
+    /// that compares them. Markdown goes to NAME/rulebook.md with the SVGs
+    /// beside it; HTML to NAME/rulebook.html, one page with everything inline.
+    Doc(DocArgs),
+}
+
+/// Arguments of `rulebook doc`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  rulebook doc rules/chess.rules -o site
+  rulebook doc rules/ -o site --format html --no-check")]
+pub struct DocArgs {
+    /// A rules file, or a folder of them.
+    pub rules: PathBuf,
+    /// Where to write (created if missing).
+    #[arg(short = 'o', long, value_name = "DIR", default_value = "doc")]
+    pub out: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = DocFormat::Both)]
+    pub format: DocFormat,
+    /// The deepest perft the table shows.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    pub perft_depth: u32,
+    /// Seconds the perft table may count, per variant.
+    #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub perft_seconds: u64,
+    /// Seconds the verifier may spend on the claims, per variant.
+    #[arg(long, value_name = "S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub check_seconds: u64,
+    /// Do not run the verifier: claims are listed as not checked.
+    #[arg(long)]
+    pub no_check: bool,
+}
+
+/// The formats `rulebook doc` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DocFormat {
+    /// Markdown, with the diagrams as SVG files beside it.
+    Md,
+    /// One static HTML page per variant (inline CSS and SVG).
+    Html,
+    /// Both.
+    Both,
 }
 
 /// Arguments of `rulebook perft`.

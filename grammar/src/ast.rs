@@ -13,6 +13,8 @@ mod slide;
 pub use slide::*;
 mod rule;
 pub use rule::*;
+mod example;
+pub use example::*;
 
 /// A byte range in one source file (`start..end`, as pest and ariadne count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -54,7 +56,29 @@ pub type Ident = Spanned<String>;
 pub struct File {
     /// The items in the order written.
     pub items: Vec<Item>,
+    /// The doc comments (`## …` lines directly above an item), in file order,
+    /// each with the index in `items` of the item it documents (at most one per item).
+    pub docs: Vec<DocComment>,
     /// The whole file.
+    pub span: Span,
+}
+
+impl File {
+    /// The doc comment of `items[index]`, if it has one.
+    pub fn doc(&self, index: usize) -> Option<&DocComment> {
+        self.docs.iter().find(|d| d.item == index)
+    }
+}
+
+/// A doc comment: the `##` lines written directly above an item, which are
+/// that item's documentation (LANGUAGE §2).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DocComment {
+    /// The index in [`File::items`] of the item it documents.
+    pub item: usize,
+    /// The text: each line without its `##` and one space after it, lines joined with `\n`.
+    pub text: String,
+    /// From the first line's `##` to the end of the last line.
     pub span: Span,
 }
 
@@ -107,6 +131,8 @@ pub enum Item {
     Observe(Observe),
     /// `rule "name" { on …  if …  then … }`: a rule-defined condition and effect (issue 13).
     Rule(RuleDef),
+    /// `example "name" { … }`: a worked example, checked like a doctest (issue 16).
+    Example(Example),
 }
 
 /// `board { files …  ranks …  levels …  holes … }`.

@@ -43,6 +43,7 @@ const TOP_LEVEL: &[&str] = &[
     "phase",
     "slide",
     "rule",
+    "example",
 ];
 
 /// Every reserved word of the language.
@@ -386,6 +387,34 @@ pub(crate) fn missing_ruling_field(file: &str, name: Span, block: Span, field: &
         .with_help("a ruling is written `ruling \"name\" { source \"…\" quote \"…\" reading \"…\" }`; `source` may be left out")
 }
 
+/// `E0005`: a doc comment that is not directly above an item.
+pub(crate) fn detached_doc(file: &str, span: Span, why: crate::docs::Detached) -> Diagnostic {
+    use crate::docs::Detached;
+    let label = match why {
+        Detached::EndOfFile => "nothing follows it: the end of the file",
+        Detached::BlankLine => "a blank line separates it from what follows",
+        Detached::NotAnItem => "the next line does not start an item",
+    };
+    Diagnostic::error("E0005", file, span, "this doc comment documents nothing", label).with_help(
+        "`##` lines document the item on the very next line (a top-level item such as `piece`, `setup` or `example`); \
+         move them there, or write `#` for an ordinary comment",
+    )
+}
+
+/// `E0006`: an example without an expectation.
+pub(crate) fn missing_expectation(file: &str, name: Span, block: Span) -> Diagnostic {
+    Diagnostic::error("E0006", file, name, "this example expects nothing", "no `moves` or `result` in this example")
+        .with_note(Span::new(block.end.saturating_sub(1), block.end), "add the expectation before this `}`")
+        .with_help("an example states one expectation: `moves \"SAN …\"` (exactly these legal moves), `moves include \"SAN …\"`, `moves count N`, or `result ongoing` / `result checkmate, white wins` / `result stalemate, draw`")
+}
+
+/// `E0006`: an example field (or a second expectation) given twice.
+pub(crate) fn duplicate_example_field(file: &str, span: Span, first: Span, what: &str) -> Diagnostic {
+    Diagnostic::error("E0006", file, span, format!("{what} given twice in one example"), "second one here")
+        .with_note(first, "first one here")
+        .with_help("an example has at most one `position`, `letters` and `play`, and exactly one expectation; write a second `example` for another expectation")
+}
+
 // ---------------------------------------------------------------- the found token
 
 /// The token at the error position, as shown to the user.
@@ -679,7 +708,7 @@ impl Place<'_> {
 
     fn help(self) -> &'static str {
         match self {
-            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `die`, `spread`, `entangle`, `tunnel`, `phase`, `slide`, `observe`, `ruling`, `claim` or `without`",
+            Place::TopLevel => "a rules file is a list of items, each starting with a keyword: `variant`, `extends`, `board`, `players`, `piece`, `promotion`, `castling`, `setup`, `end`, `hand`, `hidden`, `letters`, `die`, `spread`, `entangle`, `tunnel`, `phase`, `slide`, `observe`, `ruling`, `claim`, `without` or `example`",
             Place::Body("board") => "a board block holds lines such as `files a..h`, `ranks 1..8`, `levels A..E`, `axis NAME LABELS` and `holes e4 d5`",
             Place::Body("players") => "each player is written `white: forward +rank`, more directions after commas: `white: forward +rank, up +level`",
             Place::Body("piece") => "a piece body holds `royal` and movement parts such as `move ride W` or `capture F forward takes en-passant`",
@@ -715,6 +744,7 @@ impl Place<'_> {
             Place::Body("phase order") => "a placement order lists the pieces in the order placed, each optionally with `on ZONE` and `coloured like SQUARE`: `order { King on square e1  Pawn coloured like a2 }`",
             Place::Header("phase") => "a phase is written `phase NAME { place from hand  until hands empty }`",
             Place::Body("slide") | Place::Header("slide") => "a slide item holds `levels LABEL … along AXIS`, `out at most N`, `swing N row per ply` and `overshoot N less each pass` (or `… once`), e.g. `slide { levels B along rank  out at most 3  swing 1 row per ply  overshoot 1 less each pass }`",
+            Place::Body("example") | Place::Header("example") => "an example is written `example \"NAME\" { position \"FEN\"  play \"e4 e5\"  moves count 29 }`: `position`, `letters NAME` and `play` are optional; the expectation is `moves \"SAN …\"`, `moves include \"SAN …\"`, `moves count N` or `result …` (`ongoing`, `checkmate, white wins`, `stalemate, draw`)",
             Place::Header(_) | Place::Body(_) => "a block is written as its keyword followed by `{ … }`, e.g. `board { files a..h ranks 1..8 }`",
         }
     }
@@ -1088,6 +1118,25 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         kw_is => &["`is`"],
         kw_until => &["`until`"],
         kw_hands => &["`hands`"],
+        example_block => &["an example"],
+        example_field => &["an example field (`position \"FEN\"`, `letters NAME`, `play \"MOVES\"`, `moves …`, `result …`)"],
+        example_position => &["`position \"FEN\"`"],
+        example_letters => &["`letters NAME`"],
+        example_play => &["`play \"MOVES\"`"],
+        example_moves => &["`moves \"SAN …\"`", "`moves include \"SAN …\"`", "`moves count N`"],
+        moves_count => &["`count N`"],
+        moves_include => &["`include \"SAN …\"`"],
+        example_result => &["`result …`"],
+        result_end => &["how the game ended (`checkmate`, `stalemate`, `move-limit`, `repetition`, `rule \"NAME\"`)", "`ongoing`"],
+        result_rule => &["`rule \"NAME\"`"],
+        result_verdict => &["`PLAYER wins`", "`draw`"],
+        word_example => &["`example`"],
+        word_position => &["`position`"],
+        word_play => &["`play`"],
+        word_count => &["`count`"],
+        word_include => &["`include`"],
+        word_result => &["`result`"],
+        word_ongoing => &["`ongoing`"],
         // Silent rules: never reported by pest, listed to keep the match exhaustive.
         WHITESPACE | COMMENT | sep => &["a space"],
         ident_char | boundary => &["a letter or digit"],

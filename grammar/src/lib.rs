@@ -21,6 +21,7 @@
 
 pub mod ast;
 pub mod diagnostic;
+mod docs;
 mod errors;
 mod parser;
 mod render;

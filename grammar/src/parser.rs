@@ -17,6 +17,7 @@ use pest::Parser;
 use crate::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::errors;
+use crate::docs;
 
 /// The pest parser generated from `grammar/rules.pest`.
 #[derive(pest_derive::Parser)]
@@ -36,6 +37,8 @@ type Res<T> = Result<T, Diagnostic>;
 /// | `E0002` | a string is not closed on its line, or has an unknown escape |
 /// | `E0003` | a number does not fit (`max`, `exactly`, counts: `u32`; vector steps: `i32`) |
 /// | `E0004` | a `ruling` lacks its `quote` or `reading`, or repeats a field |
+/// | `E0005` | a doc comment (`##` lines) is not directly above an item |
+/// | `E0006` | an `example` has no expectation (`moves …`, `result …`), or repeats a field |
 /// | `E0000` | internal error (a bug in this crate, never expected) |
 ///
 /// Spans are byte offsets into `source`. The function never panics.
@@ -45,17 +48,19 @@ pub fn parse(file: &str, source: &str) -> Result<File, Diagnostic> {
         Err(err) => return Err(errors::syntax_error(file, source, &err)),
     };
     let builder = Builder { file };
-    match pairs.next() {
-        Some(pair) => builder.file(pair),
-        None => Err(builder.internal(Span::new(0, 0), "no parse tree")),
-    }
+    let (mut tree, starts) = match pairs.next() {
+        Some(pair) => builder.file(pair)?,
+        None => return Err(builder.internal(Span::new(0, 0), "no parse tree")),
+    };
+    tree.docs = docs::attach(file, source, &starts)?;
+    Ok(tree)
 }
 
 /// The words that begin a top-level item.
 const ITEM_KEYWORDS: &[&str] = &[
     "variant", "extends", "board", "players", "piece", "promotion", "castling", "setup", "end",
     "hand", "ruling", "without", "claim", "hidden", "letters", "die", "spread", "entangle",
-    "tunnel", "phase", "slide", "rule", "observe",
+    "tunnel", "phase", "slide", "rule", "observe", "example",
 ];
 
 /// Most syntax errors reported for one file.
@@ -163,15 +168,18 @@ impl Builder<'_> {
         value.ok_or_else(|| self.internal(span, what))
     }
 
-    fn file(&self, pair: Pair<'_, Rule>) -> Res<File> {
+    /// The file's tree (without its doc comments) and where each item starts.
+    fn file(&self, pair: Pair<'_, Rule>) -> Res<(File, Vec<usize>)> {
         let span = span_of(&pair);
         let mut items = Vec::new();
+        let mut starts = Vec::new();
         for child in pair.into_inner() {
             if child.as_rule() == Rule::item {
+                starts.push(child.as_span().start());
                 items.push(self.item(child)?);
             }
         }
-        Ok(File { items, span })
+        Ok((File { items, docs: Vec::new(), span }, starts))
     }
 
     fn item(&self, pair: Pair<'_, Rule>) -> Res<Item> {
@@ -201,6 +209,7 @@ impl Builder<'_> {
             Rule::observe_block => Item::Observe(self.observe(inner)?),
             Rule::rule_block => Item::Rule(self.rule_def(inner)?),
             Rule::phase_block => Item::Phase(self.phase(inner)?),
+            Rule::example_block => Item::Example(self.example(inner)?),
             _ => return Err(self.internal(span, "unknown item")),
         })
     }
@@ -1203,6 +1212,7 @@ mod phase;
 mod observe;
 mod slide;
 mod rule;
+mod example;
 
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@
 //! levels ([`frame`]).
 
 pub mod cond;
+pub mod example;
 pub mod frame;
 pub mod movegen;
 pub mod perft;

@@ -10,6 +10,8 @@
 
 pub mod flow;
 pub mod cond;
+pub mod doc;
+pub mod example;
 pub mod claim_words;
 pub mod geometry;
 pub mod load;
@@ -70,6 +72,12 @@ pub struct Game {
     /// The rule-defined conditions and effects (`rule "name" { … }`), in file
     /// order; empty: none (and the rules layer is never entered).
     pub rules: Vec<cond::Rule>,
+    /// The doc comments (`##` lines above an item) of every file of the
+    /// chain, ancestors' first, each with the item it documents and its file.
+    pub docs: Vec<doc::ItemDoc>,
+    /// The worked examples (`example "NAME" { … }`) of the variant's own
+    /// file, in file order (not inherited).
+    pub examples: Vec<example::Example>,
 }
 
 /// A die (`die d6 1..6`): a chance event with equally likely faces.

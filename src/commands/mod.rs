@@ -2,6 +2,7 @@
 //! database and reading the position to start from.
 
 pub mod check;
+pub mod doc;
 pub mod moves;
 pub mod perft;
 pub mod play;

@@ -130,6 +130,7 @@ fn chess_has_every_item_in_order() {
             Item::Slide(_) => "slide",
             Item::Observe(_) => "observe",
             Item::Rule(_) => "rule",
+            Item::Example(_) => "example",
         })
         .collect();
     assert_eq!(
@@ -152,9 +153,14 @@ fn chess_has_every_item_in_order() {
             "claim",
             "claim",
             "claim",
-            "ruling"
+            "ruling",
+            "example",
+            "example"
         ]
     );
+    // The `##` comments above board, players, promotion, castling, setup and end.
+    let documented: Vec<&str> = file.docs.iter().map(|d| kinds[d.item]).collect();
+    assert_eq!(documented, ["board", "players", "promotion", "castling", "setup", "end", "example", "example"]);
     let Item::Variant(name) = &file.items[0] else {
         unreachable!()
     };

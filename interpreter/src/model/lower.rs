@@ -26,6 +26,8 @@ mod slide;
 mod phases;
 mod rules;
 mod rulings;
+mod docs;
+mod examples;
 use board::*;
 use pieces::*;
 pub use pieces::MAX_DIRECTIONS;
@@ -42,6 +44,8 @@ use slide::*;
 use phases::*;
 use rules::*;
 use rulings::*;
+use docs::*;
+use examples::*;
 
 /// A parsed file with the name its diagnostics use.
 pub struct SourceTree<'a> {
@@ -219,6 +223,8 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                         None => draft.phases.push(From { file, node: ph }),
                     }
                 }
+                // Examples are the variant's own file's (lowered below), docs every file's.
+                ast::Item::Example(_) => {}
                 ast::Item::Without(w) => match &w.node {
                     ast::Without::Piece(name) => {
                         let before = draft.pieces.len();
@@ -329,7 +335,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         None => EndRules { checkmate: Some(Outcome::Lose), stalemate: Some(Outcome::Draw), ..EndRules::default() },
     };
     let hidden = draft.hidden.as_ref().map(|h| lower_hidden(&mut cx, h, &kinds));
-    let letter_sets = draft.letter_sets.iter().map(|s| lower_letter_set(&mut cx, s, &kinds)).collect();
+    let letter_sets: Vec<LetterSet> = draft.letter_sets.iter().map(|s| lower_letter_set(&mut cx, s, &kinds)).collect();
     let dice = lower_dice(&mut cx, &draft.dice);
     let spread = draft.spread.as_ref().map(|s| lower_spread(&mut cx, s, &dice));
     let spread = match (spread, draft.entangle) {
@@ -401,6 +407,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         ],
     };
     let rulings = lower_rulings(&mut cx, &draft.rulings, &present);
+    let examples = lower_examples(&mut cx, chain, &rules, &letter_sets);
     let Some(setup) = draft.setup else {
         diags.push(
             Diagnostic::error("E0113", last, Span::new(0, 0), "no setup", "the variant needs a `setup \"FEN\"`")
@@ -432,6 +439,8 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         observe,
         phases,
         rules,
+        docs: lower_docs(chain),
+        examples,
     };
     // The setup must be a legal position of this very game.
     let mut game = game;
@@ -440,6 +449,10 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     if game.kinds.iter().any(|k| k.parts.iter().any(|p| p.from_start)) {
         fill_start_zones(&mut game, &start);
         fen::parse(&game, &Tables::new(&game), &game.setup, &src).map_err(|d| vec![d])?;
+    }
+    let example_errors = check_examples(&game);
+    if !example_errors.is_empty() {
+        return Err(example_errors);
     }
     Ok(game)
 }

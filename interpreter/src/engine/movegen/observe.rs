@@ -76,8 +76,7 @@ pub fn sightings(game: &Game, t: &Tables, pos: &Position) -> Vec<Sighting> {
         let moves: Vec<Move> = plain.iter().copied().filter(|m| m.from == from && m.kind != MoveKind::Drop && m.kind != MoveKind::Castle).collect();
         if !moves.is_empty() {
             let range = range_without(game, t, pos, from, &base);
-            let (_, seen) = sort_seen(game, pos, from, &moves, &range);
-            out.extend(seen);
+            out.extend(sort_seen(game, pos, from, &moves, &range, true, &mut Vec::new()));
         }
     }
     out
@@ -94,11 +93,13 @@ fn range_without(game: &Game, t: &Tables, pos: &Position, from: Cell, base: &[u8
     capture_range(game, &lifted, pos.side ^ 1, t)
 }
 
-/// Splits the `moves` of the piece on `from` into those no enemy piece sees
-/// and the sightings, by the first cell of each path in `range`.
-fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u8]) -> (Vec<Move>, Vec<Sighting>) {
+/// Appends to `unseen` the `moves` of the piece on `from` that no enemy
+/// piece sees, and returns the sightings of the others, by the first cell of each path in `range`; with
+/// `again`, each sighting also lists the cells seen further on (the
+/// checker's business: move generation leaves it empty).
+#[allow(clippy::too_many_arguments)]
+fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u8], again: bool, unseen: &mut Vec<Move>) -> Vec<Sighting> {
     let kind = kind_of(pos.board[from as usize]);
-    let mut unseen = Vec::new();
     let mut seen: Vec<Sighting> = Vec::new();
     for m in moves {
         let cells = path(game, kind, pos.side, from, m.to);
@@ -107,7 +108,8 @@ fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u
             continue;
         };
         let at = cells[i];
-        let again = cells[i + 1..].iter().filter(|&&c| range[c as usize] > 0).map(|&c| (c, range[c as usize]));
+        let later = if again { &cells[i + 1..] } else { &[][..] };
+        let again = later.iter().filter(|&&c| range[c as usize] > 0).map(|&c| (c, range[c as usize]));
         match seen.iter_mut().find(|s| s.at == at) {
             Some(s) => {
                 s.targets.push(m.to);
@@ -120,7 +122,7 @@ fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u
             None => seen.push(Sighting { from, at, observers: range[at as usize], targets: vec![m.to], again: again.collect() }),
         }
     }
-    (unseen, seen)
+    seen
 }
 
 /// The cells a piece seen at `s.at` may be displaced to, counting the
@@ -163,8 +165,7 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
         lifted_range = range_without(game, t, pos, from, base);
         &lifted_range
     };
-    let (unseen, seen) = sort_seen(game, pos, from, moves, range);
-    out.extend(unseen);
+    let seen = sort_seen(game, pos, from, moves, range, false, out);
     let start = out.len();
     let push = |m: Move, out: &mut Vec<Move>| {
         if !out[start..].contains(&m) && legal_by_trial(game, t, pos, &m) {

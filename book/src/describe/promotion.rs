@@ -1,0 +1,27 @@
+//! Promotion rules.
+
+use super::words::{kind, or_list, player, zone};
+use super::Section;
+use rulebook_interpreter::model::Game;
+
+/// The promotion rules, in file order (the last that matches decides).
+pub fn promotion(game: &Game) -> Option<Section> {
+    if game.promotions.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = game
+        .promotions
+        .iter()
+        .map(|r| {
+            let targets: Vec<&str> = r.targets.iter().map(|&t| kind(game, t)).collect();
+            let (white, black) = (zone(game, &r.zone[0]), zone(game, &r.zone[1]));
+            let zones = if white == black { white } else { format!("{white} ({}; {black} for {})", player(game, 0), player(game, 1)) };
+            format!("A {} that arrives on {zones} must become a {}.", kind(game, r.kind), or_list(&targets))
+        })
+        .collect();
+    let mut s = Section::new("Promotion").list(items);
+    if game.promotions.len() > 1 {
+        s = s.paragraph("Where several rules match one move, the last in this list decides.");
+    }
+    Some(s)
+}
