@@ -20,6 +20,9 @@ pub struct Inputs<'a> {
     pub hash: String,
     /// The verifier's status of each claim by name (`None`: not checked).
     pub claim_status: &'a dyn Fn(&str) -> Option<String>,
+    /// The text of a rules file by the name the model gives it (for the
+    /// line each item is written on; `None`: no line is given).
+    pub source_text: &'a dyn Fn(&str) -> Option<String>,
     /// The deepest perft the table may show.
     pub perft_depth: u32,
     /// How long the perft table may count.
@@ -37,6 +40,8 @@ pub struct Book {
     pub extends: Vec<String>,
     /// The hash of its text.
     pub hash: String,
+    /// The author's doc comments on the `variant` item: the introduction.
+    pub intro: Vec<String>,
     /// The chapters, in order.
     pub chapters: Vec<Chapter>,
     /// The perft table of the setup.
@@ -90,8 +95,8 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
         observe: _,
         phases: _,
         rules: _,
-        docs: _,
-        examples: _,
+        docs,
+        examples,
     } = game;
     let mut game_sections = vec![describe::setup::board(game), describe::setup::players(game), describe::pieces::table(game)];
     if !letter_sets.is_empty() {
@@ -116,8 +121,26 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
     chapter("Rules of play", describe::rules::rules(game));
     chapter("End of the game", vec![describe::end::end(game)]);
     chapter("Rulings", describe::rulings::rulings(game));
+    if !examples.is_empty() {
+        chapter("Worked examples", describe::examples::examples(v));
+    }
     let status = |name: &str| (inputs.claim_status)(name);
     chapter("Claims", describe::claims::claims(game, &status).into_iter().collect());
+    // The author's words beside the item they precede, and the line each is written on.
+    let mut texts: std::collections::BTreeMap<String, Option<String>> = std::collections::BTreeMap::new();
+    for section in chapters.iter_mut().flat_map(|c| c.sections.iter_mut()) {
+        if let Some(item) = &section.item {
+            section.docs.extend(docs.iter().filter(|d| &d.item == item).map(|d| d.text.clone()));
+        }
+        if let Some(source) = &mut section.source {
+            let text = texts.entry(source.file.clone()).or_insert_with(|| (inputs.source_text)(&source.file));
+            match text {
+                Some(t) => source.resolve(t),
+                None => section.source = None,
+            }
+        }
+    }
+    let intro = docs.iter().filter(|d| d.item == rulebook_interpreter::model::doc::ItemRef::Variant).map(|d| d.text.clone()).collect();
     let perft = perft_table::setup(v, inputs.perft_depth, inputs.perft_time);
     let play = vec![
         format!("rulebook play {}", inputs.file),
@@ -130,6 +153,7 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
         file: inputs.file.clone(),
         extends: inputs.extends.clone(),
         hash: inputs.hash.clone(),
+        intro,
         chapters,
         perft,
         play,

@@ -4,6 +4,7 @@
 //! without `..`, so that a new field of `Game` does not compile until it has
 //! its text.
 
+use rulebook_interpreter::model::doc::ItemRef;
 use serde::Serialize;
 
 /// One part of a generated rulebook: a heading and its blocks of text.
@@ -19,6 +20,9 @@ pub struct Section {
     pub docs: Vec<String>,
     /// The name of the diagram drawn with it (a piece's name), if any.
     pub diagram: Option<String>,
+    /// The item of the rules file it describes, whose doc comments it shows.
+    #[serde(skip)]
+    pub item: Option<ItemRef>,
 }
 
 /// A place in a rules file, for a link from the rulebook to its source.
@@ -26,8 +30,18 @@ pub struct Section {
 pub struct Source {
     /// The file, as the model names it.
     pub file: String,
-    /// The 1-based line where the item starts.
+    /// The 1-based line where the item starts (0 until [`Source::resolve`]).
     pub line: usize,
+    /// The byte offset where the item starts.
+    #[serde(skip)]
+    pub offset: usize,
+}
+
+impl Source {
+    /// Sets `line` from the text of the file.
+    pub fn resolve(&mut self, text: &str) {
+        self.line = text.get(..self.offset.min(text.len())).map_or(1, |s| s.matches('\n').count() + 1);
+    }
 }
 
 /// A block of a section's text.
@@ -52,7 +66,7 @@ pub enum Block {
 impl Section {
     /// A section with a title and no text yet.
     pub fn new(title: impl Into<String>) -> Section {
-        Section { title: title.into(), blocks: Vec::new(), source: None, docs: Vec::new(), diagram: None }
+        Section { title: title.into(), blocks: Vec::new(), source: None, docs: Vec::new(), diagram: None, item: None }
     }
 
     /// Adds a paragraph.
@@ -87,10 +101,16 @@ impl Section {
         self
     }
 
-    /// Sets where it is written: `span`'s start in `file`, whose text is `source`.
-    pub fn at(mut self, file: &str, source: &str, offset: usize) -> Section {
-        let line = source.get(..offset.min(source.len())).map_or(1, |s| s.matches('\n').count() + 1);
-        self.source = Some(Source { file: file.to_string(), line });
+    /// Sets where it is written: the byte `offset` in `file` (the line is
+    /// resolved when the book is built, from the file's text).
+    pub fn at(mut self, file: &str, offset: usize) -> Section {
+        self.source = Some(Source { file: file.to_string(), line: 0, offset });
+        self
+    }
+
+    /// Says which item of the rules file it describes (for its doc comments).
+    pub fn describes(mut self, item: ItemRef) -> Section {
+        self.item = Some(item);
         self
     }
 }
@@ -100,6 +120,7 @@ pub mod castling;
 pub mod chance;
 pub mod claims;
 pub mod end;
+pub mod examples;
 pub mod hand;
 pub mod observe;
 pub mod pieces;

@@ -10,6 +10,11 @@ pub fn diagrams(v: &Variant) -> Diagrams {
     if let Ok(start) = v.start() {
         out.insert("setup".to_string(), svg::board(v, &start, &Marks::new()));
     }
+    for e in &v.game.examples {
+        if let Ok(run) = rulebook_interpreter::engine::example::run_example(v, e) {
+            out.insert(crate::describe::examples::diagram_name(&e.name), svg::board(v, &run.end, &Marks::new()));
+        }
+    }
     for (k, kind) in v.game.kinds.iter().enumerate() {
         if let Some(drawn) = svg::movement(v, k as u8) {
             out.insert(kind.name.clone(), drawn);

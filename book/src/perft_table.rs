@@ -17,7 +17,7 @@ pub struct PerftTable {
     pub stopped: String,
     /// At depth 1 in a variant with chance: leaves that are chance outcomes.
     pub outcomes: Option<u64>,
-    /// At depth 1: the chance moves and their probabilities (SAN, p), at most [`LISTED`].
+    /// At depth 1: the first [`LISTED`] moves whose outcome is chance, with their probabilities (SAN, p).
     pub chances: Vec<(String, String)>,
 }
 
@@ -49,11 +49,13 @@ pub fn setup(v: &Variant, depth: u32, time: Duration) -> PerftTable {
     if detail.outcomes > 0 {
         table.outcomes = Some(detail.outcomes);
         let moves = v.legal_moves(&start);
+        let one = num_rational::Ratio::from_integer(1);
         table.chances = moves
             .iter()
-            .filter(|m| m.is_chance())
+            .map(|m| (m, v.probability(&start, m)))
+            .filter(|(_, p)| *p != one)
             .take(LISTED)
-            .map(|m| (san(v, &start, m, &moves), v.probability(&start, m).to_string()))
+            .map(|(m, p)| (san(v, &start, m, &moves), p.to_string()))
             .collect();
     }
     table

@@ -34,7 +34,7 @@ fn rules_files() -> Vec<String> {
 }
 
 fn variant(file: &str) -> Variant {
-    let (game, _) = load(&root().join(file)).unwrap_or_else(|(d, _)| panic!("{file} does not load: {:?}", d.first().map(|d| &d.message)));
+    let (game, _) = load(&Path::new("..").join(file)).unwrap_or_else(|(d, _)| panic!("{file} does not load: {:?}", d.first().map(|d| &d.message)));
     Variant::new(Arc::new(game))
 }
 
@@ -48,6 +48,7 @@ fn every_rules_file_has_its_rulebook() {
             extends: Vec::new(),
             hash: String::new(),
             claim_status: &unchecked,
+            source_text: &|name: &str| std::fs::read_to_string(root().join(name)).ok(),
             perft_depth: 2,
             perft_time: Duration::from_secs(600),
         };
@@ -70,7 +71,8 @@ fn every_item_a_file_uses_is_described() {
         let v = variant(&file);
         let game = &v.game;
         let inputs =
-            Inputs { file: file.clone(), extends: Vec::new(), hash: String::new(), claim_status: &unchecked, perft_depth: 0, perft_time: Duration::from_secs(1) };
+            Inputs { file: file.clone(), extends: Vec::new(), hash: String::new(), claim_status: &unchecked,
+            source_text: &|name: &str| std::fs::read_to_string(root().join(name)).ok(), perft_depth: 0, perft_time: Duration::from_secs(1) };
         let book = build(&v, &inputs);
         let titles: Vec<&str> = book.chapters.iter().flat_map(|c| &c.sections).map(|s| s.title.as_str()).collect();
         let has = |t: &str| titles.iter().any(|x| x.starts_with(t));

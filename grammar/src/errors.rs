@@ -685,6 +685,7 @@ fn body_name(kw: &str) -> &'static str {
         "rule" => "rule body",
         "slide" => "slide item",
         "phase" => "phase block",
+        "example" => "example",
         "phase order" => "placement order",
         "spread roll" | "tunnel roll" => "roll block",
         _ => "block",

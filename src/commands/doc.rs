@@ -71,6 +71,7 @@ fn write_one(args: &DocArgs, file: &Path, folder: &str, cx: Context) -> Result<E
         extends: extends(&loaded, file)?,
         hash: super::play::rules_hash(&loaded, file)?,
         claim_status: &claim_status,
+        source_text: &|name: &str| loaded.source(name),
         perft_depth: args.perft_depth,
         perft_time: Duration::from_secs(args.perft_seconds),
     };

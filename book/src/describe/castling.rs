@@ -27,6 +27,8 @@ pub fn castling(game: &Game) -> Option<Section> {
         .collect();
     Some(
         Section::new("Castling")
+            .describes(rulebook_interpreter::model::doc::ItemRef::Castling)
+            .at(&c.file, c.span.start)
             .paragraph(format!(
                 "The {king} may castle with a {rook} of its own: both must not have moved (the castling rights of the position), every cell between them and their destinations must be empty, and the {king} may not be in check, nor pass or land on an attacked cell."
             ))

@@ -13,7 +13,7 @@ use rulebook_interpreter::model::cond::{Atom, Cond, Lit, PieceSet, Range, Scope,
 use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Game, KindId};
 
-/// A condition in words. A conjunction reads `A and B`; several alternatives
+/// A condition in words. A conjunction reads `A, and B`; several alternatives
 /// read `one of these holds: (1) …; or (2) …`.
 pub fn cond(game: &Game, c: &Cond) -> String {
     let alts = alternatives(game, c);
@@ -27,7 +27,8 @@ pub fn cond(game: &Game, c: &Cond) -> String {
     }
 }
 
-/// Each alternative (`or`) of a condition in words, its literals joined by `and`.
+/// Each alternative (`or`) of a condition in words, its literals joined by
+/// `, and` (a literal may have an `and` of its own: `one King and one Bishop`).
 pub fn alternatives(game: &Game, c: &Cond) -> Vec<String> {
     c.any_of
         .iter()
@@ -35,7 +36,7 @@ pub fn alternatives(game: &Game, c: &Cond) -> Vec<String> {
             if conj.is_empty() {
                 "always".to_string()
             } else {
-                conj.iter().map(|l| lit(game, l)).collect::<Vec<_>>().join(" and ")
+                conj.iter().map(|l| lit(game, l)).collect::<Vec<_>>().join(", and ")
             }
         })
         .collect()
@@ -129,6 +130,7 @@ fn counted(game: &Game, r: Range, set: PieceSet) -> (String, bool) {
     let text = match (r.lo, r.hi) {
         (0, 0) => format!("none of {of}"),
         (0, u32::MAX) => format!("any number of {of}"),
+        (1, u32::MAX) => format!("at least one of {of}"),
         _ => format!("{} of {of}", range(r)),
     };
     (text, singular)
@@ -210,21 +212,18 @@ pub fn atom(game: &Game, a: &Atom, negated: bool) -> String {
     match a {
         Atom::Line { length: len, pieces: set, axes } => {
             let names: Vec<String> = axes.iter().map(|&x| axis(game, x)).collect();
-            let along = format!(
-                "along the {} axis (adjacent cells in which only that coordinate changes; not diagonally)",
-                or_list(&names)
-            );
+            let along = format!("along the {} axis (one coordinate changing; not diagonally)", or_list(&names));
             let what = if len.hi == u32::MAX {
-                format!("a line of {} of its {}", length(*len), kinds(game, set.kind))
+                format!("an unbroken line of {} of its {}", length(*len), kinds(game, set.kind))
             } else {
                 format!(
-                    "a line of {} of its {} that cannot be extended at either end",
+                    "an unbroken line of {} of its {} that cannot be extended at either end",
                     length(*len),
                     kinds(game, set.kind)
                 )
             };
             let has = if negated { "has no" } else { "has" };
-            let what = if negated { what.trim_start_matches("a ").to_string() } else { what };
+            let what = if negated { what.trim_start_matches("an ").to_string() } else { what };
             format!("{} {has} {what} {along}", who(game, set.who))
         }
         Atom::Count { count, pieces: set, scope } => count_words(game, *count, *set, scope, negated),
@@ -387,19 +386,19 @@ mod tests {
         let g = game("rules/4d-schach.rules");
         // `if line 4 own Pawn along file rank level      # 4 or more: the big castling`
         let big = guard(&g, "big castling");
-        assert!(big.starts_with("the player has a line of 4 or more of its Pawns along the file, rank or level axis"), "{big}");
+        assert!(big.starts_with("the player has an unbroken line of 4 or more of its Pawns along the file, rank or level axis"), "{big}");
         // `if own in check and not line 3 own Pawn along file rank level`
         let check = guard(&g, "no group while in check");
-        assert!(check.starts_with("the player is in check (one of the player's Kings is attacked) and the player has no line of 3 or more of its Pawns along the file, rank or level axis"), "{check}");
+        assert!(check.starts_with("the player is in check (one of the player's Kings is attacked), and the player has no unbroken line of 3 or more of its Pawns along the file, rank or level axis"), "{check}");
         // `if opening ends and fewer than 2 black's pieces on some level`
         let entropy = guard(&g, "entropy correction of Black");
         assert!(entropy.starts_with("the ply now ending completes the opening phase"), "{entropy}");
-        assert!(entropy.contains("and some level holds at most 1 of Black's pieces (an empty level holds none)"), "{entropy}");
+        assert!(entropy.contains(", and some level holds at most 1 of Black's pieces (an empty level holds none)"), "{entropy}");
         // `if white has only King and black has only King`
         let dead = guard(&g, "dead position");
         assert_eq!(
             dead,
-            "White has no pieces, on the board or in hand, other than one King and Black has no pieces, on the board or in hand, other than one King"
+            "White has no pieces, on the board or in hand, other than one King, and Black has no pieces, on the board or in hand, other than one King"
         );
         // `if exiled own piece can return onto enemy King`
         let hyper = guard(&g, "mate from hyperspace");
@@ -413,22 +412,22 @@ mod tests {
     fn zones_alternatives_and_negations() {
         let g = game("rules/fairy/kingofthehill.rules");
         // `if own King on square d4 or square e4 or square d5 or square e5`
-        assert_eq!(guard(&g, "king of the hill"), "at least 1 of the player's Kings stands on d4, e4, d5 or e5");
+        assert_eq!(guard(&g, "king of the hill"), "at least one of the player's Kings stands on d4, e4, d5 or e5");
         let g = game("rules/fairy/racingkings.rules");
         // `if white's King on rank 8 and not black's King can move onto rank 8`
         assert_eq!(
             guard(&g, "white's king on rank 8 and black cannot follow"),
-            "at least 1 of White's Kings stands on rank 8 and Black is not to move, or has no legal move of one of its Kings ending on rank 1"
+            "at least one of White's Kings stands on rank 8, and Black is not to move, or has no legal move of one of its Kings ending on rank 8"
         );
         // `if black's King on rank 8 and not white's King on rank 8`
-        assert!(guard(&g, "black's king first on rank 8").ends_with("and none of White's Kings stands on rank 8"));
+        assert!(guard(&g, "black's king first on rank 8").ends_with(", and none of White's Kings stands on rank 8"));
         let g = game("examples/dead-material.rules");
         // `or own has only King Bishop and enemy has only King Bishop
         //     and not own Bishop coloured like a1 and not enemy Bishop coloured like a1`
         let dead = guard(&g, "no mating material");
         assert!(dead.starts_with("one of these holds: (1) the player has no pieces"), "{dead}");
         assert!(dead.contains("; or (5) "), "{dead}");
-        assert!(dead.ends_with("none of the player's Bishops stands on a cell of the colour of a1 and none of the other player's Bishops stands on a cell of the colour of a1"), "{dead}");
+        assert!(dead.ends_with("none of the player's Bishops stands on a cell of the colour of a1, and none of the other player's Bishops stands on a cell of the colour of a1"), "{dead}");
     }
 
     #[test]

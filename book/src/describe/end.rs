@@ -29,7 +29,11 @@ pub fn end(game: &Game) -> Section {
     if let Some(n) = e.repetition {
         items.push(format!("Repetition: the game is drawn when one position occurs for the {} time.", ordinal(n)));
     }
-    let mut s = Section::new("End of the game").list(items);
+    let mut s = Section::new("End of the game").describes(rulebook_interpreter::model::doc::ItemRef::End);
+    if let Some((_, span)) = e.spans.first() {
+        s = s.at(&e.file, span.start);
+    }
+    s = s.list(items);
     if !e.priority.is_empty() {
         let pairs: Vec<String> = e.priority.iter().map(|(a, b)| format!("{} over {}", a.keyword(), b.keyword())).collect();
         s = s.paragraph(format!(

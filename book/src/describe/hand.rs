@@ -7,7 +7,7 @@ use rulebook_interpreter::model::Game;
 /// The hand, if the variant has one.
 pub fn hand(game: &Game) -> Option<Section> {
     let h = game.hand.as_ref()?;
-    let mut s = Section::new("Hand and drops");
+    let mut s = Section::new("Hand and drops").describes(rulebook_interpreter::model::doc::ItemRef::Hand);
     if h.capture_to_hand {
         s = s.paragraph("A captured piece changes side and goes to the hand of the player who captured it.");
     }

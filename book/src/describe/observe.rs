@@ -8,7 +8,7 @@ use rulebook_interpreter::model::Game;
 /// The `observe` item, if the variant has one.
 pub fn observe(game: &Game) -> Option<Section> {
     let o = game.observe.as_ref()?;
-    let mut s = Section::new("Observation").paragraph(
+    let mut s = Section::new("Observation").describes(rulebook_interpreter::model::doc::ItemRef::Observe).at(&o.file, o.span.start).paragraph(
         "A moving piece is *seen* at the first cell of its way (the cells it passes and the one it lands on; for a leap `via step`, that cell alone) that some enemy piece could capture on, judged with the moving piece lifted off its square. Its observers are the enemy pieces that could capture there. A seen move is not made; instead the player chooses one of:",
     );
     let slowed: Vec<String> = o

@@ -36,7 +36,8 @@ pub fn phase(game: &Game, index: usize, p: &Phase) -> Section {
         ),
     };
     let Placement { order, different_colours, safe, castling, only_if } = &p.placement;
-    let mut s = Section::new(format!("The {} phase", p.name)).paragraph(place).paragraph(format!(
+    let (file, offset) = origin(p);
+    let mut s = Section::new(format!("The {} phase", p.name)).describes(rulebook_interpreter::model::doc::ItemRef::Phase(p.name.clone())).at(file, offset).paragraph(place).paragraph(format!(
         "In it the players place the pieces of their hands on the board, {} first, then in turn, one piece a turn. While a player's hand holds pieces, each of that player's turns is a placement; a player whose hand is empty, or who has no legal placement, moves as in play instead.",
         player(game, 0)
     ));
@@ -86,9 +87,12 @@ pub fn phase(game: &Game, index: usize, p: &Phase) -> Section {
     }
     if !only_if.is_empty() {
         let conds: Vec<String> = only_if.iter().map(|c| cond::cond(game, c)).collect();
-        s = s
-            .paragraph("A placement is legal only if, after it, each of these holds (*the player* is the one placing, *the other player* its opponent):")
-            .list(conds);
+        let note = if conds.iter().any(|c| c.contains("the player") || c.contains("the other player")) {
+            " (*the player* is the one placing, *the other player* its opponent)"
+        } else {
+            ""
+        };
+        s = s.paragraph(format!("A placement is legal only if, after it, each of these holds{note}:")).list(conds);
     }
     if *safe || !only_if.is_empty() {
         let mut kept = vec!["the hand's cells".to_string()];
@@ -147,11 +151,19 @@ fn where_placed(game: &Game, s: Section) -> Section {
             None => s.paragraph("No piece may be placed: the hand allows no cell."),
         };
     }
-    let items: Vec<String> = per_kind
+    let mut groups: Vec<(Option<&[Vec<Cell>; 2]>, Vec<String>)> = Vec::new();
+    for &(k, c) in &per_kind {
+        let name = kinds(game, Some(k as u8));
+        match groups.iter_mut().find(|(g, _)| *g == c) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((c, vec![name])),
+        }
+    }
+    let items: Vec<String> = groups
         .iter()
-        .map(|&(k, c)| match c {
-            Some(cells) => format!("{}: on an empty cell {}", capital(&kinds(game, Some(k as u8))), where_words(game, cells)),
-            None => format!("{}: never placed", capital(&kinds(game, Some(k as u8)))),
+        .map(|(c, names)| match c {
+            Some(cells) => format!("{}: on an empty cell {}", capital(&super::words::and_list(names)), where_words(game, cells)),
+            None => format!("{}: never placed", capital(&super::words::and_list(names))),
         })
         .collect();
     s.paragraph("Where each kind may be placed:").list(items)
@@ -223,7 +235,7 @@ mod tests {
         // `only if not own King on level III or not enemy King on level III;`
         assert!(t.contains("- one of these holds: (1) none of the player's Kings stands on level III; or (2) none of the other player's Kings stands on level III"), "{t}");
         // `only if not line 3 own Pawn along file rank level;`
-        assert!(t.contains("- the player has no line of 3 or more of its Pawns along the file, rank or level axis"), "{t}");
+        assert!(t.contains("- the player has no unbroken line of 3 or more of its Pawns along the file, rank or level axis"), "{t}");
         // `until hands empty`, and `draw after 50 moves without capture or Pawn move`.
         assert!(t.contains("The phase ends when both hands are empty (tested at the end of every ply); then play begins, and the count of moves for the move limit starts again from 0"), "{t}");
         // `if opening ends and fewer than 2 black's pieces on some level` (and White's).

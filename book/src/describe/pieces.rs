@@ -22,7 +22,10 @@ pub fn movements(game: &Game) -> Vec<Section> {
 
 /// How one piece moves, a list item per part.
 pub fn movement(game: &Game, kind: &PieceKind) -> Section {
-    let mut s = Section::new(format!("{} ({})", kind.name, kind.letter)).with_diagram(kind.name.clone());
+    let mut s = Section::new(format!("{} ({})", kind.name, kind.letter))
+        .with_diagram(kind.name.clone())
+        .describes(rulebook_interpreter::model::doc::ItemRef::Piece(kind.name.clone()))
+        .at(&kind.file, kind.span.start);
     if kind.royal {
         s = s.paragraph(format!("The {} is royal: no move may leave it attacked, and a player whose royal piece is attacked is in check.", kind.name));
     }

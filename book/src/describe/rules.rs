@@ -37,7 +37,7 @@ fn family(e: &Effect) -> &'static str {
 
 /// The section of rule `r`, the `index`-th of the game's rules.
 pub fn rule(game: &Game, index: usize, r: &Rule) -> Section {
-    let mut s = Section::new(r.name.clone());
+    let mut s = Section::new(r.name.clone()).describes(rulebook_interpreter::model::doc::ItemRef::Rule(r.name.clone())).at(&r.file, r.span.start);
     // When, and for whom.
     let when = match r.trigger {
         Trigger::PlyEnd => "This rule is checked in the position after every complete ply (and in a position given as text)",
@@ -55,7 +55,14 @@ pub fn rule(game: &Game, index: usize, r: &Rule) -> Section {
     let mut body: Vec<(String, Vec<String>)> = Vec::new();
     match &r.guard {
         None => body.push(("It always applies.".to_string(), Vec::new())),
-        Some(c) => body.push(condition("It applies when", game, c)),
+        Some(c) => body.push(condition(
+            match r.trigger {
+                Trigger::PlyEnd => "It applies when",
+                Trigger::Offer => "It applies when, before the move,",
+            },
+            game,
+            c,
+        )),
     }
     body.extend(effect(game, r));
     let all: String = body.iter().flat_map(|(p, l)| std::iter::once(p.clone()).chain(l.iter().cloned())).collect::<Vec<_>>().join(" ");
@@ -127,13 +134,7 @@ fn effect(game: &Game, r: &Rule) -> Vec<(String, Vec<String>)> {
             vec![(format!("{text} The position is final: it has no legal moves."), Vec::new())]
         }
         Effect::Forbid(c) => {
-            let (p, l) = condition("Then a move is not legal if, in the position after it,", game, c);
-            let judged = if r.per_subject { " (judged with the mover as *the player*)" } else { "" };
-            let p = match p.strip_suffix('.') {
-                Some(stem) if l.is_empty() => format!("{stem}{judged}."),
-                _ => format!("{}{judged}", p.trim_end_matches(':')) + ":",
-            };
-            vec![(p, l)]
+            vec![condition("Then a move is not legal if, in the position after it,", game, c)]
         }
         Effect::Oblige(steps) => {
             let items: Vec<String> = steps
@@ -186,8 +187,7 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
                     );
                     (
                         format!(
-                            "move each inner piece (every piece but the two ends) of {line}, one decision each, to an empty cell on another {} (one whose {} differs; no capture, any distance)",
-                            axis(game, *a),
+                            "move each inner piece (every piece but the two ends) of {line}, one decision each, to an empty cell on another {} (no capture, any distance)",
                             axis(game, *a)
                         ),
                         st.compulsory,
@@ -209,19 +209,23 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
                 guards.push("where the moved piece attacks no piece of the other side and is not attacked".to_string());
             }
             if let Some(c) = only_if {
-                guards.push(format!(
-                    "only if, afterwards, {} (*the player* here is the one relocating)",
-                    cond::cond(game, c)
-                ));
+                let text = cond::cond(game, c);
+                let note = if text.contains("the player") || text.contains("the other player") {
+                    " (*the player* here is the one relocating)"
+                } else {
+                    ""
+                };
+                guards.push(format!("only if, afterwards, {text}{note}"));
             }
             let mut text = head;
             if !guards.is_empty() {
                 text.push_str(", ");
                 text.push_str(&guards.join(", and "));
                 text.push_str(match (dropped, *safe && only_if.is_some()) {
-                    (true, true) => "; when no cell meets them all, the *only if* condition is dropped, then the other",
+                    (true, true) => "; when no cell meets them all, the *only if* condition is dropped, then the other condition",
                     (true, false) => "; when no cell meets it, this condition is dropped",
-                    (false, _) => "; nothing is dropped when no cell meets them",
+                    (false, true) => "; no condition is dropped when no cell meets them",
+                    (false, false) => "; it is not dropped when no cell meets it",
                 });
             }
             text
@@ -237,22 +241,40 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
         },
         ObligeAction::Exile { own, enemy, except: ex, to_owner } => {
             let what = match (own, enemy) {
-                (true, true) => "one of its own pieces and one of the other side's together (both or none)",
+                (true, true) => "one of its own pieces and one of the other side's",
                 (true, false) => "one of its own pieces",
                 (false, true) => "one of the other side's pieces",
                 (false, false) => "no piece",
             };
-            let level = game.slide.as_ref().map_or_else(|| "level".to_string(), |sl| axis(game, sl.stack_axis));
-            let missed = if *to_owner {
-                format!(
-                    "An own piece not returned by then stays out for good; a piece of the other side not returned by then passes to its owner, who may return it at any later time."
-                )
+            let both = if *own && *enemy { " (both or none)" } else { "" };
+            let never = if ex.is_empty() {
+                String::new()
             } else {
-                "A piece not returned by then stays out for good.".to_string()
+                let names: Vec<String> = ex.iter().map(|&k| article(super::words::kind(game, k))).collect();
+                format!(" (never {})", or_list(&names))
+            };
+            let level = game.slide.as_ref().map_or_else(|| "level".to_string(), |sl| axis(game, sl.stack_axis));
+            let returners: Vec<String> = game
+                .rules
+                .iter()
+                .filter(|r| match &r.effect {
+                    Effect::Oblige(steps) => steps.iter().any(|s| s.action == ObligeAction::Return),
+                    Effect::End { .. } | Effect::Forbid(_) => false,
+                })
+                .map(|r| format!("\"{}\"", r.name))
+                .collect();
+            let back = match returners.len() {
+                0 => "no rule of this variant returns them".to_string(),
+                1 => format!("the rule {} lets a holder return them", returners[0]),
+                _ => format!("the rules {} let a holder return them", super::words::and_list(&returners)),
+            };
+            let missed = if *to_owner {
+                "An own piece not returned by then stays out for good; a piece of the other side not returned by then passes to its owner, who may return it at any later time."
+            } else {
+                "A piece not returned by then stays out for good."
             };
             format!(
-                "take {what}{} standing on the {level} pulled out earlier in this ply out of play, in one decision. {} holds them until that {level}'s swing ends and may return them onto their return cells until then. {missed}",
-                except(game, ex),
+                "take {what} off the {level} pulled out earlier in this ply and out of play{never}, in one decision{both}. {} holds them until that {level}'s swing ends ({back}). {missed}",
                 capital(&player)
             )
         }
@@ -265,9 +287,12 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
 /// The lines a relocation of inner pieces takes them from: the guard's first
 /// positive `line` atom, in words.
 fn first_line(c: &Cond) -> Option<(u32, PieceSet)> {
-    c.any_of.iter().flatten().filter(|l| !l.negated).find_map(|l| match &l.atom {
-        Atom::Line { length, pieces: set, .. } => Some((length.lo, *set)),
-        _ => None,
+    c.any_of.iter().flatten().filter(|l| !l.negated).find_map(|l| {
+        if let Atom::Line { length, pieces: set, .. } = &l.atom {
+            Some((length.lo, *set))
+        } else {
+            None
+        }
     })
 }
 
@@ -342,12 +367,12 @@ pub(crate) mod tests {
         let big = text(section(&all, "big castling"));
         assert!(big.contains("after every complete ply"), "{big}");
         assert!(big.contains("once for each player, the mover first"), "{big}");
-        assert!(big.contains("It applies when the player has a line of 4 or more of its Pawns along the file, rank or level axis"), "{big}");
+        assert!(big.contains("It applies when the player has an unbroken line of 4 or more of its Pawns along the file, rank or level axis"), "{big}");
         assert!(big.contains("- First, the player must move each inner piece (every piece but the two ends) of every unbroken line of 4 or more of the player's Pawns that the condition finds, one decision each, to an empty cell on another level"), "{big}");
-        assert!(big.contains("where the moved piece attacks no piece of the other side and is not attacked, and only if, afterwards, the player has no line of 3 or more of its Pawns"), "{big}");
+        assert!(big.contains("where the moved piece attacks no piece of the other side and is not attacked, and only if, afterwards, the player has no unbroken line of 3 or more of its Pawns"), "{big}");
         // `out at most 7` of the slide item gives the activation's amounts.
         assert!(big.contains("- Then the player must pull one level at rest out of the shaft, by 1 to 7 rows"), "{big}");
-        assert!(big.contains("- Then the player may (or pass) take one of its own pieces and one of the other side's together (both or none) (not a King) standing on the level pulled out earlier in this ply out of play"), "{big}");
+        assert!(big.contains("- Then the player may (or pass) take one of its own pieces and one of the other side's off the level pulled out earlier in this ply and out of play (never a King), in one decision (both or none). The player holds them until that level's swing ends (the rule \"resurrection\" lets a holder return them)."), "{big}");
         assert!(big.contains("passes to its owner, who may return it at any later time"), "{big}");
         assert!(big.contains("the first that holds acts, and this is the first of them"), "{big}");
         // "group" stands after "big castling" (the comment above it: "A rule that holds first wins").
@@ -360,12 +385,13 @@ pub(crate) mod tests {
         //   then forbid moves after which line 3 own Pawn along file rank level }
         let check = text(section(&all, "no group while in check"));
         assert!(check.contains("on every move offered to the side to move, before the move is made"), "{check}");
-        assert!(check.contains("It applies when the player is in check"), "{check}");
-        assert!(check.contains("Then a move is not legal if, in the position after it, the player has a line of 3 or more of its Pawns"), "{check}");
+        assert!(check.contains("It applies when, before the move, the player is in check"), "{check}");
+        assert!(!check.contains("mover"), "{check}");
+        assert!(check.contains("Then a move is not legal if, in the position after it, the player has an unbroken line of 3 or more of its Pawns"), "{check}");
 
         // rule "dead position" { on ply-end  if white has only King and black has only King  then draw }
         let dead = text(section(&all, "dead position"));
-        assert!(dead.contains("White has no pieces, on the board or in hand, other than one King and Black has no pieces"), "{dead}");
+        assert!(dead.contains("White has no pieces, on the board or in hand, other than one King, and Black has no pieces"), "{dead}");
         assert!(dead.contains("Then the game ends in a draw."), "{dead}");
         assert!(dead.contains(", once."), "{dead}");
 
@@ -375,7 +401,8 @@ pub(crate) mod tests {
         let entropy = text(section(&all, "entropy correction of Black"));
         assert!(entropy.contains("White may (or pass) move one of Black's pieces (not a King) standing on a level holding at least 3 of Black's pieces to an empty cell on a level holding at most 1 of Black's pieces"), "{entropy}");
         assert!(entropy.contains("only if, afterwards, White is not in check"), "{entropy}");
-        assert!(entropy.contains("nothing is dropped"), "{entropy}");
+        assert!(entropy.contains("White is not in check (none of White's Kings is attacked), and Black is not in check (none of Black's Kings is attacked); it is not dropped when no cell meets it"), "{entropy}");
+        assert!(!entropy.contains("*the player*"), "{entropy}");
 
         // rule "mate from hyperspace" { …  then owner wins }
         let hyper = text(section(&all, "mate from hyperspace"));

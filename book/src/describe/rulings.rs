@@ -8,7 +8,7 @@ pub fn rulings(game: &Game) -> Vec<Section> {
     game.rulings
         .iter()
         .map(|r| {
-            let mut s = Section::new(format!("Ruling “{}”", r.name));
+            let mut s = Section::new(format!("Ruling “{}”", r.name)).describes(rulebook_interpreter::model::doc::ItemRef::Ruling(r.name.clone())).at(&r.file, r.span.start);
             if let Some(source) = &r.source {
                 s = s.paragraph(format!("Source: {source}."));
             }

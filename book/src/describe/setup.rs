@@ -26,7 +26,7 @@ pub fn board(game: &Game) -> Section {
     text.push_str(" A cell is named by its labels in order, e.g. `");
     text.push_str(&geo.board_cells().next().map(|c| geo.name(c)).unwrap_or_default());
     text.push_str("`.");
-    Section::new("Board").paragraph(text)
+    Section::new("Board").describes(rulebook_interpreter::model::doc::ItemRef::Board).paragraph(text)
 }
 
 /// `rank` or `ranks` by count.
@@ -63,12 +63,12 @@ pub fn players(game: &Game) -> Section {
             }
         })
         .collect();
-    Section::new("Players").paragraph("The players move in turn.").list(items)
+    Section::new("Players").describes(rulebook_interpreter::model::doc::ItemRef::Players).paragraph("The players move in turn.").list(items)
 }
 
 /// The setup position as FEN.
 pub fn setup(game: &Game) -> Section {
-    Section::new("Setup").paragraph(format!(
+    Section::new("Setup").describes(rulebook_interpreter::model::doc::ItemRef::Setup).paragraph(format!(
         "The game starts from this position (FEN, as `rulebook moves --fen` reads it): `{}`.",
         game.setup
     ))

@@ -19,7 +19,8 @@ pub fn slide(game: &Game) -> Option<Section> {
     let level = axis(game, *stack_axis);
     let levels = plural(&level);
     let label = |l: usize| geo.axes.get(*stack_axis).and_then(|a| a.labels.get(l)).map_or("?", |s| s.as_str()).to_string();
-    let mut s = Section::new(format!("Sliding {levels}")).paragraph(format!(
+    let (file, offset) = origin(sl);
+    let mut s = Section::new(format!("Sliding {levels}")).describes(rulebook_interpreter::model::doc::ItemRef::Slide).at(file, offset).paragraph(format!(
         "The {levels} of the board can be pulled out of the shaft (the board's extent on its other axes) along an axis of their own, and then swing back to rest, a few rows each ply."
     ));
     // Which levels slide along which axis.
@@ -116,7 +117,7 @@ pub fn slide(game: &Game) -> Option<Section> {
         })
         .collect();
     if !words.is_empty() {
-        s = s.paragraph(format!("In the notation of activations, {}.", and_list(&words)));
+        s = s.paragraph(format!("In the notation of activations: {}.", words.join("; ")));
     }
     s = s.paragraph(format!(
         "A cell keeps its name and its colour when its {level} slides. A step that stays in its {level} is made as usual, on pulled-out rows too. A step to another {level} is taken in the shaft: it must start and end there, and it counts only the {levels} that have a cell where it lands, so a {level} slid away there (a black hole) is skipped. A move is legal when the mover's royal piece is not attacked after the swing at the end of its ply."
@@ -247,7 +248,7 @@ mod tests {
         assert!(t.contains("stands, at the end of each ply, at 7 (the wait), 6 … 0, −1 … −6, −5 … 0, 1 … 5, 4 … 0, "), "{t}");
         assert!(t.contains(", −1, 0, 1, 0 and rest: it comes to rest 49 plies after the one it was pulled out in"), "{t}");
         // `compass "Ost" "West" along file        # file a is East`
-        assert!(t.contains("along the file axis, \"Ost\" is towards file a and \"West\" towards file h"), "{t}");
+        assert!(t.contains("In the notation of activations: along the file axis, \"Ost\" is towards file a and \"West\" towards file h; along the rank axis"), "{t}");
         // `compass "Nord" "Süd" along rank        # rank 1 is North`
         assert!(t.contains("along the rank axis, \"Nord\" is towards rank 1 and \"Süd\" towards rank 8"), "{t}");
         let (file, start) = origin(g.slide.as_ref().expect("slide"));

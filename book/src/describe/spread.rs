@@ -27,6 +27,8 @@ pub fn spread(game: &Game) -> Vec<Section> {
         })
         .collect();
     let mut section = Section::new("Spread pieces")
+        .describes(rulebook_interpreter::model::doc::ItemRef::Spread)
+        .at(&s.file, s.span.start)
         .paragraph(format!(
             "A conventional piece may split: make two of its quiet moves at once, or one quiet move and stay, and so stand on {} squares at once (a red and a blue half), with one of these weights:",
             s.squares
@@ -43,7 +45,7 @@ pub fn spread(game: &Game) -> Vec<Section> {
     let mut out = vec![section];
     if let Some(e) = &s.entangle {
         let labels: Vec<String> = e.labels.iter().map(|l| format!("`{l}`")).collect();
-        out.push(Section::new("Entanglement").paragraph(format!(
+        out.push(Section::new("Entanglement").describes(rulebook_interpreter::model::doc::ItemRef::Entangle).at(&s.file, e.span.start).paragraph(format!(
             "A split that stays and moves, and so attacks a half of an enemy pair, joins that pair's unit: they collapse on one roll. A unit of two or more pieces is a group and takes a label: {} ({} groups at most at once).",
             and_list(&labels),
             e.labels.len()

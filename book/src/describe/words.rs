@@ -61,6 +61,10 @@ pub fn zone(game: &Game, cells: &[Cell]) -> String {
         if slice.len() == cells.len() && slice.iter().all(|c| cells.contains(c)) && values.len() < axis.labels.len() {
             let labels: Vec<&str> = values.iter().map(|&v| axis.labels.get(v).map_or("?", |s| s.as_str())).collect();
             let noun = if labels.len() == 1 { axis.name.clone() } else { plural(&axis.name) };
+            let consecutive = values.windows(2).all(|w| w[1] == w[0] + 1);
+            if consecutive && labels.len() > 2 {
+                return format!("{noun} {} to {}", labels[0], labels[labels.len() - 1]);
+            }
             return format!("{noun} {}", and_list(&labels));
         }
     }

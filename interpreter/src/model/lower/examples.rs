@@ -114,14 +114,7 @@ pub(super) fn check_examples(game: &Game) -> Vec<Diagnostic> {
             }
         };
         if let Err((index, d)) = play_line(&v, e, start) {
-            let word = e.line().get(index).map(|(_, w)| *w).unwrap_or("");
-            let mut diag = Diagnostic::error(
-                "E0182",
-                &e.file,
-                d.span,
-                format!("example \"{}\": move {} of the line, `{word}`, is not legal there: {}", e.name, index + 1, d.message),
-                d.label,
-            );
+            let mut diag = Diagnostic::error("E0182", &e.file, d.span, format!("example \"{}\", move {} of `play`: {}", e.name, index + 1, d.message), d.label);
             if let Some(h) = d.help {
                 diag = diag.with_help(h);
             }
