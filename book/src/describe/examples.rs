@@ -31,6 +31,7 @@ pub fn examples(v: &Variant) -> Vec<Section> {
             let letters = e.letters.as_ref().map(|l| format!(" (moves written with the letters `{l}`)")).unwrap_or_default();
             let expect = match &e.expect {
                 Expectation::Moves(moves) => format!("the legal moves are exactly these {}: {}.", moves.len(), code_list(moves)),
+                Expectation::Includes(moves) if moves.len() == 1 => format!("this is a legal move: {}.", code_list(moves)),
                 Expectation::Includes(moves) => format!("these {} are among the legal moves: {}.", moves.len(), code_list(moves)),
                 Expectation::Count(n) => format!("there are {n} legal moves."),
                 Expectation::Result(r) => format!("the game stands: {}.", expected_words(game, r)),
