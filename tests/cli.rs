@@ -1002,3 +1002,51 @@ fn check_mutants_needs_a_folder() {
     let out = run(&["check", "rules/chess.rules", "--quick", "--mutants", "examples/errors"]);
     assert!(stdout(&out).contains("semantic-claim-twice.rules: not verified, it does not compile (E0125"), "{}", stdout(&out));
 }
+
+// ---------------------------------------------------------------- doc
+
+#[test]
+fn doc_writes_the_markdown_diagrams_and_page_of_one_file() {
+    let out_dir = tempfile::tempdir().expect("a temporary folder");
+    let out_path = out_dir.path().display().to_string();
+    let out = run(&["doc", &rules("chess.rules"), "-o", &out_path, "--no-check", "--perft-depth", "3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let dir = out_dir.path().join("chess");
+    let md = std::fs::read_to_string(dir.join("rulebook.md")).expect("rulebook.md");
+    // FIDE's perft counts of the start (published), and the setup diagram beside it.
+    assert!(md.contains("| 1 | 20 |") && md.contains("| 2 | 400 |") && md.contains("| 3 | 8902 |"), "{md}");
+    assert!(md.contains("![The setup](setup.svg)"));
+    for file in ["setup.svg", "king.svg", "pawn.svg", "rulebook.html", "example-fool-s-mate.svg"] {
+        assert!(dir.join(file).is_file(), "{file} written");
+    }
+    let html = std::fs::read_to_string(dir.join("rulebook.html")).expect("rulebook.html");
+    assert!(html.contains("<svg") && !html.contains("setup.svg"), "the page carries its diagrams inline");
+}
+
+#[test]
+fn doc_of_a_folder_writes_an_index() {
+    let out_dir = tempfile::tempdir().expect("a temporary folder");
+    let out_path = out_dir.path().display().to_string();
+    let out = run(&["doc", &root().join("rules/fairy").display().to_string(), "-o", &out_path, "--no-check", "--perft-depth", "1", "--format", "md"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let index = std::fs::read_to_string(out_dir.path().join("index.md")).expect("index.md");
+    assert!(index.contains("[King of the Hill](kingofthehill/rulebook.md)"), "{index}");
+    assert!(!out_dir.path().join("index.html").exists(), "--format md writes no HTML");
+}
+
+#[test]
+fn doc_of_a_missing_file_or_a_broken_one_fails_with_status_2() {
+    let out_dir = tempfile::tempdir().expect("a temporary folder");
+    let out_path = out_dir.path().display().to_string();
+    let out = run(&["doc", "no-such.rules", "-o", &out_path]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("cannot read the rules file `no-such.rules`"), "{}", stderr(&out));
+    let broken = root().join("examples/errors/semantic-duplicate-piece.rules").display().to_string();
+    let out = run(&["doc", &broken, "-o", &out_path]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("E0"), "{}", stderr(&out));
+    let empty = tempfile::tempdir().expect("a temporary folder");
+    let out = run(&["doc", &empty.path().display().to_string(), "-o", &out_path]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("no `.rules` file"), "{}", stderr(&out));
+}

@@ -151,7 +151,9 @@ fn where_placed(game: &Game, s: Section) -> Section {
             None => s.paragraph("No piece may be placed: the hand allows no cell."),
         };
     }
-    let mut groups: Vec<(Option<&[Vec<Cell>; 2]>, Vec<String>)> = Vec::new();
+    // Kinds that share their cells, with those cells (per player).
+    type Group<'a> = (Option<&'a [Vec<Cell>; 2]>, Vec<String>);
+    let mut groups: Vec<Group> = Vec::new();
     for &(k, c) in &per_kind {
         let name = kinds(game, Some(k as u8));
         match groups.iter_mut().find(|(g, _)| *g == c) {

@@ -101,8 +101,9 @@ fn range_without(game: &Game, t: &Tables, pos: &Position, from: Cell, base: &[u8
 fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u8], again: bool, unseen: &mut Vec<Move>) -> Vec<Sighting> {
     let kind = kind_of(pos.board[from as usize]);
     let mut seen: Vec<Sighting> = Vec::new();
+    let mut cells = Vec::with_capacity(8);
     for m in moves {
-        let cells = path(game, kind, pos.side, from, m.to);
+        path_into(game, kind, pos.side, from, m.to, &mut cells);
         let Some(i) = cells.iter().position(|&c| range[c as usize] > 0) else {
             unseen.push(*m);
             continue;
@@ -132,21 +133,38 @@ fn sort_seen(game: &Game, pos: &Position, from: Cell, moves: &[Move], range: &[u
 pub fn displacement_cells(game: &Game, pos: &Position, s: &Sighting, anchor: Anchor) -> Vec<Cell> {
     let geo = &game.geometry;
     let us = pos.side;
-    let at = geo.coords(match anchor {
+    let at = match anchor {
         Anchor::Departure => s.from,
         Anchor::Seen => s.at,
-    });
-    let n = s.observers as usize;
-    geo.board_cells()
-        .filter(|&d| {
-            let distance = at.iter().zip(&geo.coords(d)).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
-            let occ = pos.board[d as usize];
-            distance == n
-                && d != s.from
-                && !s.targets.contains(&d)
-                && (occ == 0 || (color_of(occ) != us && !game.kinds[kind_of(occ) as usize].royal))
-        })
-        .collect()
+    };
+    let n = i32::from(s.observers);
+    let dims = geo.dims();
+    // Every offset of king-step distance exactly n: the surface of the cube
+    // of side 2n+1 around `at`, in the geometry's cell order.
+    let mut out = Vec::new();
+    let mut v = vec![-n; dims];
+    loop {
+        if v.iter().any(|x| x.abs() == n) {
+            if let Some(d) = geo.offset(at, &v) {
+                let occ = pos.board[d as usize];
+                if d != s.from && !s.targets.contains(&d) && (occ == 0 || (color_of(occ) != us && !game.kinds[kind_of(occ) as usize].royal)) {
+                    out.push(d);
+                }
+            }
+        }
+        // The next offset, axis 0 fastest.
+        let mut axis = 0;
+        while axis < dims && v[axis] == n {
+            v[axis] = -n;
+            axis += 1;
+        }
+        if axis == dims {
+            break;
+        }
+        v[axis] += 1;
+    }
+    out.sort_unstable();
+    out
 }
 
 /// Looks at the moves of the piece on `from` (its `moves` the plain rules
@@ -214,6 +232,14 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
 /// leap's target, or for a leap `via step` that cell alone. Just the target
 /// when no part describes the move.
 pub fn path(game: &Game, kind: u8, color: Color, from: Cell, to: Cell) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    path_into(game, kind, color, from, to, &mut cells);
+    cells
+}
+
+/// [`path`] into `cells` (cleared first), without allocating once it has room.
+pub fn path_into(game: &Game, kind: u8, color: Color, from: Cell, to: Cell, cells: &mut Vec<Cell>) {
+    cells.clear();
     let geo = &game.geometry;
     for part in &game.kinds[kind as usize].parts {
         if part.from.as_ref().is_some_and(|z| !z[color as usize].contains(&from)) {
@@ -225,30 +251,39 @@ pub fn path(game: &Game, kind: u8, color: Color, from: Cell, to: Cell) -> Vec<Ce
                     if geo.offset(from, v) != Some(to) {
                         continue;
                     }
-                    let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
-                    let via: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();
                     // A leap `via step` is seen only at that cell: its movement is
                     // "defined just by" it (Heisenberg Chess, rule 3.1).
-                    return match geo.offset(from, &via) {
-                        Some(c) if part.via_step && c != to => vec![c],
-                        _ => vec![to],
-                    };
+                    if part.via_step {
+                        let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
+                        let mut via = [0i32; 16];
+                        if v.len() <= via.len() {
+                            for (slot, &x) in via.iter_mut().zip(v) {
+                                *slot = if x.abs() == longest { x.signum() } else { 0 };
+                            }
+                            if let Some(c) = geo.offset(from, &via[..v.len()]).filter(|&c| c != to) {
+                                cells.push(c);
+                                return;
+                            }
+                        }
+                    }
+                    cells.push(to);
+                    return;
                 }
                 StepKind::Ride | StepKind::Hop => {
-                    let mut cells = Vec::new();
                     let mut at = from;
                     while let Some(next) = geo.offset(at, v) {
                         cells.push(next);
                         if next == to {
-                            return cells;
+                            return;
                         }
                         at = next;
                     }
+                    cells.clear();
                 }
             }
         }
     }
-    vec![to]
+    cells.push(to);
 }
 
 /// Per cell, how many pieces of `by` could capture on it (an enemy piece
