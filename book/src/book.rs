@@ -23,10 +23,22 @@ pub struct Inputs<'a> {
     /// The text of a rules file by the name the model gives it (for the
     /// line each item is written on; `None`: no line is given).
     pub source_text: &'a dyn Fn(&str) -> Option<String>,
+    /// The verifier's findings, each `CODE message` (`None`: not checked):
+    /// the open ones (warnings and errors), then those rulings settle.
+    pub findings: Option<Findings>,
     /// The deepest perft the table may show.
     pub perft_depth: u32,
     /// How long the perft table may count.
     pub perft_time: Duration,
+}
+
+/// What the verifier found beyond the claims' verdicts.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Findings {
+    /// Warnings and errors: what the rulebook leaves open.
+    pub open: Vec<String>,
+    /// Findings a ruling of the file settles, with the ruling's name.
+    pub settled: Vec<String>,
 }
 
 /// A generated rulebook.
@@ -125,7 +137,9 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
         chapter("Worked examples", describe::examples::examples(v));
     }
     let status = |name: &str| (inputs.claim_status)(name);
-    chapter("Claims", describe::claims::claims(game, &status).into_iter().collect());
+    let mut verified: Vec<Section> = describe::claims::claims(game, &status).into_iter().collect();
+    verified.push(describe::claims::findings(inputs.findings.as_ref()));
+    chapter("Claims and findings", verified);
     // The author's words beside the item they precede, and the line each is written on.
     let mut texts: std::collections::BTreeMap<String, Option<String>> = std::collections::BTreeMap::new();
     for section in chapters.iter_mut().flat_map(|c| c.sections.iter_mut()) {

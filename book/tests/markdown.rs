@@ -49,6 +49,7 @@ fn every_rules_file_has_its_rulebook() {
             hash: String::new(),
             claim_status: &unchecked,
             source_text: &|name: &str| std::fs::read_to_string(root().join(name)).ok(),
+            findings: None,
             perft_depth: 2,
             perft_time: Duration::from_secs(600),
         };
@@ -72,7 +73,8 @@ fn every_item_a_file_uses_is_described() {
         let game = &v.game;
         let inputs =
             Inputs { file: file.clone(), extends: Vec::new(), hash: String::new(), claim_status: &unchecked,
-            source_text: &|name: &str| std::fs::read_to_string(root().join(name)).ok(), perft_depth: 0, perft_time: Duration::from_secs(1) };
+            source_text: &|name: &str| std::fs::read_to_string(root().join(name)).ok(),
+            findings: None, perft_depth: 0, perft_time: Duration::from_secs(1) };
         let book = build(&v, &inputs);
         let titles: Vec<&str> = book.chapters.iter().flat_map(|c| &c.sections).map(|s| s.title.as_str()).collect();
         let has = |t: &str| titles.iter().any(|x| x.starts_with(t));
@@ -105,6 +107,7 @@ fn every_item_a_file_uses_is_described() {
             assert!(titles.iter().any(|t| t.contains(&r.name)), "{file}: ruling {}", r.name);
         }
         assert_eq!(book.chapters.iter().any(|c| c.title == "Phases before play"), !game.phases.is_empty(), "{file}: phases");
-        assert_eq!(book.chapters.iter().any(|c| c.title == "Claims"), !game.claims.is_empty(), "{file}: claims");
+        assert_eq!(titles.contains(&"Claims"), !game.claims.is_empty(), "{file}: claims");
+        assert!(titles.contains(&"Findings of the verifier"), "{file}: findings");
     }
 }

@@ -6,6 +6,7 @@ use super::{load, open, Context, Loaded};
 use crate::cli::{DocArgs, DocFormat};
 use crate::db;
 use crate::report::{Failure, EXIT_USAGE};
+use rulebook_book::book::Findings;
 use rulebook_book::{Book, Inputs};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,7 +65,12 @@ fn write_one(args: &DocArgs, file: &Path, folder: &str, cx: Context) -> Result<E
     eprintln!("{}: …", file.display());
     let loaded = load(file, cx)?;
     let v = &loaded.variant;
-    let statuses = if args.no_check { BTreeMap::new() } else { verdicts(v, Duration::from_secs(args.check_seconds)) };
+    let (statuses, findings) = if args.no_check {
+        (BTreeMap::new(), None)
+    } else {
+        let (s, f) = verdicts(v, Duration::from_secs(args.check_seconds));
+        (s, Some(f))
+    };
     let claim_status = |name: &str| statuses.get(name).cloned();
     let inputs = Inputs {
         file: file.display().to_string(),
@@ -72,6 +78,7 @@ fn write_one(args: &DocArgs, file: &Path, folder: &str, cx: Context) -> Result<E
         hash: super::play::rules_hash(&loaded, file)?,
         claim_status: &claim_status,
         source_text: &|name: &str| loaded.source(name),
+        findings,
         perft_depth: args.perft_depth,
         perft_time: Duration::from_secs(args.perft_seconds),
     };
@@ -100,18 +107,30 @@ fn extends(loaded: &Loaded, file: &Path) -> Result<Vec<String>, Failure> {
     Ok(db::chain(&loaded.db, source).into_iter().skip(1).map(|f| f.name(&loaded.db)).collect())
 }
 
-/// The verifier's verdict on each claim of `v`, within `time`.
-fn verdicts(v: &rulebook_interpreter::Variant, time: Duration) -> BTreeMap<String, String> {
-    if v.game.claims.is_empty() {
-        return BTreeMap::new();
-    }
+/// The verifier's verdict on each claim of `v`, and its findings, within `time`.
+fn verdicts(v: &rulebook_interpreter::Variant, time: Duration) -> (BTreeMap<String, String>, Findings) {
     let options = rulebook_checker::Options {
         query_timeout: time.min(Duration::from_secs(20)),
         total_timeout: time,
         ..rulebook_checker::Options::default()
     };
     let report = rulebook_checker::check(v, &options, &mut |_| {});
-    report
+    let mut findings = Findings::default();
+    for d in &report.diagnostics {
+        let line = format!("`{}` {}", d.code, d.message);
+        match d.severity {
+            rulebook_grammar::Severity::Note => {
+                // `settled by ruling "NAME" (SOURCE): READING`: the name.
+                let by = d.details.iter().find_map(|t| t.strip_prefix("settled by ruling \"").and_then(|r| r.split('"').next()));
+                findings.settled.push(match by {
+                    Some(r) => format!("{line}: ruling “{r}”"),
+                    None => line,
+                });
+            }
+            _ => findings.open.push(line),
+        }
+    }
+    let verdicts = report
         .claims
         .iter()
         .map(|c| {
@@ -125,7 +144,8 @@ fn verdicts(v: &rulebook_interpreter::Variant, time: Duration) -> BTreeMap<Strin
             }
             (c.name.clone(), label)
         })
-        .collect()
+        .collect();
+    (verdicts, findings)
 }
 
 /// Writes the index of `entries` (Markdown and/or HTML).
