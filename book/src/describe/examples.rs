@@ -4,9 +4,15 @@
 
 use super::Section;
 use rulebook_interpreter::engine::example::{expected_words, run_example};
+use rulebook_interpreter::engine::perft::{perft_limited, Budget};
 use rulebook_interpreter::model::doc::ItemRef;
 use rulebook_interpreter::model::example::Expectation;
 use rulebook_interpreter::Variant;
+
+/// The deepest perft given from an example's position.
+const PERFT_DEPTH: u32 = 3;
+/// The most leaves that perft may count from an example's position.
+const PERFT_NODES: u64 = 300_000;
 
 /// The diagram name of an example (its position after the line).
 pub fn diagram_name(name: &str) -> String {
@@ -39,8 +45,16 @@ pub fn examples(v: &Variant) -> Vec<Section> {
             s = s.paragraph(format!("{line}{letters}, {expect}"));
             match run_example(v, e) {
                 Ok(run) => {
+                    // Perft from there, within a node budget (so the text does not depend on the clock).
+                    let counts: Vec<String> = (1..=PERFT_DEPTH)
+                        .map_while(|d| {
+                            let budget = Budget::new(Some(PERFT_NODES), None);
+                            perft_limited(v, &run.end, d, &budget).map(|n| format!("{n} at depth {d}"))
+                        })
+                        .collect();
+                    let perft = if counts.is_empty() || run.decisions.is_empty() { String::new() } else { format!(" Perft from there: {}.", counts.join(", ")) };
                     s = s.paragraph(format!(
-                        "Checked by the interpreter when this rulebook was written (and by `cargo test`): it holds; {} legal moves there.",
+                        "Checked by the interpreter when this rulebook was written (and by `cargo test`): it holds; {} legal moves there.{perft}",
                         run.decisions.len()
                     ));
                     s.with_diagram(diagram_name(&e.name))
