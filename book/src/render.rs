@@ -65,10 +65,11 @@ pub fn html(book: &Book, diagrams: &Diagrams) -> Result<String, minijinja::Error
     options.insert(pulldown_cmark::Options::ENABLE_TABLES);
     let parser = pulldown_cmark::Parser::new_ext(&text, options);
     let mut body = String::new();
-    pulldown_cmark::html::push_html(&mut body, parser);
+    pulldown_cmark::html::push_html(&mut body, with_heading_ids(parser).into_iter());
+    let contents: Vec<(String, String)> = book.chapters.iter().map(|c| (slug(&c.title), c.title.clone())).collect();
     let mut env = Environment::new();
     env.add_template("page", HTML)?;
-    env.get_template("page")?.render(context! { title => book.name.clone(), body => body })
+    env.get_template("page")?.render(context! { title => book.name.clone(), body => body, contents => contents })
 }
 
 fn render_markdown(book: &Book, diagrams: &Diagrams, target: Target) -> Result<String, minijinja::Error> {
@@ -139,4 +140,55 @@ fn tidy(text: &str) -> String {
         out.push('\n');
     }
     out.trim().to_string() + "\n"
+}
+
+/// The events of `parser` with an `id` on every heading: the slug of its
+/// text (the first of equal slugs as is, the next with `-2`, `-3` …), so
+/// the page's contents can link them.
+fn with_heading_ids<'a>(parser: pulldown_cmark::Parser<'a>) -> Vec<pulldown_cmark::Event<'a>> {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut heading: Option<(usize, String)> = None;
+    for event in parser {
+        match &event {
+            Event::Start(Tag::Heading { .. }) => {
+                heading = Some((out.len(), String::new()));
+                out.push(event);
+            }
+            Event::Text(t) | Event::Code(t) if heading.is_some() => {
+                if let Some((_, text)) = &mut heading {
+                    text.push_str(t);
+                }
+                out.push(event);
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((at, text)) = heading.take() {
+                    let base = slug(&text);
+                    let n = seen.entry(base.clone()).or_insert(0);
+                    *n += 1;
+                    let id = if *n == 1 { base } else { format!("{base}-{n}") };
+                    if let Event::Start(Tag::Heading { id: slot, .. }) = &mut out[at] {
+                        *slot = Some(id.into());
+                    }
+                }
+                out.push(event);
+            }
+            _ => out.push(event),
+        }
+    }
+    out
+}
+
+/// A heading's anchor: lower-case letters and digits, words joined by `-`.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
 }
