@@ -3,7 +3,7 @@
 
 use super::words::{and_list, or_list, zone};
 use super::Section;
-use rulebook_interpreter::model::{Game, Part, PieceKind, StepKind};
+use rulebook_interpreter::model::{Game, KindId, Part, PieceKind, StepKind};
 
 /// The table of pieces: name, letter, royal.
 pub fn table(game: &Game) -> Section {
@@ -17,7 +17,24 @@ pub fn table(game: &Game) -> Section {
 
 /// One section per piece: how it moves.
 pub fn movements(game: &Game) -> Vec<Section> {
-    game.kinds.iter().map(|k| movement(game, k)).collect()
+    game.kinds.iter().enumerate().map(|(k, kind)| with_reach(game, k as KindId, movement(game, kind))).collect()
+}
+
+/// Adds how many cells the piece reaches alone on the empty board, from
+/// the cell its diagram puts it on.
+fn with_reach(game: &Game, kind: KindId, section: Section) -> Section {
+    let Some(origin) = crate::svg::reach::origin(game, kind) else { return section };
+    let reach = crate::svg::reach::reach(game, kind, origin);
+    if reach.targets.is_empty() {
+        return section;
+    }
+    let captures = reach.targets.values().filter(|t| t.capture).count();
+    section.paragraph(format!(
+        "Alone on the empty board, on {}, it reaches {} cells ({} of them where it may capture).",
+        game.geometry.name(origin),
+        reach.targets.len(),
+        captures
+    ))
 }
 
 /// How one piece moves, a list item per part.
