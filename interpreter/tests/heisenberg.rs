@@ -5,38 +5,15 @@
 //! black king on h8, where they see none of the squares in question and
 //! stand in no line the example uses (said here as the issue asks).
 
+mod observed;
 mod support;
+
+use observed::*;
 
 use rulebook_interpreter::engine::position::{Move, DISPLACED, SLOWED};
 use rulebook_interpreter::text::notation::{parse_move, san};
 use rulebook_interpreter::{Position, Variant};
 use std::collections::BTreeSet;
-
-fn heisenberg() -> Variant {
-    support::variant("heisenberg")
-}
-
-fn at(v: &Variant, fen: &str) -> Position {
-    v.parse_fen(fen, "<test>").expect("a position of the test")
-}
-
-/// The targets of the moves from `from` that observation changed in the
-/// way `observed`, seen at `seen`.
-fn targets(v: &Variant, moves: &[Move], from: &str, seen: &str, observed: u8) -> BTreeSet<String> {
-    let geo = &v.game.geometry;
-    let (from, seen) = (geo.parse_square(from).expect("a square"), geo.parse_square(seen).expect("a square"));
-    moves.iter().filter(|m| m.from == from && m.second == seen && m.observed == observed).map(|m| geo.name(m.to)).collect()
-}
-
-/// The targets of the moves from `from` that no enemy piece saw.
-fn unseen(v: &Variant, moves: &[Move], from: &str) -> BTreeSet<String> {
-    let geo = &v.game.geometry;
-    moves.iter().filter(|m| geo.name(m.from) == from && m.observed == 0).map(|m| geo.name(m.to)).collect()
-}
-
-fn set(names: &[&str]) -> BTreeSet<String> {
-    names.iter().map(|s| s.to_string()).collect()
-}
 
 /// Rule 3.1's diagram: "After moving north, Rc3 is seen by the opponent at
 /// c5 [the knight on a5 and, along f7-e6-d5, the bishop on f7 see c4, the

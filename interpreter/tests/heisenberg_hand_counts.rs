@@ -20,87 +20,13 @@
 //! each position below).
 
 mod support;
+mod observed;
 
-use rulebook_interpreter::engine::position::{Move, DISPLACED, SLOWED};
-use rulebook_interpreter::{Position, Variant};
-use std::collections::BTreeSet;
+use observed::*;
 
-fn heisenberg() -> Variant {
-    support::variant("heisenberg")
-}
+use rulebook_interpreter::engine::position::{DISPLACED, SLOWED};
 
-fn at(v: &Variant, fen: &str) -> Position {
-    v.parse_fen(fen, "<test>").expect("a position of the test")
-}
 
-/// The targets of the moves from `from` that observation changed in the
-/// way `observed`, seen at `seen`.
-fn targets(v: &Variant, moves: &[Move], from: &str, seen: &str, observed: u8) -> BTreeSet<String> {
-    let geo = &v.game.geometry;
-    let (from, seen) = (
-        geo.parse_square(from).expect("a square"),
-        geo.parse_square(seen).expect("a square"),
-    );
-    moves
-        .iter()
-        .filter(|m| m.from == from && m.second == seen && m.observed == observed)
-        .map(|m| geo.name(m.to))
-        .collect()
-}
-
-/// The targets of the moves from `from` that no enemy piece saw.
-fn unseen(v: &Variant, moves: &[Move], from: &str) -> BTreeSet<String> {
-    let geo = &v.game.geometry;
-    moves
-        .iter()
-        .filter(|m| geo.name(m.from) == from && m.observed == 0)
-        .map(|m| geo.name(m.to))
-        .collect()
-}
-
-/// The squares where the moves from `from` were seen.
-fn seen_squares(v: &Variant, moves: &[Move], from: &str) -> BTreeSet<String> {
-    let geo = &v.game.geometry;
-    moves
-        .iter()
-        .filter(|m| geo.name(m.from) == from && m.observed != 0)
-        .map(|m| geo.name(m.second))
-        .collect()
-}
-
-/// How many moves the piece on `from` has.
-fn count(v: &Variant, moves: &[Move], from: &str) -> usize {
-    let geo = &v.game.geometry;
-    moves.iter().filter(|m| geo.name(m.from) == from).count()
-}
-
-fn set(names: &[&str]) -> BTreeSet<String> {
-    names.iter().map(|s| s.to_string()).collect()
-}
-
-/// The squares at king-step distance `n` from `from` (all of the ring on
-/// the board).
-fn ring(from: &str, n: i32) -> BTreeSet<String> {
-    let b = from.as_bytes();
-    let (fx, fy) = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
-    let mut out = BTreeSet::new();
-    for x in 0..8 {
-        for y in 0..8 {
-            if (x - fx).abs().max((y - fy).abs()) == n {
-                out.insert(format!("{}{}", (b'a' + x as u8) as char, y + 1));
-            }
-        }
-    }
-    out
-}
-
-/// `squares` less `out`, each of which must be among them.
-fn without(mut squares: BTreeSet<String>, out: &[&str]) -> BTreeSet<String> {
-    for s in out {
-        assert!(squares.remove(*s), "{s} is not in the ring");
-    }
-    squares
-}
 
 /// A rook seen by one piece, counted by hand. White: Rd4, Ka1; Black: Pg5,
 /// Kh8. The kings: a1 is on neither the d-file nor rank 4, nor one square
