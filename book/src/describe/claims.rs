@@ -2,6 +2,7 @@
 
 use super::Section;
 use crate::book::Findings;
+use rulebook_interpreter::model::doc::ItemRef;
 use rulebook_interpreter::model::Game;
 
 /// The claims as a table: name, what it says, status (from `status`, by claim name).
@@ -14,10 +15,20 @@ pub fn claims(game: &Game, status: &dyn Fn(&str) -> Option<String>) -> Option<Se
         .iter()
         .map(|c| vec![format!("`{}`", c.name), c.property.in_words(game), status(&c.name).unwrap_or_else(|| "not checked (run `rulebook check`)".to_string())])
         .collect();
+    // The author's words on each claim (`##` lines above it).
+    let notes: Vec<String> = game
+        .claims
+        .iter()
+        .flat_map(|c| {
+            let item = ItemRef::Claim(c.name.clone());
+            game.docs.iter().filter(move |d| d.item == item).map(move |d| format!("`{}`: {}", c.name, d.text.replace('\n', " ")))
+        })
+        .collect();
     Some(
         Section::new("Claims")
             .paragraph("What the rules are said to imply; they change nothing in play. `rulebook check` proves each, establishes it to a depth, or refutes it with a line.")
-            .table(vec!["Claim".into(), "Says".into(), "Status".into()], rows),
+            .table(vec!["Claim".into(), "Says".into(), "Status".into()], rows)
+            .list(notes),
     )
 }
 
