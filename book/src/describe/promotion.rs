@@ -19,7 +19,7 @@ pub fn promotion(game: &Game) -> Option<Section> {
             format!("A {} that arrives on {zones} must become a {}.", kind(game, r.kind), or_list(&targets))
         })
         .collect();
-    let mut s = Section::new("Promotion").describes(rulebook_interpreter::model::doc::ItemRef::Promotion).at(&game.promotions[0].file, game.promotions[0].span.start).list(items);
+    let mut s = Section::new("Promotion").with_diagram(crate::diagrams::PROMOTION).describes(rulebook_interpreter::model::doc::ItemRef::Promotion).at(&game.promotions[0].file, game.promotions[0].span.start).list(items);
     if game.promotions.len() > 1 {
         s = s.paragraph("Where several rules match one move, the last in this list decides.");
     }
