@@ -1,5 +1,5 @@
 //! Every item of the model in plain language. Each part of the model has its
-//! module under `describe/`, which returns [`Section`]s; [`rulebook`] calls
+//! module under `describe/`, which returns [`Section`]s; [`crate::book::build`] calls
 //! them in the order of the generated rulebook and destructures the model
 //! without `..`, so that a new field of `Game` does not compile until it has
 //! its text.
@@ -115,20 +115,20 @@ impl Section {
     }
 }
 
-pub mod words;
 pub mod castling;
 pub mod chance;
 pub mod claims;
+pub mod cond;
 pub mod end;
 pub mod examples;
 pub mod hand;
 pub mod observe;
+pub mod phases;
 pub mod pieces;
 pub mod promotion;
+pub mod rules;
 pub mod rulings;
 pub mod setup;
-pub mod spread;
-pub mod cond;
-pub mod rules;
-pub mod phases;
 pub mod slide;
+pub mod spread;
+pub mod words;
