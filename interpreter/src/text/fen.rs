@@ -193,34 +193,40 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
                     .with_help("the fourth field is `-` or the square a pawn passed over, e.g. `e3`")
             };
             let mover = pos.side ^ 1;
-            let (axis, sign) = game.players[mover as usize]
-                .forward()
-                .ok_or_else(|| bad("this variant has no forward direction, so no en passant"))?;
-            let mut step = vec![0i32; dims];
-            step[axis] = sign as i32;
-            // One square, or (extension) several passed squares in the mover's
-            // direction separated by commas, e.g. `e3,e4` after a triple step.
+            // One square, or (extension) several passed squares separated by
+            // commas, e.g. `e3,e4` after a triple step.
             let names: Vec<&str> = s.split(',').collect();
             if names.len() > pos.ep_targets.len() {
                 return Err(bad("at most four passed squares"));
             }
-            let mut previous: Option<Cell> = None;
-            for (i, name) in names.iter().enumerate() {
+            let mut passed = Vec::with_capacity(names.len());
+            for name in &names {
                 let target = geo.parse_square(name).ok_or_else(|| bad("not a square of this board"))?;
-                if previous.is_some_and(|p| geo.offset(p, &step) != Some(target)) {
-                    return Err(bad("passed squares must follow each other in the mover's direction"));
-                }
                 if pos.board[target as usize] != 0 {
                     return Err(bad("a passed square must be empty"));
                 }
-                pos.ep_targets[i] = target;
-                previous = Some(target);
+                passed.push(target);
             }
-            let last = previous.ok_or_else(|| bad("no square given"))?;
-            let victim = geo.offset(last, &step).ok_or_else(|| bad("no square beyond it"))?;
-            let vcode = pos.board[victim as usize];
-            if vcode == 0 || color_of(vcode) != mover {
-                return Err(bad("no piece that just passed over this square"));
+            // The step of a part that sets en-passant squares (the pawn's
+            // forward step, a Berolina pawn's diagonal one) along which the
+            // squares follow each other, with a piece of the mover one step
+            // beyond the last: the piece that just passed over them (of any
+            // kind: a face-down piece moving as a pawn is revealed on arrival).
+            let mut steps =
+                game.kinds.iter().flat_map(|kind| kind.parts.iter().filter(|p| p.sets_en_passant).flat_map(|p| p.vectors[mover as usize].iter()));
+            if !steps.clone().any(|_| true) {
+                return Err(bad("no piece of this variant sets en-passant squares"));
+            }
+            let victim = steps
+                .find_map(|v| {
+                    let follows = passed.windows(2).all(|w| geo.offset(w[0], v) == Some(w[1]));
+                    let victim = geo.offset(*passed.last()?, v)?;
+                    let vcode = pos.board[victim as usize];
+                    (follows && vcode != 0 && color_of(vcode) == mover).then_some(victim)
+                })
+                .ok_or_else(|| bad("no piece that just passed over this square"))?;
+            for (slot, &target) in pos.ep_targets.iter_mut().zip(&passed) {
+                *slot = target;
             }
             pos.ep_len = names.len() as u8;
             pos.ep_victim = victim;
