@@ -1,5 +1,6 @@
 //! Positions as text: FEN, X-FEN and Shredder-FEN castling rights, pockets of
-//! pieces in hand (`[QRp]`, promoted pieces marked `~`), face-down pieces
+//! pieces in hand (`[QRp]`, or as one more rank after the last: `…/4K3/Qn`;
+//! promoted pieces marked `~`), face-down pieces
 //! (a `?` after the letter, which is the piece's disguise) with the pools of
 //! identities not yet drawn (`{QRRBBNNPPPPPPPPqrrbbnnpppppppp}` after the
 //! board; without it, the pools are the face-down pieces' disguises), and the
@@ -136,6 +137,12 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
                 return Err(err(src, board_at + close, board_at + close + 1, "unmatched `]`", "before the `[`"));
             }
             (&board_field[..open], Some((board_at + open + 1, &board_field[open + 1..close])))
+        }
+        // Fairy-Stockfish's other form: on a 2D board of a variant with
+        // hands, the pocket as one more rank after the last (`…/4K3/Qn`).
+        None if game.hand.is_some() && geo.dims() == 2 && board_field.matches('/').count() == geo.size(geo.dims() - 1) => {
+            let cut = board_field.rfind('/').unwrap_or(0);
+            (&board_field[..cut], Some((board_at + cut + 1, &board_field[cut + 1..])))
         }
         None => (board_field, None),
     };
