@@ -65,8 +65,11 @@ fn every_rulebook_page_draws_its_diagrams_without_errors() {
     for page in &pages {
         let probed = page.with_file_name("probed.html");
         std::fs::write(&probed, with_probe(&std::fs::read_to_string(page).expect("the page"))).expect("write");
-        let output = Command::new(&browser)
-            .args(["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,900", "--virtual-time-budget=5000", "--dump-dom"])
+        // At most a minute a page (`timeout` from coreutils), so a browser that hangs fails the test.
+        let output = Command::new("timeout")
+            .arg("60")
+            .arg(&browser)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900", "--virtual-time-budget=5000", "--dump-dom"])
             .arg(format!("file://{}", probed.display()))
             .output()
             .expect("chromium runs");
