@@ -62,6 +62,8 @@ pub struct Book {
     pub play: Vec<String>,
     /// The board in a few words (`8×8, 64 cells`), for the index.
     pub board: String,
+    /// How many kinds of piece, for the index.
+    pub pieces: usize,
     /// The mechanisms beyond moving and capturing it uses, for the index.
     pub mechanisms: Vec<String>,
 }
@@ -172,6 +174,7 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
         perft,
         play,
         board: board_words(game),
+        pieces: game.kinds.len(),
         mechanisms: mechanisms(game),
     }
 }

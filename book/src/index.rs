@@ -23,13 +23,12 @@ pub struct Row {
 
 /// The index row of `book`, written into `folder`.
 pub fn row(book: &Book, folder: &str) -> Row {
-    let pieces = book.chapters.iter().find(|c| c.title == "How the pieces move").map_or(0, |c| c.sections.len());
     let perft3 = book.perft.rows.iter().find(|(d, _)| *d == 3).map_or("—".to_string(), |(_, n)| n.to_string());
     Row {
         name: book.name.clone(),
         folder: folder.to_string(),
         board: book.board.clone(),
-        pieces,
+        pieces: book.pieces,
         mechanisms: book.mechanisms.join(", "),
         perft3,
     }

@@ -8,6 +8,7 @@
 //! *the mover* and *the mover's opponent* the players of the ply in
 //! question; the section that uses a condition says who they are there.
 
+pub use super::words::plural;
 use super::words::{kind, or_list, player, zone};
 use rulebook_interpreter::model::cond::{Atom, Cond, Lit, PieceSet, Range, Scope, Who};
 use rulebook_interpreter::model::geometry::Cell;
@@ -89,16 +90,6 @@ pub fn article(word: &str) -> String {
     format!("{} {word}", if vowel { "an" } else { "a" })
 }
 
-/// The plural of a noun (`Pawn` → `Pawns`, `Fers` → `Ferses`).
-pub fn plural(word: &str) -> String {
-    if word.ends_with("man") || word.ends_with("Man") {
-        format!("{}en", &word[..word.len() - 2])
-    } else if ["s", "x", "z", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
-        format!("{word}es")
-    } else {
-        format!("{word}s")
-    }
-}
 
 /// A number a count or distance accepts: `exactly 2`, `at least 3`, `at
 /// most 1`, `between 2 and 4`, `any number`.

@@ -117,7 +117,7 @@ pub fn directions(game: &Game, vectors: &[Vec<i32>]) -> String {
     }
     let mut words = Vec::new();
     for (shape, members) in &families {
-        let size = family_size(shape, dims);
+        let size = family_size(shape);
         if members.len() == size {
             words.push(format!("{} ({size} directions)", family_words(shape, dims)));
             continue;
@@ -133,7 +133,7 @@ pub fn directions(game: &Game, vectors: &[Vec<i32>]) -> String {
             None => words.extend(members.iter().map(|v| vector_words(game, v))),
         }
     }
-    if families.iter().all(|(shape, m)| m.len() == family_size(shape, dims)) {
+    if families.iter().all(|(shape, m)| m.len() == family_size(shape)) {
         and_list(&words)
     } else {
         or_list(&words)
@@ -147,13 +147,12 @@ fn shape_of(v: &[i32]) -> Vec<i32> {
     s
 }
 
-/// How many distinct vectors have this shape in `dims` dimensions (every
+/// How many distinct vectors have this shape (every
 /// arrangement of the components over the axes, every sign of the non-zero ones).
-fn family_size(shape: &[i32], dims: usize) -> usize {
+fn family_size(shape: &[i32]) -> usize {
     let mut arrangements = std::collections::BTreeSet::new();
     permutations(shape, &mut Vec::new(), &mut vec![false; shape.len()], &mut arrangements);
     let nonzero = shape.iter().filter(|&&x| x != 0).count() as u32;
-    let _ = dims;
     arrangements.len() * 2usize.pow(nonzero)
 }
 

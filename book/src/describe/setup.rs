@@ -1,6 +1,6 @@
 //! The board, the players and the setup.
 
-use super::words::{and_list, player};
+use super::words::{and_list, player, plural};
 use super::Section;
 use rulebook_interpreter::model::Game;
 
@@ -13,7 +13,7 @@ pub fn board(game: &Game) -> Section {
         .map(|a| {
             let first = a.labels.first().map_or("", |s| s.as_str());
             let last = a.labels.last().map_or("", |s| s.as_str());
-            format!("{} {} ({first}–{last})", a.labels.len(), plural(&a.name, a.labels.len()))
+            format!("{} {} ({first}–{last})", a.labels.len(), if a.labels.len() == 1 { a.name.clone() } else { plural(&a.name) })
         })
         .collect();
     let cells = geo.board_cells().count();
@@ -29,16 +29,6 @@ pub fn board(game: &Game) -> Section {
     Section::new("Board").describes(rulebook_interpreter::model::doc::ItemRef::Board).paragraph(text)
 }
 
-/// `rank` or `ranks` by count.
-fn plural(word: &str, n: usize) -> String {
-    if n == 1 {
-        word.to_string()
-    } else if word.ends_with('s') || word.ends_with('x') {
-        format!("{word}es")
-    } else {
-        format!("{word}s")
-    }
-}
 
 /// The players, in turn order, and what each one's directions mean.
 pub fn players(game: &Game) -> Section {

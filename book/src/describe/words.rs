@@ -75,9 +75,11 @@ pub fn zone(game: &Game, cells: &[Cell]) -> String {
     names.join(" ")
 }
 
-/// The plural of an axis name (`rank` → `ranks`).
-fn plural(word: &str) -> String {
-    if word.ends_with('s') || word.ends_with('x') {
+/// The plural of a noun (`Pawn` → `Pawns`, `Fers` → `Ferses`).
+pub fn plural(word: &str) -> String {
+    if word.ends_with("man") || word.ends_with("Man") {
+        format!("{}en", &word[..word.len() - 2])
+    } else if ["s", "x", "z", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
         format!("{word}es")
     } else {
         format!("{word}s")

@@ -221,7 +221,7 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             // kind: a face-down piece moving as a pawn is revealed on arrival).
             let mut steps =
                 game.kinds.iter().flat_map(|kind| kind.parts.iter().filter(|p| p.sets_en_passant).flat_map(|p| p.vectors[mover as usize].iter()));
-            if !steps.clone().any(|_| true) {
+            if steps.clone().next().is_none() {
                 return Err(bad("no piece of this variant sets en-passant squares"));
             }
             let victim = steps
