@@ -107,6 +107,7 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
         tunnel: _,
         slide: _,
         observe: _,
+        explosion: _,
         phases: _,
         rules: _,
         docs,
@@ -119,7 +120,7 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
     game_sections.push(describe::setup::setup(game));
     chapter("The game", game_sections);
     chapter("How the pieces move", describe::pieces::movements(game));
-    let special: Vec<Section> = [describe::promotion::promotion(game), describe::castling::castling(game), describe::hand::hand(game)]
+    let special: Vec<Section> = [describe::promotion::promotion(game), describe::castling::castling(game), describe::hand::hand(game), describe::explosion::explosion(game)]
         .into_iter()
         .flatten()
         .collect();
@@ -188,7 +189,7 @@ fn board_words(game: &Game) -> String {
 
 /// The mechanisms of `game` beyond moving and capturing, by name.
 fn mechanisms(game: &Game) -> Vec<String> {
-    let has: [(&str, bool); 13] = [
+    let has: [(&str, bool); 14] = [
         ("promotion", !game.promotions.is_empty()),
         ("castling", game.castling.is_some()),
         ("drops", game.hand.is_some()),
@@ -198,6 +199,7 @@ fn mechanisms(game: &Game) -> Vec<String> {
         ("entanglement", game.spread.as_ref().is_some_and(|s| s.entangle.is_some())),
         ("tunnelling", game.tunnel.is_some()),
         ("observation", game.observe.is_some()),
+        ("explosions", game.explosion.is_some()),
         ("sliding levels", game.slide.is_some()),
         ("phases", !game.phases.is_empty()),
         ("rules of play", !game.rules.is_empty()),

@@ -121,6 +121,7 @@ pub mod claims;
 pub mod cond;
 pub mod end;
 pub mod examples;
+pub mod explosion;
 pub mod hand;
 pub mod observe;
 pub mod phases;

@@ -1,4 +1,4 @@
-//! The Markdown rulebook of every file in rules/ (and rules/fairy/), as a
+//! The Markdown rulebook of every file in rules/ (and some of rules/fairy/), as a
 //! reviewed snapshot (snapshots/book/): claims unchecked (the verifier's
 //! verdicts are `rulebook check`'s business and its snapshots'), perft to
 //! depth 2 so that the run stays short.
@@ -38,10 +38,19 @@ fn variant(file: &str) -> Variant {
     Variant::new(Arc::new(game))
 }
 
+/// The files of rules/fairy/ whose rulebook is a snapshot too: one per
+/// mechanism they add to chess (the others, mostly new pieces on chess's
+/// rules, are covered by `every_item_a_file_uses_is_described`).
+const FAIRY_SNAPSHOTS: &[&str] = &["atomic", "kingofthehill", "placement", "racingkings", "sittuyin"];
+
 #[test]
 fn every_rules_file_has_its_rulebook() {
     let unchecked = |_: &str| None;
-    for file in rules_files() {
+    let snapshotted = |file: &String| match file.strip_prefix("rules/fairy/") {
+        Some(name) => FAIRY_SNAPSHOTS.contains(&name.trim_end_matches(".rules")),
+        None => true,
+    };
+    for file in rules_files().into_iter().filter(snapshotted) {
         let v = variant(&file);
         let inputs = Inputs {
             file: file.clone(),
@@ -78,7 +87,7 @@ fn every_item_a_file_uses_is_described() {
         let book = build(&v, &inputs);
         let titles: Vec<&str> = book.chapters.iter().flat_map(|c| &c.sections).map(|s| s.title.as_str()).collect();
         let has = |t: &str| titles.iter().any(|x| x.starts_with(t));
-        let expected: [(&str, bool); 14] = [
+        let expected: [(&str, bool); 15] = [
             ("Board", true),
             ("Players", true),
             ("Setup", true),
@@ -90,6 +99,7 @@ fn every_item_a_file_uses_is_described() {
             ("Spread pieces", game.spread.is_some()),
             ("Tunnelling", game.tunnel.is_some()),
             ("Observation", game.observe.is_some()),
+            ("Explosions", game.explosion.is_some()),
             ("Sliding levels", game.slide.is_some()),
             ("Letters", !game.letter_sets.is_empty()),
             ("End of the game", true),

@@ -872,11 +872,20 @@ impl<'a> Encoder<'a> {
             self.at_term(s, king).eq(int(code(rule.king, us) as i64)),
             Bool::or(&line.iter().map(|&c| king.eq(int(c as i64))).collect::<Vec<_>>()),
         ];
-        // Exactly one royal piece, and it is the king of this rule.
-        let royals: Vec<Int> =
-            self.cells.iter().map(|&c| self.is_royal(&self.at(s, c), us).ite(&int(1), &int(0))).collect();
-        parts.push(Int::add(&royals).eq(int(1)));
-        parts.push(self.in_check(s, us).not());
+        // A royal castler: exactly one royal piece, the king of this rule, not
+        // in check and crossing no attacked cell. Any other: the one piece of
+        // its kind, through attacks (LANGUAGE §3.8).
+        let royal = self.game.kinds[rule.king as usize].royal;
+        if royal {
+            let royals: Vec<Int> =
+                self.cells.iter().map(|&c| self.is_royal(&self.at(s, c), us).ite(&int(1), &int(0))).collect();
+            parts.push(Int::add(&royals).eq(int(1)));
+            parts.push(self.in_check(s, us).not());
+        } else {
+            let king_code = int(code(rule.king, us) as i64);
+            let kings: Vec<Int> = self.cells.iter().map(|&c| self.at(s, c).eq(&king_code).ite(&int(1), &int(0))).collect();
+            parts.push(Int::add(&kings).eq(int(1)));
+        }
         for &c in &line {
             let ci = int(c as i64);
             let ends = [king, &rook];
@@ -884,7 +893,7 @@ impl<'a> Encoder<'a> {
             let below_high = Bool::or(&[ends[0].ge(&ci), ends[1].ge(&ci), int(kt as i64).ge(&ci), int(rt as i64).ge(&ci)]);
             let between = Bool::and(&[above_low, below_high, king.ne(&ci), rook.ne(&ci)]);
             parts.push(between.implies(self.at(s, c).eq(int(0))));
-            if c != kt {
+            if c != kt && royal {
                 let crossed = Bool::and(&[
                     Bool::or(&[Bool::and(&[king.le(&ci), ci.le(int(kt as i64))]), Bool::and(&[ci.le(king), int(kt as i64).le(&ci)])]),
                     king.ne(&ci),

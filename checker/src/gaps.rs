@@ -216,6 +216,7 @@ fn effect_words(game: &rulebook_interpreter::Game, rule: &Rule, subject: Option<
             .collect::<Vec<_>>()
             .join(", then "),
         Effect::Forbid(_) => "a move is forbidden".to_string(),
+        Effect::CompelCaptures => "captures are compulsory".to_string(),
     }
 }
 

@@ -9,6 +9,8 @@ mod phase;
 pub use phase::*;
 mod observe;
 pub use observe::*;
+mod explosion;
+pub use explosion::*;
 mod slide;
 pub use slide::*;
 mod rule;
@@ -129,6 +131,8 @@ pub enum Item {
     Slide(Slide),
     /// `observe { … }`: a moving piece seen by an enemy piece is slowed or displaced (issue 15).
     Observe(Observe),
+    /// `explosion { … }`: every capture explodes on its target square (issue 17).
+    Explosion(Explosion),
     /// `rule "name" { on …  if …  then … }`: a rule-defined condition and effect (issue 13).
     Rule(RuleDef),
     /// `example "name" { … }`: a worked example, checked like a doctest (issue 16).
@@ -596,6 +600,8 @@ pub enum Without {
     Entangle,
     /// `without tunnel`.
     Tunnel,
+    /// `without explosion`.
+    Explosion,
 }
 
 /// `hidden { pieces Queen Rook Bishop Knight Pawn  captured seen by capturer }`.

@@ -207,6 +207,7 @@ impl Builder<'_> {
             Rule::tunnel_block => Item::Tunnel(self.tunnel(inner)?),
             Rule::slide_block => Item::Slide(self.slide(inner)?),
             Rule::observe_block => Item::Observe(self.observe(inner)?),
+            Rule::explosion_block => Item::Explosion(self.explosion(inner)?),
             Rule::rule_block => Item::Rule(self.rule_def(inner)?),
             Rule::phase_block => Item::Phase(self.phase(inner)?),
             Rule::example_block => Item::Example(self.example(inner)?),
@@ -883,6 +884,7 @@ impl Builder<'_> {
             Rule::kw_spread => Without::Spread,
             Rule::kw_entangle => Without::Entangle,
             Rule::kw_tunnel => Without::Tunnel,
+            Rule::word_explosion => Without::Explosion,
             _ => return Err(self.internal(span, "unknown without target")),
         };
         Ok(Spanned::new(without, span))
@@ -1210,6 +1212,7 @@ impl Builder<'_> {
 
 mod phase;
 mod observe;
+mod explosion;
 mod slide;
 mod rule;
 mod example;

@@ -6,6 +6,7 @@
 
 pub mod cond;
 pub mod example;
+pub mod explosion;
 pub mod frame;
 pub mod movegen;
 pub mod perft;

@@ -17,6 +17,7 @@ pub mod geometry;
 pub mod load;
 pub mod lower;
 pub mod observe;
+pub mod explosion;
 pub mod slide;
 
 use crate::model::geometry::{Cell, Geometry};
@@ -67,6 +68,8 @@ pub struct Game {
     pub slide: Option<slide::SlideRules>,
     /// Moving pieces seen by enemy pieces are slowed or displaced (`observe { … }`).
     pub observe: Option<observe::Observation>,
+    /// Every capture explodes on its target square (`explosion { … }`).
+    pub explosion: Option<explosion::Explosion>,
     /// The phases before play (`phase NAME { … }`), in order; empty: play from the start.
     pub phases: Vec<flow::Phase>,
     /// The rule-defined conditions and effects (`rule "name" { … }`), in file

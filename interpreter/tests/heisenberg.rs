@@ -198,7 +198,9 @@ fn reference(v: &Variant, chess: &Variant, pos: &Position) -> BTreeSet<String> {
         if let Some(b) = slower(k).filter(|_| lifted.board[s as usize] == 0) {
             let mut probe = lifted.clone();
             probe.put(s, code(b, us), &v.tables_for(&lifted));
-            for g in chess.legal_moves(&probe).iter().filter(|g| g.from == s && !matches!(g.kind, MoveKind::EnPassant | MoveKind::Castle) && g.to != from) {
+            // Ruling "slowed-move": never onto a king (a royal piece is never captured).
+            let onto_king = |g: &&Move| probe.board[g.to as usize] != 0 && kind_of(probe.board[g.to as usize]) == king;
+            for g in chess.legal_moves(&probe).iter().filter(|g| g.from == s && !matches!(g.kind, MoveKind::EnPassant | MoveKind::Castle) && g.to != from && !onto_king(g)) {
                 let m = observed(g.to, SLOWED, NO_PROMOTION);
                 if safe(&m) {
                     out.insert(rulebook_interpreter::text::notation::coordinate(v, &m));

@@ -31,6 +31,7 @@ fn family(e: &Effect) -> &'static str {
     match e {
         Effect::End { .. } => "end the game",
         Effect::Forbid(_) => "forbid moves",
+        Effect::CompelCaptures => "compel captures",
         Effect::Oblige(_) => "oblige",
     }
 }
@@ -101,7 +102,7 @@ pub fn rule(game: &Game, index: usize, r: &Rule) -> Section {
             or_list(&earlier),
             if earlier.len() == 1 { "comes" } else { "come" }
         )),
-        (Effect::Forbid(_), _) => None,
+        (Effect::Forbid(_) | Effect::CompelCaptures, _) => None,
     };
     if let Some(o) = order {
         s = s.paragraph(o);
@@ -136,6 +137,10 @@ fn effect(game: &Game, r: &Rule) -> Vec<(String, Vec<String>)> {
         Effect::Forbid(c) => {
             vec![condition("Then a move is not legal if, in the position after it,", game, c)]
         }
+        Effect::CompelCaptures => vec![(
+            "Then captures are compulsory: while the player to move has a legal move that captures, a move that captures nothing is not legal (castling and drops capture nothing). The moves other rules forbid are left out first.".to_string(),
+            Vec::new(),
+        )],
         Effect::Oblige(steps) => {
             let items: Vec<String> = steps
                 .iter()
@@ -259,7 +264,7 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
                 .iter()
                 .filter(|r| match &r.effect {
                     Effect::Oblige(steps) => steps.iter().any(|s| s.action == ObligeAction::Return),
-                    Effect::End { .. } | Effect::Forbid(_) => false,
+                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures => false,
                 })
                 .map(|r| format!("\"{}\"", r.name))
                 .collect();

@@ -55,6 +55,8 @@ impl Encoder<'_> {
                     };
                     offered.push(Bool::and(&[guard, self.cond(&step.next, cond, made)?]).not());
                 }
+                // Compulsory captures compare a move with the others: not stated.
+                (Effect::CompelCaptures, Trigger::Offer) => return Err(Unstated("captures are compulsory")),
                 // A rule that obliges, for the mover and, when its guard
                 // names `own` or `enemy`, the other player as the subject.
                 (Effect::Oblige(_), Trigger::PlyEnd) => {

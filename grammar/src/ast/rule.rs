@@ -38,6 +38,9 @@ pub enum Effect {
     Draw,
     /// `forbid moves after which COND`.
     Forbid(Cond),
+    /// `captures are compulsory`: while a capture is legal, a move that
+    /// captures nothing is not.
+    CompelCaptures,
     /// `PLAYER must …  then PLAYER must …`: decisions owed, in this order.
     Oblige(Vec<ObligeStep>),
 }

@@ -21,7 +21,7 @@ impl Builder<'_> {
                     guard = Some(self.cond(self.need(cond, c_span, "missing condition")?)?);
                 }
                 Rule::rule_effect => {
-                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
+                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
                     let inner = self.need(inner, c_span, "missing effect")?;
                     let e_span = span_of(&inner);
                     effect = Some(Spanned::new(self.effect(inner, e_span)?, e_span));
@@ -39,6 +39,9 @@ impl Builder<'_> {
     }
 
     fn effect(&self, pair: Pair<'_, Rule>, span: Span) -> Res<Effect> {
+        if pair.as_rule() == Rule::effect_compel {
+            return Ok(Effect::CompelCaptures);
+        }
         if pair.as_rule() == Rule::effect_forbid {
             let cond = pair.into_inner().find(|p| p.as_rule() == Rule::cond);
             return Ok(Effect::Forbid(self.cond(self.need(cond, span, "missing condition")?)?));

@@ -129,6 +129,7 @@ fn chess_has_every_item_in_order() {
             Item::Phase(_) => "phase",
             Item::Slide(_) => "slide",
             Item::Observe(_) => "observe",
+            Item::Explosion(_) => "explosion",
             Item::Rule(_) => "rule",
             Item::Example(_) => "example",
         })

@@ -115,19 +115,46 @@ fn moves_without_end(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
     forbid_filter(game, t, pos, out, first);
 }
 
-/// Removes from `out[first..]` every move an `offer` rule forbids in `pos`.
+/// Removes from `out[first..]` every move an `offer` rule forbids in `pos`:
+/// those after which a `forbid` rule's condition holds, then, where a
+/// `captures are compulsory` rule applies and some move left captures, the
+/// moves that capture nothing.
 pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
     let mover = pos.side;
+    let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover }.holds(g));
     let active: Vec<(&Rule, &Cond)> = game
         .rules
         .iter()
-        .filter(|r| r.trigger == Trigger::Offer)
         .filter_map(|r| match &r.effect {
             Effect::Forbid(after) => Some((r, after)),
-            Effect::End { .. } | Effect::Oblige(_) => None,
+            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures => None,
         })
-        .filter(|(r, _)| r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover }.holds(g)))
+        .filter(|(r, _)| offered(r))
         .collect();
+    forbid_after(game, t, pos, out, first, &active);
+    if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) {
+        let captures = |m: &Move| match m.kind {
+            MoveKind::EnPassant => true,
+            MoveKind::Drop | MoveKind::Castle => false,
+            MoveKind::Normal | MoveKind::EnPassantSetter => pos.board[m.to as usize] != 0,
+        };
+        if out[first..].iter().any(captures) {
+            let mut keep = first;
+            for i in first..out.len() {
+                if captures(&out[i]) {
+                    out[keep] = out[i];
+                    keep += 1;
+                }
+            }
+            out.truncate(keep);
+        }
+    }
+}
+
+/// Removes from `out[first..]` the moves after which one of the `forbid`
+/// conditions of `active` holds.
+fn forbid_after(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize, active: &[(&Rule, &Cond)]) {
+    let mover = pos.side;
     if active.is_empty() {
         return;
     }

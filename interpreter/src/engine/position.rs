@@ -311,6 +311,8 @@ impl Position {
     pub fn make(&mut self, m: &Move, game: &Game, t: &Tables) {
         if crate::engine::spread::needs_spread_make(self, m) {
             crate::engine::spread::make(self, m, game, t);
+        } else if game.explosion.is_some() && crate::engine::explosion::captures(self, m) {
+            crate::engine::explosion::make_capture(self, m, game, t);
         } else {
             self.make_plain(m, game, t);
         }
@@ -366,6 +368,7 @@ impl Position {
                     resets = true;
                     self.capture_to_hand(victim, game);
                     self.lose_right_at(victim_cell);
+                    self.lose_rights_of_castler(victim, game);
                 }
                 let mut mover = self.take(m.from, t);
                 if self.is_hidden(m.from) {
@@ -411,6 +414,16 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side ^= 1;
+    }
+
+    /// A captured (or exploded) piece of the castling kind, unless promoted,
+    /// takes its owner's castling rights with it (a royal one is never taken).
+    pub(crate) fn lose_rights_of_castler(&mut self, piece: u8, game: &Game) {
+        if let Some(rule) = &game.castling {
+            if piece & PROMOTED == 0 && kind_of(piece) == rule.king {
+                self.castling[color_of(piece) as usize] = [NO_CELL; 2];
+            }
+        }
     }
 
     pub(crate) fn lose_right_at(&mut self, cell: Cell) {

@@ -181,6 +181,15 @@ pub struct Tables {
     pub drop_zone: Vec<bool>,
     /// Bitmask of royal kinds.
     pub royal_mask: u64,
+    /// Per cell: the range of [`Tables::blast_cells`] an explosion there
+    /// reaches, the cell itself left out (`explosion`; empty without one).
+    pub blast_index: Vec<(u32, u32)>,
+    /// The cells within an explosion's reach of each cell (see `blast_index`).
+    pub blast_cells: Vec<Cell>,
+    /// Bitmask of the kinds an explosion spares around its target.
+    pub blast_spared: u64,
+    /// Bitmask of the kinds no explosion removes.
+    pub blast_immune: u64,
     /// Random keys for position hashing: per piece code and cell (the same
     /// in every frame, and shared by the tables of a variant's frames).
     pub zobrist: std::sync::Arc<Vec<u64>>,
@@ -540,6 +549,10 @@ impl Tables {
             .filter(|(_, k)| k.royal)
             .fold(0u64, |m, (i, _)| m | 1 << i);
 
+        let (blast_index, blast_cells) = blast_reach(game);
+        let mask = |kinds: &[KindId]| kinds.iter().fold(0u64, |m, &k| m | 1 << k);
+        let (blast_spared, blast_immune) = game.explosion.as_ref().map_or((0, 0), |x| (mask(&x.spares), mask(&x.immune)));
+
         // SplitMix64 keys: deterministic, independent of the platform.
         let zobrist = zobrist.unwrap_or_else(|| {
             let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -575,6 +588,10 @@ impl Tables {
             may_repeat,
             drop_zone,
             royal_mask,
+            blast_index,
+            blast_cells,
+            blast_spared,
+            blast_immune,
             zobrist,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
         }
@@ -587,11 +604,43 @@ impl Tables {
         &self.rays[a as usize..b as usize]
     }
 
+    /// The cells an explosion on `cell` reaches, `cell` left out.
+    #[inline]
+    pub fn blast_around(&self, cell: Cell) -> &[Cell] {
+        let (a, b) = self.blast_index[cell as usize];
+        &self.blast_cells[a as usize..b as usize]
+    }
+
     /// The cells of a ray.
     #[inline]
     pub fn ray_cells(&self, ray: &Ray) -> &[Cell] {
         &self.cells[ray.start as usize..ray.start as usize + ray.len as usize]
     }
+}
+
+/// Per cell, the cells on the board within the explosion's reach (king
+/// steps: every coordinate differs by at most `around`), in cell order, the
+/// cell itself left out; empty tables without an `explosion` item.
+fn blast_reach(game: &Game) -> (Vec<(u32, u32)>, Vec<Cell>) {
+    let Some(x) = &game.explosion else { return (Vec::new(), Vec::new()) };
+    let geo = &game.geometry;
+    let r = x.radius as i64;
+    let mut index = Vec::with_capacity(geo.cells());
+    let mut cells = Vec::new();
+    let coords: Vec<Vec<i64>> = (0..geo.cells() as Cell).map(|c| geo.coords(c).into_iter().map(|v| v as i64).collect()).collect();
+    for c in 0..geo.cells() as Cell {
+        let start = cells.len() as u32;
+        if geo.on_board[c as usize] {
+            let here = &coords[c as usize];
+            for other in geo.board_cells() {
+                if other != c && coords[other as usize].iter().zip(here).all(|(a, b)| (a - b).abs() <= r) {
+                    cells.push(other);
+                }
+            }
+        }
+        index.push((start, cells.len() as u32));
+    }
+    (index, cells)
 }
 
 #[cfg(test)]

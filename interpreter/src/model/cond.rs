@@ -50,6 +50,10 @@ pub enum Effect {
     /// `forbid moves after which COND`: a move is not legal when `COND`
     /// holds in the position after it (subject: the mover).
     Forbid(Cond),
+    /// `captures are compulsory`: while the mover has a legal move that
+    /// captures, the moves that capture nothing are not legal (judged after
+    /// the moves `forbid` rules remove).
+    CompelCaptures,
     /// `PLAYER must …  then PLAYER must …`: decisions owed before the turn
     /// passes, queued in this order when the rule holds at the end of a
     /// decision ([`crate::flow::oblige`]).

@@ -62,6 +62,8 @@ pub enum ItemRef {
     Slide,
     /// `observe { … }`.
     Observe,
+    /// The `explosion` item.
+    Explosion,
     /// `phase NAME { … }`.
     Phase(String),
     /// `rule "NAME" { … }`.
@@ -94,6 +96,7 @@ impl std::fmt::Display for ItemRef {
             ItemRef::Tunnel => write!(f, "tunnel"),
             ItemRef::Slide => write!(f, "slide"),
             ItemRef::Observe => write!(f, "observe"),
+            ItemRef::Explosion => write!(f, "explosion"),
             ItemRef::Phase(n) => write!(f, "phase {n}"),
             ItemRef::Rule(n) => write!(f, "rule \"{n}\""),
             ItemRef::Example(n) => write!(f, "example \"{n}\""),

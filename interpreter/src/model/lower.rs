@@ -22,6 +22,7 @@ mod hidden;
 mod letters;
 mod chance;
 mod observe;
+mod explosion;
 mod slide;
 mod phases;
 mod rules;
@@ -40,6 +41,7 @@ use hidden::*;
 use letters::*;
 use chance::*;
 use observe::*;
+use explosion::*;
 use slide::*;
 use phases::*;
 use rules::*;
@@ -100,6 +102,8 @@ struct Draft<'a> {
     slide: Option<From<'a, ast::Slide>>,
     /// The `observe` item, if any (a child's replaces the parent's).
     observe: Option<From<'a, ast::Observe>>,
+    /// The `explosion` item, if any (a child's replaces the parent's).
+    explosion: Option<From<'a, ast::Explosion>>,
     /// The phases, in the order first written (a child's phase of the same name replaces the parent's).
     phases: Vec<From<'a, ast::Phase>>,
     /// The `rule` items, in the order first written (a child's rule of the same name replaces the parent's).
@@ -195,6 +199,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 ast::Item::Tunnel(t) => draft.tunnel = Some(From { file, node: t }),
                 ast::Item::Slide(sl) => draft.slide = Some(From { file, node: sl }),
                 ast::Item::Observe(o) => draft.observe = Some(From { file, node: o }),
+                ast::Item::Explosion(x) => draft.explosion = Some(From { file, node: x }),
                 ast::Item::Rule(r) => {
                     if let Some(prev) = draft.rules.iter().find(|q| q.file == file && q.node.name.node == r.name.node) {
                         diags.push(
@@ -255,6 +260,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                     ast::Without::Spread => draft.spread = None,
                     ast::Without::Entangle => draft.entangle = None,
                     ast::Without::Tunnel => draft.tunnel = None,
+                    ast::Without::Explosion => draft.explosion = None,
                 },
             }
         }
@@ -377,6 +383,18 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             );
         }
     }
+    let explosion = draft.explosion.and_then(|x| lower_explosion(&mut cx, x));
+    if let Some(x) = &explosion {
+        // An exploding face-down or spread piece would need its identity or
+        // collapse drawn; a sliding level changes which cells are neighbours.
+        let other = [("hidden", hidden.is_some()), ("spread", spread.is_some()), ("tunnel", tunnel.is_some()), ("slide", slide.is_some()), ("observe", observe.is_some())];
+        if let Some((name, _)) = other.iter().find(|(_, there)| *there) {
+            cx.diags.push(
+                Diagnostic::error("E0167", x.file.clone(), x.span, format!("an `explosion` item in a variant with `{name}`"), "not supported together yet")
+                    .with_help(format!("explosions are not yet combined with `{name}`; remove one of them")),
+            );
+        }
+    }
     let phases = lower_phases(&mut cx, &draft.phases, hand.as_ref(), castling.as_ref());
     let rules = lower_rules(&mut cx, &draft.rules, &RuleScope { kinds: kinds.len(), phases: &phases, slide: slide.as_ref() });
     if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
@@ -404,6 +422,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             ("tunnel", tunnel.is_some()),
             ("slide", slide.is_some()),
             ("observe", observe.is_some()),
+            ("explosion", explosion.is_some()),
         ],
     };
     let rulings = lower_rulings(&mut cx, &draft.rulings, &present);
@@ -437,6 +456,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         tunnel,
         slide,
         observe,
+        explosion,
         phases,
         rules,
         docs: lower_docs(chain),
@@ -475,6 +495,7 @@ fn singleton(item: &ast::Item) -> Option<(&'static str, Span)> {
         ast::Item::Tunnel(t) => ("tunnel", t.span),
         ast::Item::Slide(sl) => ("slide", sl.span),
         ast::Item::Observe(o) => ("observe", o.span),
+        ast::Item::Explosion(x) => ("explosion", x.span),
         _ => return None,
     })
 }

@@ -187,7 +187,7 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
     if let Some(&(at, s)) = fields.get(2) {
         if s != "-" {
             for (j, ch) in s.char_indices() {
-                set_castling_right(game, &mut pos, ch, src, at + j)?;
+                set_castling_right(game, t, &mut pos, ch, src, at + j)?;
             }
         }
     }
@@ -201,41 +201,30 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             };
             let mover = pos.side ^ 1;
             // One square, or (extension) several passed squares separated by
-            // commas, e.g. `e3,e4` after a triple step.
-            let names: Vec<&str> = s.split(',').collect();
-            if names.len() > pos.ep_targets.len() {
-                return Err(bad("at most four passed squares"));
+            // commas, e.g. `e3,e4` after a triple step; Fairy-Stockfish writes
+            // them back to back (`c5d6`) and may add the square of the piece
+            // that passed over them (its "marked" piece), which settles which
+            // piece an en-passant capture takes.
+            let mut squares = Vec::new();
+            for name in s.split(',') {
+                squares.extend(split_squares(geo, name).ok_or_else(|| bad("not a square of this board"))?);
             }
-            let mut passed = Vec::with_capacity(names.len());
-            for name in &names {
-                let target = geo.parse_square(name).ok_or_else(|| bad("not a square of this board"))?;
-                if pos.board[target as usize] != 0 {
-                    return Err(bad("a passed square must be empty"));
-                }
-                passed.push(target);
+            let (marked, passed): (Vec<Cell>, Vec<Cell>) = squares.into_iter().partition(|&c| pos.board[c as usize] != 0);
+            if passed.is_empty() || passed.len() > pos.ep_targets.len() {
+                return Err(bad("one to four passed squares, which must be empty"));
             }
-            // The step of a part that sets en-passant squares (the pawn's
-            // forward step, a Berolina pawn's diagonal one) along which the
-            // squares follow each other, with a piece of the mover one step
-            // beyond the last: the piece that just passed over them (of any
-            // kind: a face-down piece moving as a pawn is revealed on arrival).
-            let mut steps =
-                game.kinds.iter().flat_map(|kind| kind.parts.iter().filter(|p| p.sets_en_passant).flat_map(|p| p.vectors[mover as usize].iter()));
-            if steps.clone().next().is_none() {
-                return Err(bad("no piece of this variant sets en-passant squares"));
-            }
-            let victim = steps
-                .find_map(|v| {
-                    let follows = passed.windows(2).all(|w| geo.offset(w[0], v) == Some(w[1]));
-                    let victim = geo.offset(*passed.last()?, v)?;
-                    let vcode = pos.board[victim as usize];
-                    (follows && vcode != 0 && color_of(vcode) == mover).then_some(victim)
-                })
+            let marked = match marked[..] {
+                [] => None,
+                [c] if color_of(pos.board[c as usize]) == mover => Some(c),
+                _ => return Err(bad("a passed square must be empty")),
+            };
+            let victim = ep_victims(game, &pos, &passed, mover)
+                .find(|&v| marked.is_none_or(|m| m == v))
                 .ok_or_else(|| bad("no piece that just passed over this square"))?;
             for (slot, &target) in pos.ep_targets.iter_mut().zip(&passed) {
                 *slot = target;
             }
-            pos.ep_len = names.len() as u8;
+            pos.ep_len = passed.len() as u8;
             pos.ep_victim = victim;
         }
     }
@@ -491,7 +480,7 @@ fn unknown_letter(game: &Game, src: &FenSource, at: usize, ch: char) -> Diagnost
         .with_help(format!("this variant's pieces are {letters} (white upper case, black lower case)"))
 }
 
-fn set_castling_right(game: &Game, pos: &mut Position, ch: char, src: &FenSource, at: usize) -> Result<(), Diagnostic> {
+fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src: &FenSource, at: usize) -> Result<(), Diagnostic> {
     let bad = |why: String| {
         err(src, at, at + ch.len_utf8(), format!("bad castling right `{ch}`"), why)
             .with_help("castling rights are `-`, or K Q k q (X-FEN), or the rook files such as HAha (Shredder-FEN)")
@@ -510,10 +499,9 @@ fn set_castling_right(game: &Game, pos: &mut Position, ch: char, src: &FenSource
             geo.name(pair.blue)
         )));
     }
-    let king = pos.royal[color as usize];
-    if pos.royal_count[color as usize] != 1 || kind_of(pos.board[king as usize]) != rule.king {
+    let Some(king) = movegen::castler(t, pos, rule, color) else {
         return Err(bad("there is no single castling king of that side".into()));
-    }
+    };
     let kc = geo.coords(king);
     let rook_code = code(rule.rook, color);
     let up = ch.to_ascii_uppercase();
@@ -813,11 +801,46 @@ pub fn hide_setup(game: &Game, t: &Tables, pos: &mut Position) {
     }
 }
 
+/// A field of squares written back to back (`c5d6`), split into cells; a
+/// single square name as it is. `None` when some part is not a square.
+fn split_squares(geo: &crate::model::geometry::Geometry, text: &str) -> Option<Vec<Cell>> {
+    if let Some(c) = geo.parse_square(text) {
+        return Some(vec![c]);
+    }
+    // The longest square name that starts the text, then the rest.
+    (1..text.len()).rev().filter(|&i| text.is_char_boundary(i)).find_map(|i| {
+        let first = geo.parse_square(&text[..i])?;
+        let mut rest = split_squares(geo, &text[i..])?;
+        rest.insert(0, first);
+        Some(rest)
+    })
+}
+
+/// The pieces of `mover` that could just have passed over `passed`: one
+/// step beyond the last of them along a step of a part that sets en-passant
+/// squares (the pawn's forward step, a Berolina pawn's diagonal ones), the
+/// squares following each other along it. Of any kind: a face-down piece
+/// moving as a pawn is revealed on arrival.
+fn ep_victims<'a>(game: &'a Game, pos: &'a Position, passed: &'a [Cell], mover: Color) -> impl Iterator<Item = Cell> + 'a {
+    let geo = &game.geometry;
+    game.kinds
+        .iter()
+        .flat_map(move |kind| kind.parts.iter().filter(|p| p.sets_en_passant).flat_map(move |p| p.vectors[mover as usize].iter()))
+        .filter_map(move |v| {
+            let follows = passed.windows(2).all(|w| geo.offset(w[0], v) == Some(w[1]));
+            let victim = geo.offset(*passed.last()?, v)?;
+            let vcode = pos.board[victim as usize];
+            (follows && vcode != 0 && color_of(vcode) == mover).then_some(victim)
+        })
+}
+
 fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize, len: usize) -> Result<(), Diagnostic> {
     let has_royal = game.kinds.iter().any(|k| k.royal);
     for color in 0..2u8 {
         let royal_in_hand = game.kinds.iter().enumerate().any(|(k, kind)| kind.royal && pos.hand[color as usize][k] > 0);
-        if has_royal && pos.royal_count[color as usize] == 0 && !royal_in_hand {
+        // Where explosions can remove royal pieces, a side may have lost its
+        // last one: the position is over (a `rule` decides it), not invalid.
+        if has_royal && pos.royal_count[color as usize] == 0 && !royal_in_hand && game.explosion.is_none() {
             let who = &game.players[color as usize].name;
             return Err(err(src, at, at + len, format!("{who} has no royal piece"), "in this board")
                 .with_help("every side needs its king (a `royal` piece)"));
@@ -841,8 +864,11 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
     } else {
         movegen::royal_attacked(game, t, pos, pos.side ^ 1)
     };
-    // Mid-ply (obligations owed), the mover may stand in check until the ply ends.
-    if attacked && !crate::flow::ply::in_ply(pos) {
+    // Mid-ply (obligations owed), the mover may stand in check until the ply
+    // ends; a move that blew up the side to move's last royal piece may leave
+    // the mover's own attacked (§3.23: it ends the game).
+    let exploded = game.explosion.is_some() && has_royal && pos.royal_count[pos.side as usize] == 0;
+    if attacked && !crate::flow::ply::in_ply(pos) && !exploded {
         let who = &game.players[(pos.side ^ 1) as usize].name;
         return Err(err(src, at, at + len, format!("{who} is in check but it is not their move"), "in this board")
             .with_help("the side that just moved cannot have left its king attacked; check the side to move"));
@@ -900,7 +926,12 @@ pub fn write(game: &Game, pos: &Position) -> String {
     out.push_str(if rights.is_empty() { "-" } else { &rights });
     out.push(' ');
     if pos.ep_len > 0 {
-        let names: Vec<String> = pos.ep_targets[..pos.ep_len as usize].iter().map(|&c| geo.name(c)).collect();
+        let passed = &pos.ep_targets[..pos.ep_len as usize];
+        let mut names: Vec<String> = passed.iter().map(|&c| geo.name(c)).collect();
+        // The piece that passed, where the squares alone would name another first.
+        if pos.ep_victim != NO_CELL && ep_victims(game, pos, passed, pos.side ^ 1).next() != Some(pos.ep_victim) {
+            names.push(geo.name(pos.ep_victim));
+        }
         out.push_str(&names.join(","));
     } else {
         out.push('-');
@@ -950,7 +981,9 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
                         }
                         let letter = game.kinds[kind_of(c) as usize].letter;
                         out.push(if color_of(c) == 0 { letter } else { letter.to_ascii_lowercase() });
-                        if c & PROMOTED != 0 && game.hand.is_some() {
+                        // A promoted piece is marked where it matters: it demotes
+                        // into a hand, or is of the castling kind (and never castles).
+                        if c & PROMOTED != 0 && (game.hand.is_some() || game.castling.as_ref().is_some_and(|r| r.king == kind_of(c))) {
                             out.push('~');
                         }
                         if pos.is_hidden(cell) {

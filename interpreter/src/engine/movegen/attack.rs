@@ -104,6 +104,9 @@ pub fn in_check(game: &Game, t: &Tables, pos: &Position) -> bool {
 
 /// Is some royal piece of `color` attacked?
 pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> bool {
+    if game.explosion.is_some() {
+        return crate::engine::explosion::royal_attacked(game, t, pos, color);
+    }
     match pos.royal_count[color as usize] {
         0 => false,
         1 => attacked(game, t, pos, pos.royal[color as usize], color ^ 1),

@@ -38,6 +38,9 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
 
 /// Does `m` leave the mover's royal pieces unattacked? (Tried on a copy.)
 pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
+    if game.explosion.is_some() {
+        return crate::engine::explosion::legal_by_trial(game, t, pos, m);
+    }
     let mut next = pos.clone();
     next.make(m, game, t);
     !royal_attacked(game, t, &next, pos.side)
@@ -133,7 +136,7 @@ pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &m
 pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
-    let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1;
+    let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1 && game.explosion.is_none();
     let (checked, pinned) = if fast && t.small {
         let occ = pos.occupied[0][0] | pos.occupied[1][0];
         let s = king_safety_small(t, pos, pos.royal[us as usize], us, occ);
@@ -183,7 +186,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

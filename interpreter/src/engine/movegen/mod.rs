@@ -251,17 +251,32 @@ fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
 /// Lowering and FEN parsing guarantee that king, partner and both destinations
 /// stand on one line of the file axis, so the cells between are a run of indices.
 pub(crate) fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
-    castling_moves_with(game, t, pos, out, t.simple_attacks && t.small);
+    castling_moves_with(game, t, pos, out, t.simple_attacks && t.small && game.explosion.is_none());
+}
+
+/// The piece that castles for `color`: its royal piece where the castling
+/// kind is royal (when it has exactly one), else its one piece of that kind
+/// that is not promoted (a pawn promoted to it never castles; none when it
+/// has several: no castling then).
+pub(crate) fn castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingRule, color: Color) -> Option<Cell> {
+    if t.royal_mask >> rule.king & 1 != 0 {
+        let king = pos.royal[color as usize];
+        return (pos.royal_count[color as usize] == 1 && kind_of(pos.board[king as usize]) == rule.king).then_some(king);
+    }
+    let wanted = code(rule.king, color);
+    let mut found = pos.cells_of(color, t.nwords).filter(|&c| pos.board[c as usize] == wanted);
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Castling moves; `bitsets` chooses the bitset attack tests over walking and trial.
 fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, bitsets: bool) {
     let Some(rule) = &game.castling else { return };
     let us = pos.side as usize;
-    let king = pos.royal[us];
-    if pos.royal_count[us] != 1 || kind_of(pos.board[king as usize]) != rule.king {
-        return;
-    }
+    let Some(king) = castler(t, pos, rule, us as Color) else { return };
+    // A royal castler may not cross or land on an attacked cell; any other
+    // castles through attacks (only the mover's royal pieces must be safe after it).
+    let royal = t.royal_mask >> rule.king & 1 != 0;
     // `s` indexes the sides as written (it is `Move::side`); the right is the
     // side's slot, shared by a side written twice.
     for (s, side) in rule.sides.iter().enumerate() {
@@ -279,7 +294,8 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         // The king crosses no attacked cell (its start was tested: not in check;
         // its destination is tested after the move, with the partner gone).
         let them = us as Color ^ 1;
-        if bitsets {
+        if !royal {
+        } else if bitsets {
             let occ = pos.occupied[0][0] | pos.occupied[1][0];
             if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
                 continue;
@@ -289,7 +305,18 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
                 continue;
             }
         } else {
-            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked(game, t, pos, c, them)) {
+            // Under explosions the king may stand attacked next to the enemy
+            // royal piece: the cells it crosses are judged with it lifted.
+            let lifted = game.explosion.is_some().then(|| {
+                let mut p = pos.clone();
+                p.take(king, t);
+                p
+            });
+            let threatened = |c: Cell| match &lifted {
+                Some(p) => attacked(game, t, p, c, them) && !crate::engine::explosion::touches_enemy_royal(t, pos, c, us as Color),
+                None => attacked(game, t, pos, c, them),
+            };
+            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && threatened(c)) {
                 continue;
             }
         }
@@ -300,7 +327,7 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
             promotion: NO_PROMOTION,
             ..Move::normal(rule.king, king, kt)
         };
-        if bitsets || legal_by_trial(game, t, pos, &m) {
+        if (bitsets && royal) || legal_by_trial(game, t, pos, &m) {
             out.push(m);
         }
     }

@@ -8,8 +8,8 @@
 //! chooses among
 //! - *slowed* moves: the piece goes on from the seen cell (when it is
 //!   empty) moving as its `slow` kind, one move of that kind, landing
-//!   anywhere but its departure square (it keeps its own kind: no
-//!   promotion, no en passant);
+//!   anywhere but its departure square and never on a royal piece (it
+//!   keeps its own kind: no promotion, no en passant);
 //! - *displaced* moves: to any cell at king-step distance equal to the
 //!   number of observers from the departure square (`from departure`) or
 //!   from the seen cell (`from seen`), empty or holding an enemy piece that
@@ -201,7 +201,10 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
                 let mut going_on = Vec::new();
                 piece_moves(&probe, t, s, &mut going_on);
                 for g in going_on {
-                    if g.kind == MoveKind::EnPassant || g.to == from {
+                    // A royal piece is never captured: a slowed move that
+                    // would land on one is not a move (as for displacement).
+                    let target = pos.board[g.to as usize];
+                    if g.kind == MoveKind::EnPassant || g.to == from || (target != 0 && t.royal_mask >> kind_of(target) & 1 != 0) {
                         continue;
                     }
                     push(Move { second: s, observed: SLOWED, ..Move::normal(kind, from, g.to) }, out);

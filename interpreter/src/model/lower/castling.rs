@@ -43,13 +43,5 @@ pub(super) fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<Cast
             sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)], span: side.span });
         }
     }
-    if let Some(k) = king {
-        if !cx.pieces[k as usize].node.body.iter().any(|i| matches!(i, ast::PieceItem::Royal(_))) {
-            cx.diags.push(
-                Diagnostic::error("E0122", c.file, c.node.king.span, format!("`{}` castles but is not royal", c.node.king.node), "not royal")
-                    .with_help("the castling piece is the one that may not castle out of or through check: mark it `royal`"),
-            );
-        }
-    }
     Some(CastlingRule { king: king?, rook: rook?, sides, span: c.node.span, file: c.file.to_string() })
 }

@@ -33,6 +33,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     };
     let effect = match &d.effect.node {
         ast::Effect::Forbid(c) => Effect::Forbid(lower_cond(cx, file, c, scope)?),
+        ast::Effect::CompelCaptures => Effect::CompelCaptures,
         ast::Effect::Wins(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Win },
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
@@ -41,6 +42,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     // An effect that does not fit the trigger.
     let misfit = match (&effect, trigger) {
         (Effect::Forbid(_), Trigger::PlyEnd) => Some(("`forbid` acts on a move before it is made", "write `on offer` for a rule that forbids moves")),
+        (Effect::CompelCaptures, Trigger::PlyEnd) => Some(("compulsory captures act on the moves before they are made", "write `on offer` for a rule that makes captures compulsory")),
         (Effect::Oblige(_), Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot oblige", "write `on ply-end` for a rule that obliges")),
         (Effect::End { .. }, Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot end the game", "write `on ply-end` for a rule that ends the game")),
         _ => None,
@@ -55,7 +57,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     }
     let conds: Vec<&Cond> = guard.iter().chain(match &effect {
         Effect::Forbid(c) => Some(c),
-        Effect::End { .. } | Effect::Oblige(_) => None,
+        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures => None,
     }).collect();
     let per_subject = conds.iter().any(|c| c.mentions_subject());
     if let (Effect::End { player: Who::Own, .. }, false) = (&effect, per_subject) {

@@ -10,7 +10,7 @@ pub(super) struct Present<'a> {
     pub kinds: &'a [PieceKind],
     pub rules: &'a [Rule],
     pub phases: &'a [Phase],
-    pub blocks: [(&'static str, bool); 11],
+    pub blocks: [(&'static str, bool); 12],
 }
 
 pub(super) fn lower_rulings(cx: &mut Cx, rulings: &[From<ast::Ruling>], present: &Present) -> Vec<Ruling> {
