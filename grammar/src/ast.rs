@@ -187,6 +187,8 @@ pub struct PlayerDef {
     pub name: Ident,
     /// The direction words this player's pieces use, and which way they point.
     pub directions: Vec<DirectionDecl>,
+    /// `no royal piece`: where it was written, if it was.
+    pub no_royal: Option<Span>,
     /// The whole entry.
     pub span: Span,
 }

@@ -1042,6 +1042,8 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         explosion_kind => &["a piece name"],
         word_explosion => &["`explosion`"],
         effect_compel => &["`captures are compulsory`"],
+        player_decl => &["a direction (`forward +rank`) or `no royal piece`"],
+        player_no_royal => &["`no royal piece`"],
         word_captures => &["`captures`"],
         word_are => &["`are`"],
         word_compulsory => &["`compulsory`"],

@@ -344,10 +344,12 @@ impl Builder<'_> {
             let def_span = span_of(&def);
             let mut name = None;
             let mut directions = Vec::new();
+            let mut no_royal = None;
             for child in def.into_inner() {
                 match child.as_rule() {
                     Rule::name => name = Some(ident(&child)),
                     Rule::direction_decl => directions.push(self.direction_decl(child)?),
+                    Rule::player_no_royal => no_royal = Some(span_of(&child)),
                     _ => {}
                 }
             }
@@ -355,6 +357,7 @@ impl Builder<'_> {
             players.push(PlayerDef {
                 name,
                 directions,
+                no_royal,
                 span: def_span,
             });
         }

@@ -229,6 +229,9 @@ pub struct Player {
     pub directions: Vec<(String, usize, i8)>,
     /// Per axis: -1 when this player's relative vectors are mirrored on it.
     pub orientation: Vec<i8>,
+    /// `no royal piece`: the player never has a royal piece (horde chess's
+    /// white), so is never in check; a position may not give him one.
+    pub no_royal: bool,
 }
 
 impl Player {

@@ -46,10 +46,11 @@ pub fn players(game: &Game) -> Section {
                 })
                 .collect();
             let order = if i == 0 { "moves first" } else { "moves second" };
+            let royal = if p.no_royal { " This player has no royal piece: never in check, never checkmated." } else { "" };
             if dirs.is_empty() {
-                format!("{} {order}.", player(game, i))
+                format!("{} {order}.{royal}", player(game, i))
             } else {
-                format!("{} {order}; {}.", player(game, i), and_list(&dirs))
+                format!("{} {order}; {}.{royal}", player(game, i), and_list(&dirs))
             }
         })
         .collect();

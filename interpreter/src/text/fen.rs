@@ -840,10 +840,15 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
         let royal_in_hand = game.kinds.iter().enumerate().any(|(k, kind)| kind.royal && pos.hand[color as usize][k] > 0);
         // Where explosions can remove royal pieces, a side may have lost its
         // last one: the position is over (a `rule` decides it), not invalid.
-        if has_royal && pos.royal_count[color as usize] == 0 && !royal_in_hand && game.explosion.is_none() {
-            let who = &game.players[color as usize].name;
+        let player = &game.players[color as usize];
+        if player.no_royal && (pos.royal_count[color as usize] > 0 || royal_in_hand) {
+            return Err(err(src, at, at + len, format!("{} has a royal piece", player.name), "in this board")
+                .with_help(format!("the players block says `{}: … no royal piece`: remove it from the position, or the words from the block", player.name)));
+        }
+        if has_royal && pos.royal_count[color as usize] == 0 && !royal_in_hand && game.explosion.is_none() && !player.no_royal {
+            let who = &player.name;
             return Err(err(src, at, at + len, format!("{who} has no royal piece"), "in this board")
-                .with_help("every side needs its king (a `royal` piece)"));
+                .with_help("every side needs its king (a `royal` piece), or its player `no royal piece` in the players block"));
         }
     }
     for color in 0..2u8 {
