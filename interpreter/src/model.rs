@@ -660,6 +660,27 @@ impl std::fmt::Display for Settles {
 }
 
 impl Game {
+    /// The largest N of the rules' `PLAYER gave check N times` atoms: the
+    /// check count a player needs (Fairy-Stockfish's FEN gives the checks
+    /// still needed, `2+3`); `None` when no rule counts checks.
+    pub fn check_count_limit(&self) -> Option<u32> {
+        self.rules
+            .iter()
+            .flat_map(|r| {
+                let forbid = match &r.effect {
+                    cond::Effect::Forbid(c) => Some(c),
+                    _ => None,
+                };
+                r.guard.iter().chain(forbid)
+            })
+            .flat_map(|c| c.any_of.iter().flatten())
+            .filter_map(|lit| match lit.atom {
+                cond::Atom::ChecksGiven { times, .. } => Some(times),
+                _ => None,
+            })
+            .max()
+    }
+
     /// The kind called `name`.
     pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
         self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)

@@ -93,3 +93,13 @@ fn castling_rights_go_with_an_exploded_rook() {
     let v = atomic();
     assert_eq!(after(&v, "r3k2r/6n1/8/8/8/8/1B6/4K3 w kq - 0 1", &["b2g7"]), "r3k3/8/8/8/8/8/8/4K3 b q - 0 1");
 }
+
+#[test]
+fn immune_kings_capture_and_survive_but_never_take_each_other() {
+    // Atomar: Ke4 next to kd5. Its steps d3 e3 f3 d4 f4 f5, and Kxe5, which
+    // explodes the knight and leaves both immune kings: 7 moves; Kxd5 is
+    // barred by the rule "kings do not take kings".
+    let v = support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/atomar.rules"));
+    assert_eq!(moves(&v, "8/8/8/3kn3/4K3/8/8/8 w - - 0 1"), ["e4d3", "e4d4", "e4e3", "e4e5", "e4f3", "e4f4", "e4f5"]);
+    assert_eq!(after(&v, "8/8/8/3kn3/4K3/8/8/8 w - - 0 1", &["e4e5"]), "8/8/8/3kK3/8/8/8/8 b - - 0 1");
+}

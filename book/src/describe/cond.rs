@@ -231,6 +231,15 @@ pub fn atom(game: &Game, a: &Atom, negated: bool) -> String {
                 format!("{pos} (and both have pieces)")
             }
         }
+        Atom::ChecksGiven { who: w, times } => {
+            let w_name = who(game, *w);
+            let n = if *times == 1 { "once".to_string() } else { format!("{times} times") };
+            if negated {
+                format!("{w_name} has not yet given check {n} (a move gives check when a royal piece of the other player is attacked after it)")
+            } else {
+                format!("{w_name} has given check {n} in the game (a move gives check when a royal piece of the other player is attacked after it)")
+            }
+        }
         Atom::InCheck(w) => {
             let w_name = who(game, *w);
             if negated {

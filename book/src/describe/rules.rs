@@ -32,6 +32,7 @@ fn family(e: &Effect) -> &'static str {
         Effect::End { .. } => "end the game",
         Effect::Forbid(_) => "forbid moves",
         Effect::CompelCaptures => "compel captures",
+        Effect::NoCapture { .. } => "forbid captures",
         Effect::Oblige(_) => "oblige",
     }
 }
@@ -102,7 +103,7 @@ pub fn rule(game: &Game, index: usize, r: &Rule) -> Section {
             or_list(&earlier),
             if earlier.len() == 1 { "comes" } else { "come" }
         )),
-        (Effect::Forbid(_) | Effect::CompelCaptures, _) => None,
+        (Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. }, _) => None,
     };
     if let Some(o) = order {
         s = s.paragraph(o);
@@ -137,6 +138,14 @@ fn effect(game: &Game, r: &Rule) -> Vec<(String, Vec<String>)> {
         Effect::Forbid(c) => {
             vec![condition("Then a move is not legal if, in the position after it,", game, c)]
         }
+        Effect::NoCapture { by, of } => vec![(
+            format!(
+                "Then a {} may not capture a {}: such a move is not legal.",
+                game.kinds.get(*by as usize).map_or("?", |k| k.name.as_str()),
+                game.kinds.get(*of as usize).map_or("?", |k| k.name.as_str())
+            ),
+            Vec::new(),
+        )],
         Effect::CompelCaptures => vec![(
             "Then captures are compulsory: while the player to move has a legal move that captures, a move that captures nothing is not legal (castling and drops capture nothing). The moves other rules forbid are left out first.".to_string(),
             Vec::new(),
@@ -264,7 +273,7 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
                 .iter()
                 .filter(|r| match &r.effect {
                     Effect::Oblige(steps) => steps.iter().any(|s| s.action == ObligeAction::Return),
-                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures => false,
+                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } => false,
                 })
                 .map(|r| format!("\"{}\"", r.name))
                 .collect();

@@ -41,6 +41,14 @@ pub enum Effect {
     /// `captures are compulsory`: while a capture is legal, a move that
     /// captures nothing is not.
     CompelCaptures,
+    /// `King may not capture King`: no move of the first kind captures a
+    /// piece of the second.
+    NoCapture {
+        /// The capturing kind.
+        by: Ident,
+        /// The kind it may not capture.
+        of: Ident,
+    },
     /// `PLAYER must …  then PLAYER must …`: decisions owed, in this order.
     Oblige(Vec<ObligeStep>),
 }
@@ -193,6 +201,13 @@ pub enum CondAtom {
     },
     /// `PLAYER in check`.
     InCheck(Spanned<PlayerRef>),
+    /// `PLAYER gave check N times`.
+    ChecksGiven {
+        /// The player.
+        player: Spanned<PlayerRef>,
+        /// N.
+        times: Spanned<u32>,
+    },
     /// `PLAYER to move`.
     ToMove(Spanned<PlayerRef>),
     /// `PLAYER has only King Bishop`.

@@ -21,7 +21,7 @@ impl Builder<'_> {
                     guard = Some(self.cond(self.need(cond, c_span, "missing condition")?)?);
                 }
                 Rule::rule_effect => {
-                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
+                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_no_capture | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
                     let inner = self.need(inner, c_span, "missing effect")?;
                     let e_span = span_of(&inner);
                     effect = Some(Spanned::new(self.effect(inner, e_span)?, e_span));
@@ -41,6 +41,12 @@ impl Builder<'_> {
     fn effect(&self, pair: Pair<'_, Rule>, span: Span) -> Res<Effect> {
         if pair.as_rule() == Rule::effect_compel {
             return Ok(Effect::CompelCaptures);
+        }
+        if pair.as_rule() == Rule::effect_no_capture {
+            let mut names = pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| ident(&p));
+            let by = self.need(names.next(), span, "missing capturing piece")?;
+            let of = self.need(names.next(), span, "missing captured piece")?;
+            return Ok(Effect::NoCapture { by, of });
         }
         if pair.as_rule() == Rule::effect_forbid {
             let cond = pair.into_inner().find(|p| p.as_rule() == Rule::cond);
@@ -230,6 +236,10 @@ impl Builder<'_> {
             }
             Rule::cond_distance => CondAtom::Distance { from: set(0)?, to: set(1)?, compare: compare()? },
             Rule::cond_in_check => CondAtom::InCheck(player()?),
+            Rule::cond_checks_given => {
+                let n = children.iter().find(|p| p.as_rule() == Rule::number);
+                CondAtom::ChecksGiven { player: player()?, times: self.number(self.need(n, span, "missing number")?)? }
+            }
             Rule::cond_to_move => CondAtom::ToMove(player()?),
             Rule::cond_has_only => {
                 let kinds = children.iter().filter(|p| p.as_rule() == Rule::name).map(ident).collect();

@@ -127,11 +127,38 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         .iter()
         .filter_map(|r| match &r.effect {
             Effect::Forbid(after) => Some((r, after)),
-            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures => None,
+            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } => None,
         })
         .filter(|(r, _)| offered(r))
         .collect();
     forbid_after(game, t, pos, out, first, &active);
+    // `PIECE may not capture PIECE`: the victim's kind, before the move.
+    let barred: Vec<(u8, u8)> = game
+        .rules
+        .iter()
+        .filter_map(|r| match r.effect {
+            Effect::NoCapture { by, of } if offered(&r) => Some((by, of)),
+            _ => None,
+        })
+        .collect();
+    if !barred.is_empty() {
+        let victim = |m: &Move| match m.kind {
+            MoveKind::EnPassant => Some(pos.board[m.aux as usize]),
+            MoveKind::Drop | MoveKind::Castle => None,
+            MoveKind::Normal | MoveKind::EnPassantSetter => Some(pos.board[m.to as usize]),
+        }
+        .filter(|&code| code != 0)
+        .map(kind_of);
+        let mut keep = first;
+        for i in first..out.len() {
+            let m = out[i];
+            if !victim(&m).is_some_and(|v| barred.contains(&(m.piece, v))) {
+                out[keep] = m;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
     if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) {
         let captures = |m: &Move| match m.kind {
             MoveKind::EnPassant => true,
@@ -305,6 +332,7 @@ impl Cx<'_> {
                 least.is_some_and(|d| distance.contains(u32::try_from(d).unwrap_or(u32::MAX)))
             }
             Atom::InCheck(w) => movegen::royal_attacked(game, self.t, self.pos, self.player(*w)),
+            Atom::ChecksGiven { who, times } => u32::from(self.pos.checks[self.player(*who) as usize]) >= *times,
             Atom::ToMove(w) => self.pos.side == self.player(*w),
             Atom::HasOnly { who, counts } => {
                 self.material(self.player(*who)).iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))

@@ -159,6 +159,9 @@ pub struct Position {
     /// The phase before play and the obligations of the current ply
     /// (`phase { … }`, issue 13); `None` in play with nothing owed.
     pub flow: Option<Box<crate::flow::Flow>>,
+    /// Per player: how many of its moves gave check, counted only where a
+    /// rule asks (`PLAYER gave check N times`, issue 17); else 0.
+    pub checks: [u8; 2],
 }
 
 impl std::fmt::Debug for Position {
@@ -188,6 +191,7 @@ impl Position {
             spread: None,
             frame: None,
             flow: None,
+            checks: [0; 2],
         }
     }
 
@@ -238,6 +242,7 @@ impl Position {
         self.hand = src.hand;
         self.royal_count = src.royal_count;
         self.royal = src.royal;
+        self.checks = src.checks;
         // Pools are empty without face-down pieces: skip the copy then.
         let n = t.nwords;
         if src.hidden[..n].iter().chain(&self.hidden[..n]).any(|&w| w != 0) {
@@ -315,6 +320,12 @@ impl Position {
             crate::engine::explosion::make_capture(self, m, game, t);
         } else {
             self.make_plain(m, game, t);
+        }
+        // Checks given, where a rule counts them: the mover's move gave check
+        // when a royal piece of the side now to move is attacked.
+        if t.counts_checks && crate::engine::movegen::royal_attacked(game, t, self, self.side) {
+            let mover = (self.side ^ 1) as usize;
+            self.checks[mover] = self.checks[mover].saturating_add(1);
         }
     }
 
@@ -498,6 +509,9 @@ impl Position {
         }
         if let Some(flow) = &self.flow {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(flow.key());
+        }
+        if self.checks != [0; 2] {
+            extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from(self.checks[0]) << 8 | u64::from(self.checks[1]));
         }
         h ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }

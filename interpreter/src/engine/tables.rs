@@ -190,6 +190,11 @@ pub struct Tables {
     pub blast_spared: u64,
     /// Bitmask of the kinds no explosion removes.
     pub blast_immune: u64,
+    /// Does a rule count checks (`PLAYER gave check N times`)? Then a
+    /// move's make counts the check it gives ([`Position::checks`]).
+    ///
+    /// [`Position::checks`]: crate::engine::position::Position::checks
+    pub counts_checks: bool,
     /// Random keys for position hashing: per piece code and cell (the same
     /// in every frame, and shared by the tables of a variant's frames).
     pub zobrist: std::sync::Arc<Vec<u64>>,
@@ -592,6 +597,7 @@ impl Tables {
             blast_cells,
             blast_spared,
             blast_immune,
+            counts_checks: game.check_count_limit().is_some(),
             zobrist,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
         }

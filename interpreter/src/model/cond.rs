@@ -54,6 +54,14 @@ pub enum Effect {
     /// captures, the moves that capture nothing are not legal (judged after
     /// the moves `forbid` rules remove).
     CompelCaptures,
+    /// `King may not capture King`: no move of kind `by` captures a piece
+    /// of kind `of` (of either side: only the enemy's can be captured).
+    NoCapture {
+        /// The capturing kind.
+        by: KindId,
+        /// The kind it may not capture.
+        of: KindId,
+    },
     /// `PLAYER must …  then PLAYER must …`: decisions owed before the turn
     /// passes, queued in this order when the rule holds at the end of a
     /// decision ([`crate::flow::oblige`]).
@@ -259,6 +267,14 @@ pub enum Atom {
     },
     /// Some royal piece of the player is attacked.
     InCheck(Who),
+    /// The player's moves have given check at least `times` times in the
+    /// game (the count is part of the position: [`crate::Position::checks`]).
+    ChecksGiven {
+        /// The player.
+        who: Who,
+        /// How many checks at least.
+        times: u32,
+    },
     /// The player is to move.
     ToMove(Who),
     /// Every piece of the player on the board is of a listed kind, each kind
@@ -323,7 +339,7 @@ impl Cond {
             Atom::Exiled { pieces, onto } => rel(pieces.who) || onto.is_some_and(|o| rel(o.who)),
             Atom::PhaseEnds(_) => false,
             Atom::Attacks { pieces, target } => rel(pieces.who) || rel(target.who),
-            Atom::InCheck(w) | Atom::ToMove(w) | Atom::HasOnly { who: w, .. } => rel(*w),
+            Atom::InCheck(w) | Atom::ToMove(w) | Atom::HasOnly { who: w, .. } | Atom::ChecksGiven { who: w, .. } => rel(*w),
         })
     }
 

@@ -102,6 +102,25 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
         Some(tilde) if tilde > 0 => fields.split_off(tilde),
         _ => Vec::new(),
     };
+    // Checks given, where a rule counts them (issue 17), in either of
+    // Fairy-Stockfish's forms: the checks still needed (`2+3`) after the
+    // en-passant field, or the checks given (`+1+0`) at the end.
+    let checks = match game.check_count_limit() {
+        Some(limit) => match fields.iter().skip(4).position(|(_, f)| check_counts(f).is_some()) {
+            Some(k) => {
+                let (at, f) = fields.remove(k + 4);
+                let (white, black, given) = check_counts(f).unwrap_or((0, 0, true));
+                let to_given = |n: u32| if given { n } else { limit.saturating_sub(n) };
+                let (white, black) = (to_given(white), to_given(black));
+                if white > 255 || black > 255 {
+                    return Err(err(src, at, at + f.len(), format!("bad check counts `{f}`"), "at most 255 checks each"));
+                }
+                [white as u8, black as u8]
+            }
+            None => [0, 0],
+        },
+        None => [0, 0],
+    };
     if let Some(&(at, f)) = fields.iter().skip(1).find(|(_, f)| f.starts_with('~')) {
         return Err(spread_err(src, at, at + f.len(), "the spread field needs spaces around `~`", "`~` glued to what follows")
             .with_help("write the spread pieces after the move number as ` ~ ` and one field per unit, e.g. `… 0 1 ~ Nd4g5:equal`"));
@@ -228,6 +247,8 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             pos.ep_victim = victim;
         }
     }
+
+    pos.checks = checks;
 
     // Counters.
     for (n, slot) in [(4usize, &mut pos.halfmove), (5, &mut pos.fullmove)] {
@@ -801,6 +822,18 @@ pub fn hide_setup(game: &Game, t: &Tables, pos: &mut Position) {
     }
 }
 
+/// A field of check counts: `W+B` (the checks each side still needs) or
+/// `+W+B` (the checks each side has given; then the flag is `true`).
+fn check_counts(field: &str) -> Option<(u32, u32, bool)> {
+    let (given, rest) = match field.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, field),
+    };
+    let (w, b) = rest.split_once('+')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    (digits(w) && digits(b)).then(|| Some((w.parse().ok()?, b.parse().ok()?, given))).flatten()
+}
+
 /// A field of squares written back to back (`c5d6`), split into cells; a
 /// single square name as it is. `None` when some part is not a square.
 fn split_squares(geo: &crate::model::geometry::Geometry, text: &str) -> Option<Vec<Cell>> {
@@ -848,7 +881,7 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
         if has_royal && pos.royal_count[color as usize] == 0 && !royal_in_hand && game.explosion.is_none() && !player.no_royal {
             let who = &player.name;
             return Err(err(src, at, at + len, format!("{who} has no royal piece"), "in this board")
-                .with_help("every side needs its king (a `royal` piece), or its player `no royal piece` in the players block"));
+                .with_help("every side needs its king (a `royal` piece)"));
         }
     }
     for color in 0..2u8 {
@@ -942,6 +975,10 @@ pub fn write(game: &Game, pos: &Position) -> String {
         out.push('-');
     }
     out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
+    if game.check_count_limit().is_some() {
+        // The checks given, as lichess and Fairy-Stockfish write them last.
+        out.push_str(&format!(" +{}+{}", pos.checks[0], pos.checks[1]));
+    }
     write_spread(game, pos, &mut out);
     write_extension(game, pos, &mut out);
     out

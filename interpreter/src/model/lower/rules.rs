@@ -34,6 +34,10 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     let effect = match &d.effect.node {
         ast::Effect::Forbid(c) => Effect::Forbid(lower_cond(cx, file, c, scope)?),
         ast::Effect::CompelCaptures => Effect::CompelCaptures,
+        ast::Effect::NoCapture { by, of } => {
+            let (by, of) = (cx.kind(file, by), cx.kind(file, of));
+            Effect::NoCapture { by: by?, of: of? }
+        }
         ast::Effect::Wins(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Win },
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
@@ -43,6 +47,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     let misfit = match (&effect, trigger) {
         (Effect::Forbid(_), Trigger::PlyEnd) => Some(("`forbid` acts on a move before it is made", "write `on offer` for a rule that forbids moves")),
         (Effect::CompelCaptures, Trigger::PlyEnd) => Some(("compulsory captures act on the moves before they are made", "write `on offer` for a rule that makes captures compulsory")),
+        (Effect::NoCapture { .. }, Trigger::PlyEnd) => Some(("`may not capture` acts on the moves before they are made", "write `on offer` for a rule that forbids captures")),
         (Effect::Oblige(_), Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot oblige", "write `on ply-end` for a rule that obliges")),
         (Effect::End { .. }, Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot end the game", "write `on ply-end` for a rule that ends the game")),
         _ => None,
@@ -57,7 +62,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     }
     let conds: Vec<&Cond> = guard.iter().chain(match &effect {
         Effect::Forbid(c) => Some(c),
-        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures => None,
+        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } => None,
     }).collect();
     let per_subject = conds.iter().any(|c| c.mentions_subject());
     if let (Effect::End { player: Who::Own, .. }, false) = (&effect, per_subject) {
@@ -185,7 +190,7 @@ fn mentions_own(a: &ast::CondAtom) -> bool {
         | ast::CondAtom::On { pieces, .. } => rel(pieces),
         ast::CondAtom::Distance { from, to, .. } => rel(from) || rel(to),
         ast::CondAtom::Attacks { pieces, target } => rel(pieces) || rel(target),
-        ast::CondAtom::InCheck(p) | ast::CondAtom::ToMove(p) | ast::CondAtom::HasOnly { player: p, .. } => relp(p),
+        ast::CondAtom::InCheck(p) | ast::CondAtom::ToMove(p) | ast::CondAtom::HasOnly { player: p, .. } | ast::CondAtom::ChecksGiven { player: p, .. } => relp(p),
         ast::CondAtom::Exiled { pieces, onto } => rel(pieces) || onto.as_ref().is_some_and(rel),
         ast::CondAtom::PhaseEnds(_) => false,
     }
@@ -332,6 +337,7 @@ fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, scope: &RuleS
             Atom::Distance { from: f?, to: t?, distance: d? }
         }
         ast::CondAtom::InCheck(p) => Atom::InCheck(who(cx, file, p)?),
+        ast::CondAtom::ChecksGiven { player, times } => Atom::ChecksGiven { who: who(cx, file, player)?, times: times.node },
         ast::CondAtom::ToMove(p) => Atom::ToMove(who(cx, file, p)?),
         ast::CondAtom::HasOnly { player, kinds: names } => {
             let w = who(cx, file, player);
