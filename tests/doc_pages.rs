@@ -1,4 +1,6 @@
-//! The HTML rulebook of every file in rules/ (and rules/fairy/), opened in
+//! The HTML rulebook of every file in rules/ (and of the rules/fairy/ files
+//! that show a mechanism of their own: the others use the same templates
+//! on chess's board, about a second of Chromium each), opened in
 //! headless Chromium (Debian's `chromium`; `scripts/setup-browser` installs
 //! it, and `.ci/run` calls that): every SVG is drawn with a box wider and
 //! taller than zero, and the page logs no error to the console. Without a
@@ -62,6 +64,13 @@ fn every_rulebook_page_draws_its_diagrams_without_errors() {
     walk(out.path(), &mut pages);
     pages.sort();
     assert!(pages.len() >= 15, "one page per rules file: {pages:?}");
+    /// The fairy pages opened: one per mechanism beyond chess's, and the boards with holes.
+    const FAIRY: &[&str] = &["atomic", "giveaway", "horde", "3check", "kingofthehill", "placement", "sittuyin", "omicron", "grand"];
+    pages.retain(|p| {
+        let fairy = p.parent().and_then(|d| d.parent()).is_some_and(|d| d.file_name().is_some_and(|n| n == "fairy"));
+        !fairy || p.parent().and_then(|d| d.file_name()).and_then(|n| n.to_str()).is_some_and(|n| FAIRY.contains(&n))
+    });
+    assert_eq!(pages.iter().filter(|p| p.to_string_lossy().contains("/fairy/")).count(), FAIRY.len(), "every listed fairy page was written");
     for page in &pages {
         let probed = page.with_file_name("probed.html");
         std::fs::write(&probed, with_probe(&std::fs::read_to_string(page).expect("the page"))).expect("write");

@@ -379,6 +379,8 @@ pub struct CastlingSide {
     pub king_to: Ident,
     /// The rook's destination square (for the first player).
     pub rook_to: Ident,
+    /// `rook from SQUARE`: where X-FEN's `K`/`Q` start looking for the partner.
+    pub rook_from: Option<Ident>,
     /// The whole side.
     pub span: Span,
 }

@@ -1045,6 +1045,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         effect_no_capture => &["`PIECE may not capture PIECE`"],
         player_decl => &["a direction (`forward +rank`) or `no royal piece`"],
         player_no_royal => &["`no royal piece`"],
+        castling_from => &["`rook from SQUARE`"],
         cond_checks_given => &["`PLAYER gave check N times`"],
         word_gave => &["`gave`"],
         word_times => &["`times`"],

@@ -599,10 +599,12 @@ impl Builder<'_> {
                     let side_span = span_of(&c);
                     let mut name = None;
                     let mut squares = Vec::new();
+                    let mut rook_from = None;
                     for s in c.into_inner() {
                         match s.as_rule() {
                             Rule::name => name = Some(ident(&s)),
                             Rule::square => squares.push(ident(&s)),
+                            Rule::castling_from => rook_from = s.into_inner().find(|q| q.as_rule() == Rule::square).map(|q| ident(&q)),
                             _ => {}
                         }
                     }
@@ -619,6 +621,7 @@ impl Builder<'_> {
                             side_span,
                             "side without rook square",
                         )?,
+                        rook_from,
                         span: side_span,
                     });
                 }

@@ -352,6 +352,10 @@ pub struct CastlingSide {
     pub king_to: [Cell; 2],
     /// Partner destination per player.
     pub rook_to: [Cell; 2],
+    /// `rook from SQUARE`, per player: the cell whose file X-FEN's `K`/`Q`
+    /// start from, looking towards the king for the partner (`None`: the
+    /// outermost partner, the X-FEN default).
+    pub rook_from: Option<[Cell; 2]>,
     /// Where this side was written (in [`CastlingRule::file`]).
     pub span: Span,
 }

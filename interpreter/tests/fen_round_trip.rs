@@ -96,3 +96,21 @@ fn a_diagonal_double_step_reads_back_with_its_en_passant_square() {
     let taken = v.play(&back, &ep);
     assert_eq!(v.fen(&taken).split(' ').next(), Some("4k3/8/8/8/8/3p4/8/4K3"), "the pawn on c4 is taken");
 }
+
+/// Shako's castling rooks stand on the files i and b (`rook from i2`,
+/// `rook from b2`): X-FEN's `K` names the rook on i2 although j2 holds one
+/// too, and `q` the rook on b9 although a9 holds one (Fairy-Stockfish's
+/// castling-rook files); the FEN is written back the same.
+#[test]
+fn xfen_names_the_castling_rook_file() {
+    let v = support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/shako.rules"));
+    let fen = "10/rr3k4/ppppp5/10/10/10/10/6PPPP/5K2RR/10 w Kq - 0 1";
+    let pos = v.parse_fen(fen, "<shako>").expect("reads");
+    let geo = &v.game.geometry;
+    assert_eq!(geo.name(pos.castling[0][0]), "i2");
+    assert_eq!(geo.name(pos.castling[1][1]), "b9");
+    assert_eq!(v.fen(&pos), fen);
+    // With the rook on i2 named, white may castle short (f2-h2, i2-g2);
+    // the whole count is Fairy-Stockfish's (fsf_perft.rs: 460 at depth 2).
+    assert!(v.legal_moves(&pos).iter().any(|m| m.kind == rulebook_interpreter::engine::position::MoveKind::Castle));
+}

@@ -160,11 +160,7 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         out.truncate(keep);
     }
     if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) {
-        let captures = |m: &Move| match m.kind {
-            MoveKind::EnPassant => true,
-            MoveKind::Drop | MoveKind::Castle => false,
-            MoveKind::Normal | MoveKind::EnPassantSetter => pos.board[m.to as usize] != 0,
-        };
+        let captures = |m: &Move| pos.is_capture(m);
         if out[first..].iter().any(captures) {
             let mut keep = first;
             for i in first..out.len() {

@@ -20,17 +20,8 @@ use crate::engine::tables::Tables;
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
 
-/// Does `m` capture (in `pos`, before it is made)? Only captures explode.
-#[inline]
-pub fn captures(pos: &Position, m: &Move) -> bool {
-    match m.kind {
-        MoveKind::EnPassant => true,
-        MoveKind::Drop | MoveKind::Castle => false,
-        MoveKind::Normal | MoveKind::EnPassantSetter => pos.board[m.to as usize] != 0,
-    }
-}
-
-/// Plays the capture `m` and its explosion (`pos` before the move).
+/// Plays the capture `m` and its explosion (`pos` before the move; only
+/// captures explode: [`Position::is_capture`]).
 pub(crate) fn make_capture(pos: &mut Position, m: &Move, game: &Game, t: &Tables) {
     pos.make_plain(m, game, t);
     blast(pos, m.to, game, t);

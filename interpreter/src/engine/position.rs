@@ -311,12 +311,23 @@ impl Position {
         self.ep_targets[..self.ep_len as usize].contains(&cell)
     }
 
+    /// Does `m` capture here (before it is made)? En passant does; drops and
+    /// castling never do.
+    #[inline]
+    pub fn is_capture(&self, m: &Move) -> bool {
+        match m.kind {
+            MoveKind::EnPassant => true,
+            MoveKind::Drop | MoveKind::Castle => false,
+            MoveKind::Normal | MoveKind::EnPassantSetter => self.board[m.to as usize] != 0,
+        }
+    }
+
     /// Plays `m` (which must be pseudo-legal here) and passes the turn.
     #[inline]
     pub fn make(&mut self, m: &Move, game: &Game, t: &Tables) {
         if crate::engine::spread::needs_spread_make(self, m) {
             crate::engine::spread::make(self, m, game, t);
-        } else if game.explosion.is_some() && crate::engine::explosion::captures(self, m) {
+        } else if game.explosion.is_some() && self.is_capture(m) {
             crate::engine::explosion::make_capture(self, m, game, t);
         } else {
             self.make_plain(m, game, t);

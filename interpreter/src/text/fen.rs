@@ -529,11 +529,13 @@ fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src
     let rook = match up {
         'K' | 'Q' => {
             let short = up == 'K';
-            // The outermost partner on that side of the king, on its rank.
+            // The outermost partner on that side of the king, on its rank, or
+            // the nearest from the side's `rook from` file towards the king.
+            let start = rule.sides.iter().find(|s| s.short == short).and_then(|s| s.rook_from).map(|f| geo.coords(f[color as usize])[0]);
             let files: Vec<usize> = if short {
-                (kc[0] + 1..geo.size(0)).rev().collect()
+                (kc[0] + 1..=start.unwrap_or(geo.size(0) - 1).min(geo.size(0) - 1)).rev().collect()
             } else {
-                (0..kc[0]).collect()
+                (start.unwrap_or(0)..kc[0]).collect()
             };
             files.into_iter().find_map(|f| {
                 let mut p: Vec<i64> = kc.iter().map(|&c| c as i64).collect();
@@ -836,17 +838,20 @@ fn check_counts(field: &str) -> Option<(u32, u32, bool)> {
 
 /// A field of squares written back to back (`c5d6`), split into cells; a
 /// single square name as it is. `None` when some part is not a square.
+/// Greedy: the longest square name at each point (square names of one
+/// board never start with another whole name followed by a name's rest).
 fn split_squares(geo: &crate::model::geometry::Geometry, text: &str) -> Option<Vec<Cell>> {
-    if let Some(c) = geo.parse_square(text) {
-        return Some(vec![c]);
+    if text.len() > 64 {
+        return None; // at most four passed squares and a piece
     }
-    // The longest square name that starts the text, then the rest.
-    (1..text.len()).rev().filter(|&i| text.is_char_boundary(i)).find_map(|i| {
-        let first = geo.parse_square(&text[..i])?;
-        let mut rest = split_squares(geo, &text[i..])?;
-        rest.insert(0, first);
-        Some(rest)
-    })
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (cell, len) = (1..=rest.len()).rev().filter(|&i| rest.is_char_boundary(i)).find_map(|i| geo.parse_square(&rest[..i]).map(|c| (c, i)))?;
+        out.push(cell);
+        rest = &rest[len..];
+    }
+    Some(out)
 }
 
 /// The pieces of `mover` that could just have passed over `passed`: one
@@ -952,7 +957,7 @@ pub fn write(game: &Game, pos: &Position) -> String {
                     continue;
                 }
                 let short = slot == 0;
-                let letter = if outermost(game, pos, r, color, short) {
+                let letter = if named_by_xfen(game, pos, r, color, short) {
                     if short { 'K' } else { 'Q' }
                 } else {
                     geo.axes[0].labels[geo.coords(r)[0]].chars().next().unwrap_or('?').to_ascii_uppercase()
@@ -967,8 +972,10 @@ pub fn write(game: &Game, pos: &Position) -> String {
         let passed = &pos.ep_targets[..pos.ep_len as usize];
         let mut names: Vec<String> = passed.iter().map(|&c| geo.name(c)).collect();
         // The piece that passed, where the squares alone would name another first.
-        if pos.ep_victim != NO_CELL && ep_victims(game, pos, passed, pos.side ^ 1).next() != Some(pos.ep_victim) {
-            names.push(geo.name(pos.ep_victim));
+        let victim = pos.ep_victim;
+        let marked = victim != NO_CELL && pos.board[victim as usize] != 0 && !passed.contains(&victim);
+        if marked && ep_victims(game, pos, passed, pos.side ^ 1).next() != Some(victim) {
+            names.push(geo.name(victim));
         }
         out.push_str(&names.join(","));
     } else {
@@ -984,12 +991,19 @@ pub fn write(game: &Game, pos: &Position) -> String {
     out
 }
 
-fn outermost(game: &Game, pos: &Position, rook: Cell, color: Color, short: bool) -> bool {
+/// Is `rook` the partner X-FEN's `K` (`short`) or `Q` names: no partner
+/// stands between it and the far end of the scan (the edge, or the side's
+/// `rook from` file)?
+fn named_by_xfen(game: &Game, pos: &Position, rook: Cell, color: Color, short: bool) -> bool {
     let geo = &game.geometry;
     let rc = geo.coords(rook);
     let Some(rule) = &game.castling else { return false };
     let rook_code = code(rule.rook, color);
-    let files: Vec<usize> = if short { (rc[0] + 1..geo.size(0)).collect() } else { (0..rc[0]).collect() };
+    let start = rule.sides.iter().find(|s| s.short == short).and_then(|s| s.rook_from).map(|f| geo.coords(f[color as usize])[0]);
+    if start.is_some_and(|f| if short { rc[0] > f } else { rc[0] < f }) {
+        return false; // beyond the file K or Q starts from
+    }
+    let files: Vec<usize> = if short { (rc[0] + 1..=start.unwrap_or(geo.size(0) - 1)).collect() } else { (start.unwrap_or(0)..rc[0]).collect() };
     !files.into_iter().any(|f| {
         let mut p: Vec<i64> = rc.iter().map(|&c| c as i64).collect();
         p[0] = f as i64;

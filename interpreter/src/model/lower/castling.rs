@@ -22,6 +22,13 @@ pub(super) fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<Cast
         // castling right, and `rulebook check` reports the ambiguity.
         let kt = cx.square(c.file, &side.king_to);
         let rt = cx.square(c.file, &side.rook_to);
+        let from = match &side.rook_from {
+            Some(sq) => match cx.square(c.file, sq) {
+                Some(cell) => Some(cell),
+                None => continue,
+            },
+            None => None,
+        };
         if let (Some(kt), Some(rt)) = (kt, rt) {
             if cx.geometry.coords(kt)[1..] != cx.geometry.coords(rt)[1..] {
                 cx.diags.push(
@@ -40,7 +47,8 @@ pub(super) fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<Cast
                     .collect();
                 geo.cell(&coords).unwrap_or(cell)
             };
-            sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)], span: side.span });
+            let rook_from = from.map(|f| [f, mirror(f, 1)]);
+            sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)], rook_from, span: side.span });
         }
     }
     Some(CastlingRule { king: king?, rook: rook?, sides, span: c.node.span, file: c.file.to_string() })
