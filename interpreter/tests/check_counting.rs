@@ -6,10 +6,9 @@ mod support;
 
 use rulebook_interpreter::text::notation::coordinate;
 use rulebook_interpreter::{model::Outcome, Status, Variant};
-use std::path::Path;
 
 fn three_check() -> Variant {
-    support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/3check.rules"))
+    support::variant("fairy/3check")
 }
 
 #[test]

@@ -6,18 +6,10 @@ mod support;
 
 use rulebook_interpreter::text::notation::coordinate;
 use rulebook_interpreter::Variant;
-use std::path::Path;
+use support::legal_texts as moves;
 
 fn fairy(name: &str) -> Variant {
-    support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rules/fairy/{name}.rules")))
-}
-
-/// The legal moves of `fen`, in coordinate notation, sorted.
-fn moves(v: &Variant, fen: &str) -> Vec<String> {
-    let pos = v.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message));
-    let mut names: Vec<String> = v.legal_moves(&pos).iter().map(|m| coordinate(v, m)).collect();
-    names.sort();
-    names
+    support::variant(&format!("fairy/{name}"))
 }
 
 #[test]

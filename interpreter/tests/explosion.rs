@@ -4,30 +4,12 @@
 
 mod support;
 
-use rulebook_interpreter::text::notation::coordinate;
 use rulebook_interpreter::Variant;
+use support::{fen_after as after, legal_texts as moves};
 use std::path::Path;
 
 fn atomic() -> Variant {
-    support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/atomic.rules"))
-}
-
-/// The legal moves of `fen`, in coordinate notation, sorted.
-fn moves(v: &Variant, fen: &str) -> Vec<String> {
-    let pos = v.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message));
-    let mut names: Vec<String> = v.legal_moves(&pos).iter().map(|m| coordinate(v, m)).collect();
-    names.sort();
-    names
-}
-
-/// The position after `line` (coordinate notation) from `fen`, as FEN.
-fn after(v: &Variant, fen: &str, line: &[&str]) -> String {
-    let mut pos = v.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message));
-    for text in line {
-        let m = v.legal_moves(&pos).into_iter().find(|m| coordinate(v, m) == *text).unwrap_or_else(|| panic!("{text} is not legal"));
-        pos = v.play(&pos, &m);
-    }
-    v.fen(&pos)
+    support::variant("fairy/atomic")
 }
 
 #[test]
@@ -99,7 +81,7 @@ fn immune_kings_capture_and_survive_but_never_take_each_other() {
     // Atomar: Ke4 next to kd5. Its steps d3 e3 f3 d4 f4 f5, and Kxe5, which
     // explodes the knight and leaves both immune kings: 7 moves; Kxd5 is
     // barred by the rule "kings do not take kings".
-    let v = support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/atomar.rules"));
+    let v = support::variant("fairy/atomar");
     assert_eq!(moves(&v, "8/8/8/3kn3/4K3/8/8/8 w - - 0 1"), ["e4d3", "e4d4", "e4e3", "e4e5", "e4f3", "e4f4", "e4f5"]);
     assert_eq!(after(&v, "8/8/8/3kn3/4K3/8/8/8 w - - 0 1", &["e4e5"]), "8/8/8/3kK3/8/8/8/8 b - - 0 1");
 }

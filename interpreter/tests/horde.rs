@@ -6,10 +6,9 @@ mod support;
 
 use rulebook_interpreter::text::notation::coordinate;
 use rulebook_interpreter::Variant;
-use std::path::Path;
 
 fn horde() -> Variant {
-    support::variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/fairy/horde.rules"))
+    support::variant("fairy/horde")
 }
 
 #[test]

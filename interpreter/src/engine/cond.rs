@@ -142,35 +142,10 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         })
         .collect();
     if !barred.is_empty() {
-        let victim = |m: &Move| match m.kind {
-            MoveKind::EnPassant => Some(pos.board[m.aux as usize]),
-            MoveKind::Drop | MoveKind::Castle => None,
-            MoveKind::Normal | MoveKind::EnPassantSetter => Some(pos.board[m.to as usize]),
-        }
-        .filter(|&code| code != 0)
-        .map(kind_of);
-        let mut keep = first;
-        for i in first..out.len() {
-            let m = out[i];
-            if !victim(&m).is_some_and(|v| barred.contains(&(m.piece, v))) {
-                out[keep] = m;
-                keep += 1;
-            }
-        }
-        out.truncate(keep);
+        movegen::retain_from(out, first, |m| !pos.captured(m).is_some_and(|v| barred.contains(&(m.piece, kind_of(v)))));
     }
-    if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) {
-        let captures = |m: &Move| pos.is_capture(m);
-        if out[first..].iter().any(captures) {
-            let mut keep = first;
-            for i in first..out.len() {
-                if captures(&out[i]) {
-                    out[keep] = out[i];
-                    keep += 1;
-                }
-            }
-            out.truncate(keep);
-        }
+    if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) && out[first..].iter().any(|m| pos.is_capture(m)) {
+        movegen::retain_from(out, first, |m| pos.is_capture(m));
     }
 }
 
@@ -182,18 +157,12 @@ fn forbid_after(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, fi
         return;
     }
     let mut next = pos.clone();
-    let mut keep = first;
-    for i in first..out.len() {
-        let m = out[i];
+    movegen::retain_from(out, first, |m| {
         next.copy_from(pos, t);
-        next.make(&m, game, t);
+        next.make(m, game, t);
         let cx = Cx { game, t, pos: &next, mover, subject: mover };
-        if !active.iter().any(|(_, after)| cx.holds(after)) {
-            out[keep] = m;
-            keep += 1;
-        }
-    }
-    out.truncate(keep);
+        !active.iter().any(|(_, after)| cx.holds(after))
+    });
 }
 
 /// Is `cond` true in `pos` for `subject`, with `mover` the player who made

@@ -30,20 +30,19 @@ pub(crate) fn make_capture(pos: &mut Position, m: &Move, game: &Game, t: &Tables
 /// Removes what an explosion on `center` removes: the piece there (the
 /// capturer) unless immune, and every piece within reach neither spared nor immune.
 fn blast(pos: &mut Position, center: Cell, game: &Game, t: &Tables) {
-    let here = pos.board[center as usize];
-    if here != 0 && t.blast_immune >> kind_of(here) & 1 == 0 {
-        pos.take(center, t);
-        pos.lose_right_at(center);
-        pos.lose_rights_of_castler(here, game);
-    }
-    let keep = t.blast_spared | t.blast_immune;
-    for &c in t.blast_around(center) {
-        let code = pos.board[c as usize];
+    // The piece on `cell`, unless empty or of a kind in `keep`, leaves the
+    // board with the castling rights it carried.
+    let mut remove = |cell: Cell, keep: u64| {
+        let code = pos.board[cell as usize];
         if code != 0 && keep >> kind_of(code) & 1 == 0 {
-            pos.take(c, t);
-            pos.lose_right_at(c);
+            pos.take(cell, t);
+            pos.lose_right_at(cell);
             pos.lose_rights_of_castler(code, game);
         }
+    };
+    remove(center, t.blast_immune);
+    for &c in t.blast_around(center) {
+        remove(c, t.blast_spared | t.blast_immune);
     }
 }
 

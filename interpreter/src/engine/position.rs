@@ -311,15 +311,22 @@ impl Position {
         self.ep_targets[..self.ep_len as usize].contains(&cell)
     }
 
-    /// Does `m` capture here (before it is made)? En passant does; drops and
-    /// castling never do.
+    /// The piece code `m` captures here (before it is made), if any: en
+    /// passant takes its victim; drops and castling capture nothing.
+    #[inline]
+    pub fn captured(&self, m: &Move) -> Option<u8> {
+        let code = match m.kind {
+            MoveKind::EnPassant => self.board[m.aux as usize],
+            MoveKind::Drop | MoveKind::Castle => 0,
+            MoveKind::Normal | MoveKind::EnPassantSetter => self.board[m.to as usize],
+        };
+        (code != 0).then_some(code)
+    }
+
+    /// Does `m` capture here (before it is made)?
     #[inline]
     pub fn is_capture(&self, m: &Move) -> bool {
-        match m.kind {
-            MoveKind::EnPassant => true,
-            MoveKind::Drop | MoveKind::Castle => false,
-            MoveKind::Normal | MoveKind::EnPassantSetter => self.board[m.to as usize] != 0,
-        }
+        self.captured(m).is_some()
     }
 
     /// Plays `m` (which must be pseudo-legal here) and passes the turn.

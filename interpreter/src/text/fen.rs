@@ -106,10 +106,9 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
     // Fairy-Stockfish's forms: the checks still needed (`2+3`) after the
     // en-passant field, or the checks given (`+1+0`) at the end.
     let checks = match game.check_count_limit() {
-        Some(limit) => match fields.iter().skip(4).position(|(_, f)| check_counts(f).is_some()) {
-            Some(k) => {
-                let (at, f) = fields.remove(k + 4);
-                let (white, black, given) = check_counts(f).unwrap_or((0, 0, true));
+        Some(limit) => match fields.iter().enumerate().skip(4).find_map(|(k, (_, f))| check_counts(f).map(|c| (k, c))) {
+            Some((k, (white, black, given))) => {
+                let (at, f) = fields.remove(k);
                 let to_given = |n: u32| if given { n } else { limit.saturating_sub(n) };
                 let (white, black) = (to_given(white), to_given(black));
                 if white > 255 || black > 255 {
@@ -527,22 +526,7 @@ fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src
     let rook_code = code(rule.rook, color);
     let up = ch.to_ascii_uppercase();
     let rook = match up {
-        'K' | 'Q' => {
-            let short = up == 'K';
-            // The outermost partner on that side of the king, on its rank, or
-            // the nearest from the side's `rook from` file towards the king.
-            let start = rule.sides.iter().find(|s| s.short == short).and_then(|s| s.rook_from).map(|f| geo.coords(f[color as usize])[0]);
-            let files: Vec<usize> = if short {
-                (kc[0] + 1..=start.unwrap_or(geo.size(0) - 1).min(geo.size(0) - 1)).rev().collect()
-            } else {
-                (start.unwrap_or(0)..kc[0]).collect()
-            };
-            files.into_iter().find_map(|f| {
-                let mut p: Vec<i64> = kc.iter().map(|&c| c as i64).collect();
-                p[0] = f as i64;
-                geo.cell(&p).filter(|&c| pos.board[c as usize] == rook_code)
-            })
-        }
+        'K' | 'Q' => xfen_partner(game, pos, king, color, up == 'K', false),
         _ => {
             let file = geo.axes[0].labels.iter().position(|l| l.eq_ignore_ascii_case(&ch.to_string()));
             file.and_then(|f| {
@@ -838,8 +822,7 @@ fn check_counts(field: &str) -> Option<(u32, u32, bool)> {
 
 /// A field of squares written back to back (`c5d6`), split into cells; a
 /// single square name as it is. `None` when some part is not a square.
-/// Greedy: the longest square name at each point (square names of one
-/// board never start with another whole name followed by a name's rest).
+/// Greedy: the longest square name at each point.
 fn split_squares(geo: &crate::model::geometry::Geometry, text: &str) -> Option<Vec<Cell>> {
     if text.len() > 64 {
         return None; // at most four passed squares and a piece
@@ -957,7 +940,7 @@ pub fn write(game: &Game, pos: &Position) -> String {
                     continue;
                 }
                 let short = slot == 0;
-                let letter = if named_by_xfen(game, pos, r, color, short) {
+                let letter = if xfen_partner(game, pos, r, color, short, true) == Some(r) {
                     if short { 'K' } else { 'Q' }
                 } else {
                     geo.axes[0].labels[geo.coords(r)[0]].chars().next().unwrap_or('?').to_ascii_uppercase()
@@ -991,23 +974,24 @@ pub fn write(game: &Game, pos: &Position) -> String {
     out
 }
 
-/// Is `rook` the partner X-FEN's `K` (`short`) or `Q` names: no partner
-/// stands between it and the far end of the scan (the edge, or the side's
-/// `rook from` file)?
-fn named_by_xfen(game: &Game, pos: &Position, rook: Cell, color: Color, short: bool) -> bool {
+/// The partner X-FEN's `K` (`short`) or `Q` names for `color` on the rank
+/// of `on`: the first one met going from the far end (the board's edge, or
+/// the side's `rook from` file, §3.8) towards `on`'s file, which counts only
+/// when `inclusive`. The reader asks from the king; the writer asks from a
+/// right's partner whether it is the one named.
+fn xfen_partner(game: &Game, pos: &Position, on: Cell, color: Color, short: bool, inclusive: bool) -> Option<Cell> {
     let geo = &game.geometry;
-    let rc = geo.coords(rook);
-    let Some(rule) = &game.castling else { return false };
+    let rule = game.castling.as_ref()?;
     let rook_code = code(rule.rook, color);
-    let start = rule.sides.iter().find(|s| s.short == short).and_then(|s| s.rook_from).map(|f| geo.coords(f[color as usize])[0]);
-    if start.is_some_and(|f| if short { rc[0] > f } else { rc[0] < f }) {
-        return false; // beyond the file K or Q starts from
-    }
-    let files: Vec<usize> = if short { (rc[0] + 1..=start.unwrap_or(geo.size(0) - 1)).collect() } else { (start.unwrap_or(0)..rc[0]).collect() };
-    !files.into_iter().any(|f| {
-        let mut p: Vec<i64> = rc.iter().map(|&c| c as i64).collect();
-        p[0] = f as i64;
-        geo.cell(&p).is_some_and(|c| pos.board[c as usize] == rook_code)
+    let here: Vec<i64> = geo.coords(on).iter().map(|&c| c as i64).collect();
+    let edge = if short { geo.size(0) as i64 - 1 } else { 0 };
+    let far = rule.sides.iter().find(|s| s.short == short).and_then(|s| s.rook_from).map_or(edge, |f| geo.coords(f[color as usize])[0] as i64);
+    let near = here[0] + if inclusive { 0 } else if short { 1 } else { -1 };
+    let files: Vec<i64> = if short { (near..=far.min(edge)).rev().collect() } else { (far.max(edge)..=near).collect() };
+    files.into_iter().find_map(|f| {
+        let mut p = here.clone();
+        p[0] = f;
+        geo.cell(&p).filter(|&c| pos.board[c as usize] == rook_code)
     })
 }
 

@@ -50,3 +50,26 @@ pub fn variant_from_text(tag: &str, text: &str) -> Variant {
 pub fn variant(name: &str) -> Variant {
     variant_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("rules").join(format!("{name}.rules")))
 }
+
+/// The legal moves of `fen` in `v`, in coordinate notation, sorted.
+pub fn legal_texts(v: &Variant, fen: &str) -> Vec<String> {
+    let pos = v.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message));
+    let mut names: Vec<String> = v.legal_moves(&pos).iter().map(|m| rulebook_interpreter::text::notation::coordinate(v, m)).collect();
+    names.sort();
+    names
+}
+
+/// The FEN of the position after `line` (moves in coordinate notation,
+/// each legal where it is played) from `fen`.
+pub fn fen_after(v: &Variant, fen: &str, line: &[&str]) -> String {
+    let mut pos = v.parse_fen(fen, "<test>").unwrap_or_else(|d| panic!("{fen}: {}", d.message));
+    for text in line {
+        let m = v
+            .legal_moves(&pos)
+            .into_iter()
+            .find(|m| rulebook_interpreter::text::notation::coordinate(v, m) == *text)
+            .unwrap_or_else(|| panic!("{text} is not legal in {}", v.fen(&pos)));
+        pos = v.play(&pos, &m);
+    }
+    v.fen(&pos)
+}

@@ -294,7 +294,8 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
     count.0 + scratch.len() as u64
 }
 
-pub(super) fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl FnMut(&Move) -> bool) {
+/// Keeps in `out[first..]` the moves `keep_if` accepts, in order.
+pub(crate) fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl FnMut(&Move) -> bool) {
     let mut keep = first;
     for i in first..out.len() {
         let m = out[i];

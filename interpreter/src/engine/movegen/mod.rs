@@ -18,7 +18,7 @@ mod spread;
 
 pub use attack::{attacked, in_check, royal_attacked};
 pub use legal::{count_legal, legal_by_trial, legal_moves, legal_moves_reference};
-pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference};
+pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
 
 use attack::*;
@@ -277,6 +277,13 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
     // A royal castler may not cross or land on an attacked cell; any other
     // castles through attacks (only the mover's royal pieces must be safe after it).
     let royal = t.royal_mask >> rule.king & 1 != 0;
+    // Under explosions the king may stand attacked next to the enemy royal
+    // piece: the cells it crosses are judged with it lifted (once for all sides).
+    let lifted = (royal && !bitsets && game.explosion.is_some()).then(|| {
+        let mut p = pos.clone();
+        p.take(king, t);
+        p
+    });
     // `s` indexes the sides as written (it is `Move::side`); the right is the
     // side's slot, shared by a side written twice.
     for (s, side) in rule.sides.iter().enumerate() {
@@ -294,8 +301,7 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         // The king crosses no attacked cell (its start was tested: not in check;
         // its destination is tested after the move, with the partner gone).
         let them = us as Color ^ 1;
-        if !royal {
-        } else if bitsets {
+        if royal && bitsets {
             let occ = pos.occupied[0][0] | pos.occupied[1][0];
             if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
                 continue;
@@ -304,14 +310,7 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
             if attacked_small(t, pos, kt, them, after) {
                 continue;
             }
-        } else {
-            // Under explosions the king may stand attacked next to the enemy
-            // royal piece: the cells it crosses are judged with it lifted.
-            let lifted = game.explosion.is_some().then(|| {
-                let mut p = pos.clone();
-                p.take(king, t);
-                p
-            });
+        } else if royal {
             let threatened = |c: Cell| match &lifted {
                 Some(p) => attacked(game, t, p, c, them) && !crate::engine::explosion::touches_enemy_royal(t, pos, c, us as Color),
                 None => attacked(game, t, pos, c, them),
