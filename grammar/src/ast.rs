@@ -351,7 +351,9 @@ pub struct PromotionRule {
     pub piece: Ident,
     /// Where it promotes (relative to the owner).
     pub zone: Zone,
-    /// What it may become.
+    /// `on or from`: a move that starts in the zone promotes too.
+    pub from_too: bool,
+    /// What it may become (its own kind: it may stay as it is).
     pub targets: Vec<Ident>,
     /// The whole rule.
     pub span: Span,
@@ -470,6 +472,12 @@ pub enum HandRule {
         only: Option<Zone>,
         /// `not on <zone>` forbids the zone.
         except: Option<Zone>,
+        /// `at most 1 per file`: the most pieces of the kind its owner may
+        /// have on the cells sharing the cell's label of that axis (its file),
+        /// the dropped one included (shogi's two-pawn rule).
+        per_line: Option<(Spanned<u32>, Ident)>,
+        /// `no mate`: a drop that checkmates is not legal (the span of the words).
+        no_mate: Option<Span>,
     },
 }
 

@@ -570,17 +570,20 @@ impl Builder<'_> {
             let mut piece = None;
             let mut zone = None;
             let mut targets = Vec::new();
+            let mut from_too = false;
             for c in rule.into_inner() {
                 match c.as_rule() {
                     Rule::name if piece.is_none() => piece = Some(ident(&c)),
                     Rule::name => targets.push(ident(&c)),
                     Rule::zone => zone = Some(self.zone(c)?),
+                    Rule::promotion_from => from_too = true,
                     _ => {}
                 }
             }
             rules.push(PromotionRule {
                 piece: self.need(piece, rule_span, "promotion without a piece")?,
                 zone: self.need(zone, rule_span, "promotion without a zone")?,
+                from_too,
                 targets,
                 span: rule_span,
             });
@@ -751,9 +754,25 @@ impl Builder<'_> {
         let mut piece = None;
         let mut only = None;
         let mut except = None;
+        let mut per_line = None;
+        let mut no_mate = None;
         for c in pair.into_inner() {
             match c.as_rule() {
                 Rule::name => piece = Some(ident(&c)),
+                Rule::drop_per_line => {
+                    let c_span = span_of(&c);
+                    let mut n = None;
+                    let mut axis = None;
+                    for p in c.into_inner() {
+                        match p.as_rule() {
+                            Rule::number => n = Some(self.number(&p)?),
+                            Rule::axis_name => axis = Some(ident(&p)),
+                            _ => {}
+                        }
+                    }
+                    per_line = Some((self.need(n, c_span, "missing count")?, self.need(axis, c_span, "missing axis")?));
+                }
+                Rule::drop_no_mate => no_mate = Some(span_of(&c)),
                 Rule::drop_where => {
                     let w_span = span_of(&c);
                     let w = self.need(first_inner(c), w_span, "empty drop zone")?;
@@ -777,6 +796,8 @@ impl Builder<'_> {
             piece,
             only,
             except,
+            per_line,
+            no_mate,
         })
     }
 

@@ -260,6 +260,9 @@ pub struct PieceKind {
     pub name: String,
     /// FEN letter, upper case.
     pub letter: char,
+    /// Written `+LETTER` (`piece Tokin +P`): the promoted form of the kind
+    /// lettered `LETTER`, which it becomes again when captured to hand.
+    pub plus: bool,
     /// May not be left attacked.
     pub royal: bool,
     /// The movement parts, each expanded per player.
@@ -268,6 +271,19 @@ pub struct PieceKind {
     pub span: Span,
     /// The file it was defined in.
     pub file: String,
+}
+
+impl PieceKind {
+    /// How FEN and notation write a piece of this kind for `color` (0 upper
+    /// case, 1 lower case): its letter, after `+` for a promoted form.
+    pub fn written(&self, color: u8) -> String {
+        let l = if color == 0 { self.letter } else { self.letter.to_ascii_lowercase() };
+        if self.plus {
+            format!("+{l}")
+        } else {
+            l.to_string()
+        }
+    }
 }
 
 /// One movement part after expansion.
@@ -311,14 +327,18 @@ pub enum StepKind {
     Hop,
 }
 
-/// A piece arriving in `zone` must become one of `targets`.
+/// A piece arriving in `zone` (or, with `from_too`, leaving it) must become
+/// one of `targets`; a target that is its own kind is the move without
+/// promotion, which makes promotion optional.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PromotionRule {
     /// The promoting kind.
     pub kind: KindId,
     /// The zone, per player.
     pub zone: [Vec<Cell>; 2],
-    /// What it may become.
+    /// `on or from`: a move that starts in the zone promotes too.
+    pub from_too: bool,
+    /// What it may become (its own kind: it may stay as it is).
     pub targets: Vec<KindId>,
     /// Where it was written.
     pub span: Span,
@@ -381,6 +401,22 @@ pub struct HandRules {
     /// Per kind and player, the cells a piece of that kind may be dropped on
     /// (`None` for a kind that cannot be dropped).
     pub drop_cells: Vec<Option<[Vec<Cell>; 2]>>,
+    /// Per kind: what else limits its drops (from the same rule as its cells).
+    pub drop_limits: Vec<DropLimit>,
+    /// Per kind: the kind it joins a hand as ([`Game::hand_kind`]: the base
+    /// kind of a `+LETTER` kind, else itself).
+    pub hand_kinds: Vec<KindId>,
+}
+
+/// What limits the drops of a kind beyond the cells (shogi's pawn).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct DropLimit {
+    /// `at most N per AXIS`: (axis, N): no more than N of the dropper's pieces
+    /// of the kind on the cells that share the cell's label of the axis (per
+    /// file: on its file), the dropped one included.
+    pub per_line: Option<(usize, u32)>,
+    /// `no mate`: a drop that checkmates is not legal.
+    pub no_mate: bool,
 }
 
 /// How the game ends.
@@ -693,7 +729,22 @@ impl Game {
     /// The kind with FEN letter `letter` (either case).
     pub fn kind_by_letter(&self, letter: char) -> Option<KindId> {
         let up = letter.to_ascii_uppercase();
-        self.kinds.iter().position(|k| k.letter == up).map(|i| i as KindId)
+        self.kinds.iter().position(|k| k.letter == up && !k.plus).map(|i| i as KindId)
+    }
+
+    /// The kind written `+LETTER` (the promoted form of `LETTER`'s kind).
+    pub fn kind_by_plus_letter(&self, letter: char) -> Option<KindId> {
+        let up = letter.to_ascii_uppercase();
+        self.kinds.iter().position(|k| k.letter == up && k.plus).map(|i| i as KindId)
+    }
+
+    /// The kind a piece of `kind` joins a hand as when captured: the base
+    /// kind of a `+LETTER` kind, else itself (before `demote promoted`).
+    pub fn hand_kind(&self, kind: KindId) -> KindId {
+        match self.kinds.get(kind as usize) {
+            Some(k) if k.plus => self.kind_by_letter(k.letter).unwrap_or(kind),
+            _ => kind,
+        }
     }
 
     /// The letter set called `name` (`letters NAME { … }`).

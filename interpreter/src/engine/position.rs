@@ -410,7 +410,10 @@ impl Position {
                     }
                 }
                 if m.is_promotion() {
-                    mover = code(m.promotion, us) | PROMOTED;
+                    // A promoted form (`+P`) is its own mark, and one turning
+                    // back into its base kind carries none.
+                    let plus = |k: KindId| game.kinds.get(k as usize).is_some_and(|k| k.plus);
+                    mover = code(m.promotion, us) | if plus(m.promotion) || plus(kind_of(mover)) { 0 } else { PROMOTED };
                 }
                 self.put(m.to, mover, t);
                 if m.kind == MoveKind::EnPassantSetter {
@@ -470,7 +473,7 @@ impl Position {
             if hand.capture_to_hand {
                 let kind = match hand.demote_to {
                     Some(k) if victim & PROMOTED != 0 => k,
-                    _ => kind_of(victim),
+                    _ => hand.hand_kinds[kind_of(victim) as usize],
                 };
                 let slot = &mut self.hand[self.side as usize][kind as usize];
                 *slot = slot.saturating_add(1);

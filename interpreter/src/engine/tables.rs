@@ -4,6 +4,7 @@
 //! that move generation does no geometry at run time.
 
 use crate::model::geometry::{Cell, Geometry, MAX_CELLS};
+use crate::engine::position::NO_CELL;
 use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::{BTreeMap, HashMap};
 
@@ -156,6 +157,14 @@ pub struct Tables {
     /// Per `(kind * 2 + color) * ncells + cell`: 0, or 1 + the number of the
     /// promotion rule that applies on arrival there (a later rule wins).
     pub promo_zone: Vec<u8>,
+    /// Per `(kind * 2 + color) * ncells + cell`: 0, or 1 + the number of the
+    /// last `on or from` rule whose zone holds the cell: every move from
+    /// there promotes by it, unless a later rule applies on arrival.
+    pub promo_from: Vec<u8>,
+    /// Per `(kind * 2 + color) * ncells + cell`: a piece there must have
+    /// promoted had it arrived by a move (its arrival rule offers no choice
+    /// to stay), and it cannot be dropped there: no position holds it there.
+    pub promo_forced: Vec<bool>,
     /// Per `kind * 2 + color`: the kind promotes somewhere.
     pub promotes: Vec<bool>,
     /// The board has at most 64 cells: bitset shortcuts apply.
@@ -179,6 +188,12 @@ pub struct Tables {
     pub may_repeat: Vec<bool>,
     /// Per `(kind * 2 + color) * ncells + cell`: may be dropped here.
     pub drop_zone: Vec<bool>,
+    /// Per kind: `at most N per AXIS` on its drops, as N and the groups of
+    /// cells that share a label of the axis (per file: the files).
+    pub drop_lines: Vec<Option<(u32, Vec<Vec<Cell>>)>>,
+    /// Some kind's drops may not checkmate (`no mate`): legality needs the
+    /// opponent's replies, so counting takes the general path.
+    pub drop_no_mate: bool,
     /// Bitmask of royal kinds.
     pub royal_mask: u64,
     /// Per cell: the range of [`Tables::blast_cells`] an explosion there
@@ -207,6 +222,23 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// 0, or 1 + the promotion rule a move of `kc` (`kind * 2 + color`)
+    /// from `from` to `to` promotes by: the later of the rule applying on
+    /// arrival and the `on or from` rule of the start cell.
+    #[inline]
+    pub fn promotion_rule(&self, kc: usize, from: Cell, to: Cell) -> u8 {
+        if !self.promotes[kc] {
+            return 0;
+        }
+        let base = kc * self.ncells;
+        let on = self.promo_zone[base + to as usize];
+        if from == NO_CELL {
+            on
+        } else {
+            on.max(self.promo_from[base + from as usize])
+        }
+    }
+
     /// Compiles the tables of `game` (the resting geometry).
     pub fn new(game: &Game) -> Tables {
         Tables::build(game, &[], None)
@@ -418,16 +450,31 @@ impl Tables {
 
         let promo_targets: Vec<Vec<KindId>> = game.promotions.iter().map(|r| r.targets.clone()).collect();
         let mut promo_zone = vec![0u8; nkinds * 2 * ncells];
+        let mut promo_from = vec![0u8; nkinds * 2 * ncells];
         let mut promotes = vec![false; nkinds * 2];
+        let mut from_rules = vec![false; nkinds * 2];
         for (i, rule) in game.promotions.iter().enumerate().take(254) {
             for color in 0..2 {
                 let kc = rule.kind as usize * 2 + color;
                 promotes[kc] = true;
+                from_rules[kc] |= rule.from_too;
                 for &c in &rule.zone[color] {
                     promo_zone[kc * ncells + c as usize] = i as u8 + 1;
+                    if rule.from_too {
+                        promo_from[kc * ncells + c as usize] = i as u8 + 1;
+                    }
                 }
             }
         }
+        let promo_forced: Vec<bool> = (0..nkinds * 2 * ncells)
+            .map(|i| {
+                let (kc, c) = (i / ncells, i % ncells);
+                let r = promo_zone[i];
+                let stays = || promo_targets[r as usize - 1].contains(&((kc / 2) as KindId));
+                let droppable = || game.hand.as_ref().and_then(|h| h.drop_cells[kc / 2].as_ref()).is_some_and(|z| z[kc % 2].contains(&(c as Cell)));
+                r != 0 && !stays() && !droppable()
+            })
+            .collect();
         let small = ncells <= 64 && !framed;
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
@@ -454,6 +501,11 @@ impl Tables {
             for (kc, bits) in promo_mask.iter_mut().enumerate() {
                 let zone = &promo_zone[kc * ncells..(kc + 1) * ncells];
                 let mut rule = 0u8;
+                if from_rules[kc] {
+                    // Moves from the zone promote too: the general path counts them.
+                    promo_choices[kc] = u8::MAX;
+                    continue;
+                }
                 for (c, &r) in zone.iter().enumerate() {
                     if r != 0 {
                         *bits |= 1 << c;
@@ -547,6 +599,18 @@ impl Tables {
                 }
             }
         }
+        let drop_lines: Vec<Option<(u32, Vec<Vec<Cell>>)>> = (0..nkinds)
+            .map(|k| {
+                let (axis, n) = game.hand.as_ref()?.drop_limits[k].per_line?;
+                // `per file`: the cells that share a file label (zone `file a`, …).
+                let mut lines: BTreeMap<usize, Vec<Cell>> = BTreeMap::new();
+                for c in game.geometry.board_cells() {
+                    lines.entry(game.geometry.coords(c)[axis]).or_default().push(c);
+                }
+                Some((n, lines.into_values().collect()))
+            })
+            .collect();
+        let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
         let royal_mask = game
             .kinds
             .iter()
@@ -582,6 +646,8 @@ impl Tables {
             royal_promotion: game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal)),
             promo_targets,
             promo_zone,
+            promo_from,
+            promo_forced,
             promotes,
             small,
             promo_mask,
@@ -592,6 +658,8 @@ impl Tables {
             takes_ep,
             may_repeat,
             drop_zone,
+            drop_lines,
+            drop_no_mate,
             royal_mask,
             blast_index,
             blast_cells,

@@ -289,16 +289,17 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     };
     let mut cx = Cx { geometry: &geometry, players: &players, diags: &mut diags, pieces: &draft.pieces };
     let mut kinds = Vec::new();
-    let mut letters: BTreeMap<char, &ast::PieceDef> = BTreeMap::new();
+    let mut letters: BTreeMap<(bool, char), &ast::PieceDef> = BTreeMap::new();
     if draft.pieces.len() > 63 {
         cx.diags.push(Diagnostic::error("E0115", last, Span::new(0, 0), "more than 63 piece kinds", "too many pieces"));
     }
     // The move tables' size, bounded part by part (reported once, where it is passed).
     let mut table_cells: u64 = 0;
     for p in &draft.pieces {
-        let letter = lower_letter(&mut cx, p.file, &p.node.letter);
-        if let Some(prev) = letters.insert(letter, p.node) {
+        let (letter, plus) = lower_piece_letter(&mut cx, p.file, &p.node.letter);
+        if let Some(prev) = letters.insert((plus, letter), p.node) {
             if prev.letter.span != p.node.letter.span {
+                let letter = if plus { format!("+{letter}") } else { letter.to_string() };
                 cx.diags.push(
                     Diagnostic::error("E0106", p.file, p.node.letter.span, format!("letter `{letter}` is used by `{}` too", prev.name.node), "used twice")
                         .with_help("every piece needs its own letter for FEN and notation"),
@@ -331,11 +332,28 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 }
             }
         }
-        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, royal, parts, span: p.node.span, file: p.file.to_string() });
+        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, plus, royal, parts, span: p.node.span, file: p.file.to_string() });
+    }
+    // A promoted form (`+P`) goes to hand as the kind lettered `P`: one must exist.
+    for (k, p) in kinds.iter().zip(&draft.pieces) {
+        if k.plus && !letters.contains_key(&(false, k.letter)) {
+            cx.diags.push(
+                Diagnostic::error("E0120", p.file, p.node.letter.span, format!("`+{}` is the promoted form of a piece lettered `{}`, and there is none", k.letter, k.letter), "no piece has this letter without `+`")
+                    .with_help(format!("define the unpromoted piece with the letter `{}`, or give this piece a letter of its own", k.letter)),
+            );
+        }
     }
     let promotions = draft.promotion.map(|p| lower_promotions(&mut cx, p)).unwrap_or_default();
     let castling = draft.castling.and_then(|c| lower_castling(&mut cx, c));
-    let hand = draft.hand.map(|h| lower_hand(&mut cx, h, kinds.len()));
+    let mut hand = draft.hand.map(|h| lower_hand(&mut cx, h, kinds.len()));
+    if let Some(h) = &mut hand {
+        // A promoted form (`+P`) joins a hand as the kind lettered `P`.
+        for (k, kind) in kinds.iter().enumerate() {
+            if let Some(base) = kinds.iter().position(|b| kind.plus && !b.plus && b.letter == kind.letter) {
+                h.hand_kinds[k] = base as KindId;
+            }
+        }
+    }
     let end = match draft.end {
         Some(e) => lower_end(&mut cx, e),
         None => EndRules { checkmate: Some(Outcome::Lose), stalemate: Some(Outcome::Draw), ..EndRules::default() },

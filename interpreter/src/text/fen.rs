@@ -120,6 +120,13 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
         },
         None => [0, 0],
     };
+    // Fairy-Stockfish's short form for variants without castling or en
+    // passant (shogi): `w 0 1`, the clocks straight after the side to move.
+    let number = |f: &str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+    if fields.len() == 4 && number(fields[2].1) && number(fields[3].1) {
+        let at = fields[2].0;
+        fields.splice(2..2, [(at, "-"), (at, "-")]);
+    }
     if let Some(&(at, f)) = fields.iter().skip(1).find(|(_, f)| f.starts_with('~')) {
         return Err(spread_err(src, at, at + f.len(), "the spread field needs spaces around `~`", "`~` glued to what follows")
             .with_help("write the spread pieces after the move number as ` ~ ` and one field per unit, e.g. `… 0 1 ~ Nd4g5:equal`"));
@@ -172,8 +179,14 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             return Err(err(src, at, at + pocket.len(), "this variant has no pieces in hand", "pocket given here")
                 .with_help("remove the bracketed pocket"));
         }
+        // Fairy-Stockfish writes an empty pocket `[-]`.
+        let pocket = if pocket == "-" { "" } else { pocket };
         for (j, ch) in pocket.char_indices() {
             let Some(kind) = game.kind_by_letter(ch) else {
+                if ch == '+' {
+                    return Err(err(src, at + j, at + j + 1, "a promoted piece cannot be in hand", "`+` in the pocket")
+                        .with_help("a captured promoted piece joins the hand as its unpromoted kind: write its letter without `+`"));
+                }
                 return Err(unknown_letter(game, src, at + j, ch));
             };
             // A phase placing from the hand may place the royal piece too.
@@ -426,7 +439,27 @@ fn parse_slice(
                 j += 1;
                 continue;
             }
-            let Some(kind) = game.kind_by_letter(ch) else {
+            // `+P`: the promoted form of `P` (a kind written `+P`).
+            let plus = ch == '+';
+            let start = j;
+            let ch = if plus {
+                j += 1;
+                match bytes.get(j) {
+                    Some(b) if b.is_ascii_alphabetic() => *b as char,
+                    _ => {
+                        return Err(err(src, at + start, at + start + 1, "`+` without a piece letter", "expected a letter after `+`")
+                            .with_help("`+P` is the promoted form of the piece lettered `P`"))
+                    }
+                }
+            } else {
+                ch
+            };
+            let found = if plus { game.kind_by_plus_letter(ch) } else { game.kind_by_letter(ch) };
+            let Some(kind) = found else {
+                if plus {
+                    return Err(err(src, at + start, at + j + 1, format!("unknown promoted piece `+{ch}`"), "no piece of this variant is written so")
+                        .with_help("only a piece defined with a `+` letter (`piece Tokin +P`) is written with `+` in FEN"));
+                }
                 return Err(unknown_letter(game, src, at + j, ch));
             };
             if x >= n {
@@ -876,7 +909,7 @@ fn validate(game: &Game, t: &Tables, pos: &Position, src: &FenSource, at: usize,
         for c in pos.cells_of(color, t.nwords) {
             let kind = kind_of(pos.board[c as usize]);
             let kc = kind as usize * 2 + color as usize;
-            if t.promo_zone[kc * t.ncells + c as usize] != 0 {
+            if t.promo_forced[kc * t.ncells + c as usize] {
                 return Err(err(src, at, at + len,
                     format!("{} on {} stands where it must have promoted", game.kinds[kind as usize].name, game.geometry.name(c)),
                     "in this board")
@@ -1019,8 +1052,7 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
                             out.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        let letter = game.kinds[kind_of(c) as usize].letter;
-                        out.push(if color_of(c) == 0 { letter } else { letter.to_ascii_lowercase() });
+                        out.push_str(&game.kinds[kind_of(c) as usize].written(color_of(c)));
                         // A promoted piece is marked where it matters: it demotes
                         // into a hand, or is of the castling kind (and never castles).
                         if c & PROMOTED != 0 && (game.hand.is_some() || game.castling.as_ref().is_some_and(|r| r.king == kind_of(c))) {

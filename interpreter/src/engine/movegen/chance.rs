@@ -7,7 +7,7 @@
 
 use crate::model::geometry::Cell;
 use crate::model::Game;
-use crate::engine::position::{Move, MoveKind, Position, NO_KIND};
+use crate::engine::position::{Move, MoveKind, Position, NO_KIND, NO_PROMOTION};
 use crate::engine::tables::Tables;
 
 /// Replaces the moves `out[first..]` by their chance outcomes, in order.
@@ -42,16 +42,13 @@ pub(super) fn split_outcomes(game: &Game, t: &Tables, pos: &Position, out: &mut 
             for &unveil in unveils {
                 let outcome = Move { reveal, unveil, ..m };
                 let kc = reveal as usize * 2 + us;
-                let rule = if reveal != NO_KIND && m.kind != MoveKind::Castle && t.promotes[kc] {
-                    t.promo_zone[kc * t.ncells + m.to as usize]
-                } else {
-                    0
-                };
+                let rule = if reveal != NO_KIND && m.kind != MoveKind::Castle { t.promotion_rule(kc, m.from, m.to) } else { 0 };
                 if rule == 0 {
                     out.push(outcome);
                 } else {
                     for &target in &t.promo_targets[rule as usize - 1] {
-                        out.push(Move { promotion: target, ..outcome });
+                        let promotion = if target == reveal { NO_PROMOTION } else { target };
+                        out.push(Move { promotion, ..outcome });
                     }
                 }
             }

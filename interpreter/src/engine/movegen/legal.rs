@@ -134,6 +134,15 @@ pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &m
 /// face-down piece once, without its outcome. (Legality does not depend on
 /// the outcome: an identity changes no square's occupancy, and no identity is royal.)
 pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
+    legal_decisions_unlimited(game, t, pos, out);
+    if t.drop_no_mate {
+        retain_from(out, first, |m| !mating_drop(game, t, pos, m));
+    }
+}
+
+/// [`legal_decisions`] before `no mate` removes the drops that checkmate.
+fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
     let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1 && game.explosion.is_none();
@@ -186,7 +195,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

@@ -12,6 +12,7 @@
 
 mod attack;
 mod chance;
+mod drops;
 mod legal;
 pub mod observe;
 mod spread;
@@ -22,6 +23,8 @@ pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference, retain_fr
 pub use spread::spread_in_check;
 
 use attack::*;
+use drops::drops;
+pub(crate) use drops::mating_drop;
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
 use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
@@ -54,6 +57,9 @@ impl Sink for Counter {
 struct Emitter<'a> {
     /// Per cell: 0, or 1 + the promotion rule applying there (empty when the kind never promotes).
     zone: &'a [u8],
+    /// 0, or 1 + the `on or from` rule that every move from the piece's cell
+    /// promotes by (a later rule applying on arrival wins).
+    from_rule: u8,
     /// The promotion rules' target lists.
     targets: &'a [Vec<u8>],
 }
@@ -61,10 +67,11 @@ struct Emitter<'a> {
 impl Emitter<'_> {
     #[inline(always)]
     fn push(&self, out: &mut impl Sink, m: Move) {
-        let rule = if self.zone.is_empty() { 0 } else { self.zone[m.to as usize] };
+        let rule = if self.zone.is_empty() { 0 } else { self.zone[m.to as usize].max(self.from_rule) };
         if rule != 0 {
             for &target in &self.targets[rule as usize - 1] {
-                out.add(Move { promotion: target, ..m });
+                // The piece's own kind is the choice not to promote.
+                out.add(Move { promotion: if target == m.piece { NO_PROMOTION } else { target }, ..m });
             }
         } else {
             out.add(m);
@@ -78,10 +85,12 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
     let us = pos.side;
     let piece = kind_of(pos.board[from as usize]);
     let kc = piece as usize * 2 + us as usize;
+    // A face-down piece promotes (or not) as what it is revealed to be:
+    // its disguise's promotion does not apply (see `chance`).
+    let promotes = t.promotes[kc] && !pos.is_hidden(from);
     let e = Emitter {
-        // A face-down piece promotes (or not) as what it is revealed to be:
-        // its disguise's promotion does not apply (see `chance`).
-        zone: if t.promotes[kc] && !pos.is_hidden(from) { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
+        zone: if promotes { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
+        from_rule: if promotes { t.promo_from[kc * t.ncells + from as usize] } else { 0 },
         targets: &t.promo_targets,
     };
     for ray in t.rays_of(piece, us, from) {
@@ -224,27 +233,6 @@ pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>
         piece_moves_once(pos, t, from, out);
     }
     drops(game, t, pos, out);
-}
-
-fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
-    if game.hand.is_none() {
-        return;
-    }
-    let us = pos.side;
-    for (kind, &n) in pos.hand[us as usize][..game.kinds.len()].iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
-        for (cell, &ok) in zone.iter().enumerate() {
-            if ok && pos.board[cell] == 0 {
-                out.add(Move {
-                    kind: MoveKind::Drop,
-                    ..Move::normal(kind as u8, cell as Cell, cell as Cell)
-                });
-            }
-        }
-    }
 }
 
 /// Appends the legal castling moves (the side to move is not in check).

@@ -216,10 +216,12 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
                 let moved = Move { second: s, observed: DISPLACED, ..Move::normal(kind, from, d) };
                 // A pawn displaced onto its last rank is promoted (FIDE 3.7.5: the
                 // last matching promotion rule decides, as for any move).
-                match game.promotions.iter().rev().find(|r| r.kind == kind && r.zone[us as usize].contains(&d)) {
+                let zone = |r: &crate::model::PromotionRule, c: Cell| r.zone[us as usize].contains(&c);
+                match game.promotions.iter().rev().find(|r| r.kind == kind && (zone(r, d) || r.from_too && zone(r, from))) {
                     Some(rule) => {
                         for &p in &rule.targets {
-                            push(Move { promotion: p, ..moved }, out);
+                            // Its own kind is the choice not to promote.
+                            push(if p == kind { moved } else { Move { promotion: p, ..moved } }, out);
                         }
                     }
                     None => push(moved, out),

@@ -355,12 +355,13 @@ fn tunnels(ctx: &Ctx, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
             }
             found.push(to);
             let m = Move { spread: TUNNEL, ..Move::normal(piece, from, to) };
-            let rule = if t.promotes[kc] { t.promo_zone[kc * t.ncells + to as usize] } else { 0 };
+            let rule = t.promotion_rule(kc, from, to);
             if rule == 0 {
                 with_outcomes(ctx, m, false, out, scratch);
             } else {
                 for &target in &t.promo_targets[rule as usize - 1] {
-                    with_outcomes(ctx, Move { promotion: target, ..m }, false, out, scratch);
+                    let promotion = if target == piece { NO_PROMOTION } else { target };
+                    with_outcomes(ctx, Move { promotion, ..m }, false, out, scratch);
                 }
             }
         }

@@ -3,15 +3,26 @@
 use super::*;
 
 pub(super) fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> HandRules {
-    let mut rules = HandRules { capture_to_hand: false, demote_to: None, drop_cells: vec![None; nkinds] };
+    let mut rules = HandRules { capture_to_hand: false, demote_to: None, drop_cells: vec![None; nkinds], drop_limits: vec![DropLimit::default(); nkinds], hand_kinds: (0..nkinds as KindId).collect() };
     let all: Vec<Cell> = cx.geometry.board_cells().collect();
-    let mut any: Option<[Vec<Cell>; 2]> = None;
-    let mut specific: Vec<Option<[Vec<Cell>; 2]>> = vec![None; nkinds];
+    let mut any: Option<([Vec<Cell>; 2], DropLimit)> = None;
+    let mut specific: Vec<Option<([Vec<Cell>; 2], DropLimit)>> = vec![None; nkinds];
     for rule in &h.node.rules {
         match &rule.node {
             ast::HandRule::CaptureToHand => rules.capture_to_hand = true,
             ast::HandRule::DemotePromoted(k) => rules.demote_to = cx.kind(h.file, k),
-            ast::HandRule::Drop { piece, only, except } => {
+            ast::HandRule::Drop { piece, only, except, per_line, no_mate } => {
+                let mut limit = DropLimit { per_line: None, no_mate: no_mate.is_some() };
+                if let Some((n, axis)) = per_line {
+                    match cx.geometry.axis_index(&axis.node) {
+                        Some(a) if n.node >= 1 => limit.per_line = Some((a, n.node)),
+                        Some(_) => cx.diags.push(
+                            Diagnostic::error("E0186", h.file, n.span, "`at most 0` allows no drop at all", "no drop passes this")
+                                .with_help("write at least 1, or leave the kind without a `drop` rule so that it cannot be dropped"),
+                        ),
+                        None => cx.diags.push(super::board::unknown_axis(h.file, axis, cx.geometry)),
+                    }
+                }
                 let mut cells = [all.clone(), all.clone()];
                 if let Some(z) = only {
                     if let Some(z) = cx.zone(h.file, z) {
@@ -26,18 +37,21 @@ pub(super) fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> Hand
                     }
                 }
                 match piece {
-                    None => any = Some(cells),
+                    None => any = Some((cells, limit)),
                     Some(name) => {
                         if let Some(k) = cx.kind(h.file, name) {
-                            specific[k as usize] = Some(cells);
+                            specific[k as usize] = Some((cells, limit));
                         }
                     }
                 }
             }
         }
     }
-    for (slot, own) in rules.drop_cells.iter_mut().zip(specific) {
-        *slot = own.or_else(|| any.clone());
+    for (k, own) in specific.into_iter().enumerate() {
+        if let Some((cells, limit)) = own.or_else(|| any.clone()) {
+            rules.drop_cells[k] = Some(cells);
+            rules.drop_limits[k] = limit;
+        }
     }
     rules
 }

@@ -2,6 +2,14 @@
 
 use super::*;
 
+/// A piece's letter, upper case, and whether it is written `+LETTER` (a promoted form).
+pub(super) fn lower_piece_letter(cx: &mut Cx, file: &str, letter: &ast::Ident) -> (char, bool) {
+    match letter.node.strip_prefix('+') {
+        Some(rest) => (lower_letter(cx, file, &ast::Ident { node: rest.to_string(), span: letter.span }), true),
+        None => (lower_letter(cx, file, letter), false),
+    }
+}
+
 pub(super) fn lower_letter(cx: &mut Cx, file: &str, letter: &ast::Ident) -> char {
     let mut chars = letter.node.chars();
     match (chars.next(), chars.next()) {
@@ -302,7 +310,7 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
                         cx.diags.push(
                             Diagnostic::error("E0109", file, *span, format!("unknown direction `{word}`"), "not a direction of this board")
                                 .with_help(format!(
-                                    "the players declare {}; `backward`, `down` and `sideways` are derived from `forward` and `up`",
+                                    "the players declare {}; `backward`, `down`, `left` and `sideways` are derived from `forward`, `up` and `right`",
                                     words.join(", ")
                                 )),
                         );
@@ -370,6 +378,7 @@ pub(super) fn direction_test(player: &Player, word: &str) -> Option<(usize, i32)
     match word {
         "backward" => declared("forward").map(|a| (a, -1)),
         "down" => declared("up").map(|a| (a, -1)),
+        "left" => declared("right").map(|a| (a, -1)),
         "sideways" => declared("forward").map(|a| (a, 0)),
         _ => None,
     }

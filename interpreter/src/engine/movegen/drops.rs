@@ -1,0 +1,65 @@
+//! Drops: a piece from the mover's hand onto an empty cell of its drop zone
+//! (`hand`, LANGUAGE §3.9), within its limits: `at most N per AXIS` here,
+//! `no mate` as a legality test ([`mating_drop`]) once the moves are legal.
+
+use super::*;
+use crate::engine::position::PROMOTED;
+
+/// Appends the drops of the side to move (pseudo-legal: a drop may leave
+/// the mover's royal piece attacked, and `no mate` is not tested).
+pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
+    if game.hand.is_none() {
+        return;
+    }
+    let us = pos.side;
+    for (kind, &n) in pos.hand[us as usize][..game.kinds.len()].iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
+        let drop = |cell: usize| Move { kind: MoveKind::Drop, ..Move::normal(kind as u8, cell as Cell, cell as Cell) };
+        match &t.drop_lines[kind] {
+            None => {
+                for (cell, &ok) in zone.iter().enumerate() {
+                    if ok && pos.board[cell] == 0 {
+                        out.add(drop(cell));
+                    }
+                }
+            }
+            Some((most, lines)) => {
+                // `at most N per AXIS`: only files (cells sharing a label of
+                // the axis) holding fewer than N of the mover's pieces of the
+                // kind take one more.
+                let own = code(kind as u8, us);
+                for line in lines {
+                    let here = line.iter().filter(|&&c| pos.board[c as usize] & !PROMOTED == own).count();
+                    if here as u32 >= *most {
+                        continue;
+                    }
+                    for &cell in line {
+                        if zone[cell as usize] && pos.board[cell as usize] == 0 {
+                            out.add(drop(cell as usize));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Is `m` a drop that `no mate` forbids: of a kind with `no mate`, giving
+/// check, and leaving the opponent no legal move? (Fairy-Stockfish's
+/// `shogiPawnDropMateIllegal`, for any kind the rules name.)
+pub(crate) fn mating_drop(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
+    if m.kind != MoveKind::Drop || !game.hand.as_ref().is_some_and(|h| h.drop_limits[m.piece as usize].no_mate) {
+        return false;
+    }
+    let mut next = pos.clone();
+    next.make(m, game, t);
+    if !in_check(game, t, &next) {
+        return false;
+    }
+    let mut replies = Vec::new();
+    legal_moves(game, t, &next, &mut replies);
+    replies.is_empty()
+}
