@@ -353,6 +353,8 @@ pub struct PromotionRule {
     pub zone: Zone,
     /// `on or from`: a move that starts in the zone promotes too.
     pub from_too: bool,
+    /// `capturing`: only a move that captures promotes.
+    pub capturing: bool,
     /// What it may become (its own kind: it may stay as it is).
     pub targets: Vec<Ident>,
     /// The whole rule.
@@ -478,6 +480,8 @@ pub enum HandRule {
         per_line: Option<(Spanned<u32>, Ident)>,
         /// `no mate`: a drop that checkmates is not legal (the span of the words).
         no_mate: Option<Span>,
+        /// `also promoted`: the piece may also be dropped as its promoted form (the span of the words).
+        also_promoted: Option<Span>,
     },
 }
 

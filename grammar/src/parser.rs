@@ -571,12 +571,14 @@ impl Builder<'_> {
             let mut zone = None;
             let mut targets = Vec::new();
             let mut from_too = false;
+            let mut capturing = false;
             for c in rule.into_inner() {
                 match c.as_rule() {
                     Rule::name if piece.is_none() => piece = Some(ident(&c)),
                     Rule::name => targets.push(ident(&c)),
                     Rule::zone => zone = Some(self.zone(c)?),
                     Rule::promotion_from => from_too = true,
+                    Rule::promotion_capturing => capturing = true,
                     _ => {}
                 }
             }
@@ -584,6 +586,7 @@ impl Builder<'_> {
                 piece: self.need(piece, rule_span, "promotion without a piece")?,
                 zone: self.need(zone, rule_span, "promotion without a zone")?,
                 from_too,
+                capturing,
                 targets,
                 span: rule_span,
             });
@@ -756,6 +759,7 @@ impl Builder<'_> {
         let mut except = None;
         let mut per_line = None;
         let mut no_mate = None;
+        let mut also_promoted = None;
         for c in pair.into_inner() {
             match c.as_rule() {
                 Rule::name => piece = Some(ident(&c)),
@@ -773,6 +777,7 @@ impl Builder<'_> {
                     per_line = Some((self.need(n, c_span, "missing count")?, self.need(axis, c_span, "missing axis")?));
                 }
                 Rule::drop_no_mate => no_mate = Some(span_of(&c)),
+                Rule::drop_promoted => also_promoted = Some(span_of(&c)),
                 Rule::drop_where => {
                     let w_span = span_of(&c);
                     let w = self.need(first_inner(c), w_span, "empty drop zone")?;
@@ -798,6 +803,7 @@ impl Builder<'_> {
             except,
             per_line,
             no_mate,
+            also_promoted,
         })
     }
 

@@ -338,6 +338,8 @@ pub struct PromotionRule {
     pub zone: [Vec<Cell>; 2],
     /// `on or from`: a move that starts in the zone promotes too.
     pub from_too: bool,
+    /// `capturing`: only a move that captures (en passant included) promotes.
+    pub capturing: bool,
     /// What it may become (its own kind: it may stay as it is).
     pub targets: Vec<KindId>,
     /// Where it was written.
@@ -417,6 +419,9 @@ pub struct DropLimit {
     pub per_line: Option<(usize, u32)>,
     /// `no mate`: a drop that checkmates is not legal.
     pub no_mate: bool,
+    /// `also promoted`: the piece may also be dropped as its promoted form
+    /// (the kind written `+` and its letter).
+    pub also_promoted: bool,
 }
 
 /// How the game ends.
@@ -754,7 +759,11 @@ impl Game {
 
     /// Kinds written without a letter in SAN (pawn-like: those that promote).
     pub fn is_pawn_like(&self, kind: KindId) -> bool {
-        self.promotions.iter().any(|p| p.kind == kind)
+        // Pawn-like: the one kind that must promote somewhere (a rule without
+        // its own kind among the targets); where several must (shogi's pawn,
+        // lance and knight), SAN names each by its letter.
+        let must = |k: KindId| self.promotions.iter().any(|p| p.kind == k && !p.targets.contains(&k));
+        must(kind) && (0..self.kinds.len() as KindId).filter(|&k| must(k)).count() == 1
     }
 }
 

@@ -357,8 +357,10 @@ impl Position {
         let mut revealed = false;
         match m.kind {
             MoveKind::Drop => {
+                // `also promoted`: the piece goes down as its promoted form.
                 self.hand[us as usize][m.piece as usize] -= 1;
-                self.put(m.to, code(m.piece, us), t);
+                let placed = if m.is_promotion() { m.promotion } else { m.piece };
+                self.put(m.to, code(placed, us), t);
             }
             MoveKind::Castle => {
                 let king = self.take(m.from, t);

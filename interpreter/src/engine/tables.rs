@@ -4,7 +4,7 @@
 //! that move generation does no geometry at run time.
 
 use crate::model::geometry::{Cell, Geometry, MAX_CELLS};
-use crate::engine::position::NO_CELL;
+use crate::engine::position::{NO_CELL, NO_KIND};
 use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::{BTreeMap, HashMap};
 
@@ -165,6 +165,10 @@ pub struct Tables {
     /// promoted had it arrived by a move (its arrival rule offers no choice
     /// to stay), and it cannot be dropped there: no position holds it there.
     pub promo_forced: Vec<bool>,
+    /// Per promotion rule: `capturing` (only a capture promotes by it).
+    pub promo_capturing: Vec<bool>,
+    /// Per kind: its promoted form (the kind written `+` and its letter), or [`NO_KIND`].
+    pub plus_of: Vec<KindId>,
     /// Per `kind * 2 + color`: the kind promotes somewhere.
     pub promotes: Vec<bool>,
     /// The board has at most 64 cells: bitset shortcuts apply.
@@ -225,17 +229,19 @@ impl Tables {
     /// 0, or 1 + the promotion rule a move of `kc` (`kind * 2 + color`)
     /// from `from` to `to` promotes by: the later of the rule applying on
     /// arrival and the `on or from` rule of the start cell.
+    /// `captures`: whether the move captures (a `capturing` rule needs it).
     #[inline]
-    pub fn promotion_rule(&self, kc: usize, from: Cell, to: Cell) -> u8 {
+    pub fn promotion_rule(&self, kc: usize, from: Cell, to: Cell, captures: bool) -> u8 {
         if !self.promotes[kc] {
             return 0;
         }
         let base = kc * self.ncells;
         let on = self.promo_zone[base + to as usize];
-        if from == NO_CELL {
-            on
+        let rule = if from == NO_CELL { on } else { on.max(self.promo_from[base + from as usize]) };
+        if rule != 0 && self.promo_capturing[rule as usize - 1] && !captures {
+            0
         } else {
-            on.max(self.promo_from[base + from as usize])
+            rule
         }
     }
 
@@ -466,13 +472,25 @@ impl Tables {
                 }
             }
         }
+        let promo_capturing: Vec<bool> = game.promotions.iter().map(|r| r.capturing).collect();
+        let plus_of: Vec<KindId> = game
+            .kinds
+            .iter()
+            .map(|k| game.kinds.iter().position(|p| p.plus && !k.plus && p.letter == k.letter).map_or(NO_KIND, |p| p as KindId))
+            .collect();
+        // A kind may be dropped on a cell: as itself, or as the promoted form of a kind dropped `also promoted`.
+        let droppable = |kind: usize, color: usize, c: Cell| {
+            let Some(h) = &game.hand else { return false };
+            let on = |k: usize| h.drop_cells[k].as_ref().is_some_and(|z| z[color].contains(&c));
+            on(kind) || (game.kinds[kind].plus && (0..nkinds).any(|b| plus_of[b] as usize == kind && h.drop_limits[b].also_promoted && on(b)))
+        };
         let promo_forced: Vec<bool> = (0..nkinds * 2 * ncells)
             .map(|i| {
                 let (kc, c) = (i / ncells, i % ncells);
                 let r = promo_zone[i];
-                let stays = || promo_targets[r as usize - 1].contains(&((kc / 2) as KindId));
-                let droppable = || game.hand.as_ref().and_then(|h| h.drop_cells[kc / 2].as_ref()).is_some_and(|z| z[kc % 2].contains(&(c as Cell)));
-                r != 0 && !stays() && !droppable()
+                // A rule that lists the kind itself, or promotes only captures, lets it arrive unpromoted.
+                let stays = || promo_targets[r as usize - 1].contains(&((kc / 2) as KindId)) || game.promotions[r as usize - 1].capturing;
+                r != 0 && !stays() && !droppable(kc / 2, kc % 2, c as Cell)
             })
             .collect();
         let small = ncells <= 64 && !framed;
@@ -501,8 +519,8 @@ impl Tables {
             for (kc, bits) in promo_mask.iter_mut().enumerate() {
                 let zone = &promo_zone[kc * ncells..(kc + 1) * ncells];
                 let mut rule = 0u8;
-                if from_rules[kc] {
-                    // Moves from the zone promote too: the general path counts them.
+                if from_rules[kc] || game.promotions.iter().any(|r| r.capturing && r.kind as usize == kc / 2) {
+                    // Moves from the zone promote too, or only captures do: the general path counts them.
                     promo_choices[kc] = u8::MAX;
                     continue;
                 }
@@ -648,6 +666,8 @@ impl Tables {
             promo_zone,
             promo_from,
             promo_forced,
+            promo_capturing,
+            plus_of,
             promotes,
             small,
             promo_mask,

@@ -33,6 +33,30 @@ pub fn letter_of(v: &Variant, kind: KindId, letters: Option<&LetterSet>) -> char
     }
 }
 
+/// How `kind` is written in SAN in the letter set `letters`: its letter,
+/// after `+` for a promoted form (`+P`, a tokin).
+pub fn written_of(v: &Variant, kind: KindId, letters: Option<&LetterSet>) -> String {
+    let l = letter_of(v, kind, letters);
+    if v.game.kinds[kind as usize].plus {
+        format!("+{l}")
+    } else {
+        l.to_string()
+    }
+}
+
+/// The suffix coordinate notation gives a promotion of `piece` to `target`:
+/// the target's letter in lower case, `+` for the promoted form of the
+/// piece's own letter (Fairy-Stockfish's `b3b4+`), `-` for a promoted form
+/// turning back into its base kind (`a1a2-`).
+fn promotion_suffix(v: &Variant, piece: KindId, target: KindId) -> String {
+    let t = &v.game.kinds[target as usize];
+    match v.game.kinds.get(piece as usize) {
+        Some(p) if t.plus && p.letter == t.letter => "+".to_string(),
+        Some(p) if p.plus && !t.plus && p.letter == t.letter => "-".to_string(),
+        _ => t.written(1),
+    }
+}
+
 /// The coordinate notation of `m`. A chance outcome is written after the
 /// move: `/Q` for the identity a face-down piece is revealed as, `/xR` for
 /// the identity of a captured face-down piece (`h2h4/Q`, `a1a8q/P/xR`).
@@ -87,18 +111,20 @@ fn coordinate_decision(v: &Variant, m: &Move, king_to: bool) -> String {
     if m.observed != UNSEEN {
         let mut s = format!("{}{}{}{}", geo.name(m.from), geo.name(m.second), observed_mark(m), geo.name(m.to));
         if m.is_promotion() {
-            s.push(v.game.kinds[m.promotion as usize].letter.to_ascii_lowercase());
+            s.push_str(&promotion_suffix(v, m.piece, m.promotion));
         }
         return s;
     }
     match m.kind {
+        // A drop as the promoted form names that form (`+P@a3`).
+        MoveKind::Drop if m.is_promotion() => format!("{}@{}", v.game.kinds[m.promotion as usize].written(0), geo.name(m.to)),
         MoveKind::Drop => format!("{letter}@{}", geo.name(m.to)),
         MoveKind::Castle if king_to => format!("{}{}", geo.name(m.from), geo.name(m.to)),
         MoveKind::Castle => format!("{}{}", geo.name(m.from), geo.name(m.aux as u16)),
         _ => {
             let mut s = format!("{}{}", geo.name(m.from), geo.name(m.to));
             if m.is_promotion() {
-                s.push(v.game.kinds[m.promotion as usize].letter.to_ascii_lowercase());
+                s.push_str(&promotion_suffix(v, m.piece, m.promotion));
             }
             s
         }
@@ -372,9 +398,9 @@ pub fn san_plain_in(v: &Variant, pos: &Position, m: &Move, legal: &[Move], lette
     if m.reveal != NO_KIND {
         s.push(letter_of(v, m.reveal, letters));
     }
-    if m.is_promotion() {
+    if m.is_promotion() && m.kind != MoveKind::Drop {
         s.push('=');
-        s.push(letter_of(v, m.promotion, letters));
+        s.push_str(&written_of(v, m.promotion, letters));
     }
     if m.unveil != NO_KIND {
         s.push('[');
@@ -390,17 +416,18 @@ pub fn san_plain_in(v: &Variant, pos: &Position, m: &Move, legal: &[Move], lette
 fn san_decision(v: &Variant, pos: &Position, m: &Move, legal: &[Move], letters: Option<&LetterSet>, loose: bool) -> String {
     let game = &v.game;
     let geo = &game.geometry;
-    let letter = letter_of(v, m.piece, letters);
+    let letter = written_of(v, m.piece, letters);
     let pawn_like = game.is_pawn_like(m.piece);
     match action(m) {
         spread::SPLIT | spread::ENTANGLE => return split_san(v, m, legal, letters, loose),
         spread::TUNNEL => {
-            let piece = if pawn_like { String::new() } else { letter.to_string() };
+            let piece = if pawn_like { String::new() } else { letter.clone() };
             return format!("{piece}{}^{}", geo.name(m.from), geo.name(m.to));
         }
         _ => {}
     }
     match m.kind {
+        MoveKind::Drop if m.is_promotion() => return format!("{}@{}", written_of(v, m.promotion, letters), geo.name(m.to)),
         MoveKind::Drop => return format!("{letter}@{}", geo.name(m.to)),
         MoveKind::Castle => {
             let short = game.castling.as_ref().is_some_and(|c| c.sides[m.side as usize].short);
@@ -411,21 +438,21 @@ fn san_decision(v: &Variant, pos: &Position, m: &Move, legal: &[Move], letters: 
     let capture = is_capture(pos, m);
     if m.observed != UNSEEN {
         // Observed: always the departure and the seen cell (`Rc3c4>xf7`, `Nc3c4*e1`).
-        let piece = if pawn_like { String::new() } else { letter.to_string() };
+        let piece = if pawn_like { String::new() } else { letter.clone() };
         let x = if capture { "x" } else { "" };
         return format!("{piece}{}{}{}{x}{}", geo.name(m.from), geo.name(m.second), observed_mark(m), geo.name(m.to));
     }
     if loose {
         let mut s = String::new();
         if !game.is_pawn_like(m.piece) {
-            s.push(letter);
+            s.push_str(&letter);
         }
         s.push_str(&geo.name(m.to));
         return s;
     }
     if pos.spread.as_ref().is_some_and(|s| s.pair_at(m.from).is_some()) {
         // A half: its whole origin, always (the piece stands on two squares).
-        let piece = if pawn_like { String::new() } else { letter.to_string() };
+        let piece = if pawn_like { String::new() } else { letter.clone() };
         let x = if capture { "x" } else { "" };
         return format!("{piece}{}{x}{}", geo.name(m.from), geo.name(m.to));
     }
@@ -451,7 +478,7 @@ fn san_decision(v: &Variant, pos: &Position, m: &Move, legal: &[Move], letters: 
             s.push_str(&geo.name(m.from));
         }
     } else {
-        s.push(letter);
+        s.push_str(&letter);
         let froms: Vec<Cell> = rivals.iter().map(|o| o.from).collect();
         s.push_str(&disambiguation(v, m.from, &froms));
     }
@@ -538,9 +565,13 @@ fn parse_among(
 ) -> Result<Vec<Move>, Diagnostic> {
     let legal = legal.to_vec();
     let span = Span::new(offset, offset + text.len().max(1));
-    let base = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    // A trailing `+` is a check mark, or (coordinate notation) a promotion to
+    // a promoted form (`b2h8+`, §3.5): the text with it is tried first.
+    let marked = text.trim().trim_end_matches(['#', '!', '?']);
+    let base = marked.trim_end_matches(['+', '#', '!', '?']);
     // `0-0` is a common spelling of `O-O`.
     let cleaned = if base.starts_with("0-0") { base.replace('0', "O") } else { base.to_string() };
+    let plus_form = (marked != base && v.game.kinds.iter().any(|k| k.plus)).then(|| format!("{base}+"));
     let sets: Vec<Option<&LetterSet>> = match letters {
         Some(set) => vec![Some(set)],
         None => std::iter::once(None).chain(v.game.letter_sets.iter().map(Some)).collect(),
@@ -552,7 +583,10 @@ fn parse_among(
     // FEN letters, either of two pawns in German ones).
     let mut loose_ambiguity = None;
     for &set in &sets {
-        let mut found = matching(v, pos, &legal, &cleaned, set, false);
+        let mut found = plus_form.as_ref().map(|t| matching(v, pos, &legal, t, set, false)).unwrap_or_default();
+        if found.is_empty() {
+            found = matching(v, pos, &legal, &cleaned, set, false);
+        }
         if found.is_empty() {
             found = matching(v, pos, &legal, &cleaned.replace('x', ""), set, true);
             let decisions = distinct_decisions(&found);
@@ -650,8 +684,8 @@ fn forms(v: &Variant, pos: &Position, m: &Move, legal: &[Move], set: Option<&Let
     let mut out = Vec::new();
     if m.reveal == NO_KIND {
         out.push(decision.clone());
-        if m.is_promotion() {
-            let p = letter_of(v, m.promotion, set);
+        if m.is_promotion() && m.kind != MoveKind::Drop {
+            let p = written_of(v, m.promotion, set);
             out = vec![format!("{decision}={p}"), format!("{decision}{p}")];
         }
     } else {
@@ -687,7 +721,7 @@ fn forms(v: &Variant, pos: &Position, m: &Move, legal: &[Move], set: Option<&Let
             // The king's own destination also names castling (e1g1, e8c8&f7).
             out.push(coordinate_decision(v, m, true));
         }
-        if m.is_promotion() && m.reveal == NO_KIND {
+        if m.is_promotion() && m.reveal == NO_KIND && !v.game.kinds[m.promotion as usize].plus {
             // Promotion letter in either case.
             out.push(format!("{}{}", &coord[..coord.len() - 1], v.game.kinds[m.promotion as usize].letter));
         }

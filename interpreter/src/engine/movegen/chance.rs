@@ -42,7 +42,7 @@ pub(super) fn split_outcomes(game: &Game, t: &Tables, pos: &Position, out: &mut 
             for &unveil in unveils {
                 let outcome = Move { reveal, unveil, ..m };
                 let kc = reveal as usize * 2 + us;
-                let rule = if reveal != NO_KIND && m.kind != MoveKind::Castle { t.promotion_rule(kc, m.from, m.to) } else { 0 };
+                let rule = if reveal != NO_KIND && m.kind != MoveKind::Castle { t.promotion_rule(kc, m.from, m.to, pos.board[m.to as usize] != 0 || m.kind == MoveKind::EnPassant) } else { 0 };
                 if rule == 0 {
                     out.push(outcome);
                 } else {

@@ -3,7 +3,8 @@
 //! `no mate` as a legality test ([`mating_drop`]) once the moves are legal.
 
 use super::*;
-use crate::engine::position::PROMOTED;
+use crate::engine::position::{NO_KIND, PROMOTED};
+use crate::model::KindId;
 
 /// Appends the drops of the side to move (pseudo-legal: a drop may leave
 /// the mover's royal piece attacked, and `no mate` is not tested).
@@ -17,12 +18,15 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
             continue;
         }
         let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
-        let drop = |cell: usize| Move { kind: MoveKind::Drop, ..Move::normal(kind as u8, cell as Cell, cell as Cell) };
+        // `also promoted`: each drop once more as the promoted form.
+        let face = t.plus_of[kind];
+        let faces = game.hand.as_ref().is_some_and(|h| h.drop_limits[kind].also_promoted) && face != NO_KIND;
+        let face = if faces { face } else { NO_KIND };
         match &t.drop_lines[kind] {
             None => {
                 for (cell, &ok) in zone.iter().enumerate() {
                     if ok && pos.board[cell] == 0 {
-                        out.add(drop(cell));
+                        push_drop(out, kind, cell, face);
                     }
                 }
             }
@@ -38,12 +42,22 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
                     }
                     for &cell in line {
                         if zone[cell as usize] && pos.board[cell as usize] == 0 {
-                            out.add(drop(cell as usize));
+                            push_drop(out, kind, cell as usize, face);
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// Adds the drop of `kind` on `cell`, and as `face` too unless that is [`NO_KIND`].
+#[inline(always)]
+fn push_drop(out: &mut impl Sink, kind: usize, cell: usize, face: KindId) {
+    let m = Move { kind: MoveKind::Drop, ..Move::normal(kind as u8, cell as Cell, cell as Cell) };
+    out.add(m);
+    if face != NO_KIND {
+        out.add(Move { promotion: face, ..m });
     }
 }
 

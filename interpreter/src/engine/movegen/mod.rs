@@ -62,12 +62,19 @@ struct Emitter<'a> {
     from_rule: u8,
     /// The promotion rules' target lists.
     targets: &'a [Vec<u8>],
+    /// Per rule: only a capture promotes by it (`capturing`).
+    capturing: &'a [bool],
+    /// The board, to tell captures.
+    board: &'a [u8],
 }
 
 impl Emitter<'_> {
     #[inline(always)]
     fn push(&self, out: &mut impl Sink, m: Move) {
-        let rule = if self.zone.is_empty() { 0 } else { self.zone[m.to as usize].max(self.from_rule) };
+        let mut rule = if self.zone.is_empty() { 0 } else { self.zone[m.to as usize].max(self.from_rule) };
+        if rule != 0 && self.capturing[rule as usize - 1] && self.board[m.to as usize] == 0 && m.kind != MoveKind::EnPassant {
+            rule = 0; // `capturing`: a move that captures nothing does not promote
+        }
         if rule != 0 {
             for &target in &self.targets[rule as usize - 1] {
                 // The piece's own kind is the choice not to promote.
@@ -92,6 +99,8 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
         zone: if promotes { &t.promo_zone[kc * t.ncells..(kc + 1) * t.ncells] } else { &[] },
         from_rule: if promotes { t.promo_from[kc * t.ncells + from as usize] } else { 0 },
         targets: &t.promo_targets,
+        capturing: &t.promo_capturing,
+        board: &pos.board,
     };
     for ray in t.rays_of(piece, us, from) {
         let cells = t.ray_cells(ray);

@@ -217,7 +217,8 @@ fn observe_piece(game: &Game, t: &Tables, pos: &Position, obs: &Observation, fro
                 // A pawn displaced onto its last rank is promoted (FIDE 3.7.5: the
                 // last matching promotion rule decides, as for any move).
                 let zone = |r: &crate::model::PromotionRule, c: Cell| r.zone[us as usize].contains(&c);
-                match game.promotions.iter().rev().find(|r| r.kind == kind && (zone(r, d) || r.from_too && zone(r, from))) {
+                let captures = pos.board[d as usize] != 0;
+                match game.promotions.iter().rev().find(|r| r.kind == kind && (zone(r, d) || r.from_too && zone(r, from))).filter(|r| !r.capturing || captures) {
                     Some(rule) => {
                         for &p in &rule.targets {
                             // Its own kind is the choice not to promote.

@@ -355,7 +355,7 @@ fn tunnels(ctx: &Ctx, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
             }
             found.push(to);
             let m = Move { spread: TUNNEL, ..Move::normal(piece, from, to) };
-            let rule = t.promotion_rule(kc, from, to);
+            let rule = t.promotion_rule(kc, from, to, false); // a tunnel lands on an empty cell
             if rule == 0 {
                 with_outcomes(ctx, m, false, out, scratch);
             } else {

@@ -10,7 +10,7 @@ pub(super) fn lower_promotions(cx: &mut Cx, p: From<ast::Promotion>) -> Vec<Prom
         let targets: Vec<Option<KindId>> = rule.targets.iter().map(|t| cx.kind(p.file, t)).collect();
         if let (Some(kind), Some(zone)) = (kind, zone) {
             if targets.iter().all(|t| t.is_some()) {
-                out.push(PromotionRule { kind, zone, from_too: rule.from_too, targets: targets.into_iter().flatten().collect(), span: rule.span, file: p.file.to_string() });
+                out.push(PromotionRule { kind, zone, from_too: rule.from_too, capturing: rule.capturing, targets: targets.into_iter().flatten().collect(), span: rule.span, file: p.file.to_string() });
             }
         }
     }
