@@ -113,6 +113,22 @@ const SETUPS: &[(&str, usize, usize, usize)] = &[
     ("rules/fairy/troitzky.rules", 68, 32, 0),
     // 8 × 10; qwfrbbnk, pssppssp, 1pp2pp1 (4) a side.
     ("rules/fairy/wolf.rules", 80, 40, 0),
+    // The shogi family, hands empty ([-]). 3 × 4: gle/1c1/1C1/ELG, 3+1 per side.
+    ("rules/fairy/dobutsu.rules", 12, 8, 0),
+    // 5 × 5: p+nks+l/5/5/5/+LSK+NP, five per side.
+    ("rules/fairy/kyotoshogi.rules", 25, 10, 0),
+    // 4 × 5: kb+r+l/p3/4/3P/+L+RBK, 4+1 per side.
+    ("rules/fairy/micro.rules", 20, 10, 0),
+    // 5 × 5: rbsgk/4p/5/P4/KGSBR, 5+1 per side.
+    ("rules/fairy/minishogi.rules", 25, 12, 0),
+    // 9 × 9: lnsgkgsnl/1r5b1/ppppppppp, 9+2+9 per side.
+    ("rules/fairy/shogi.rules", 81, 40, 0),
+    // 9 × 9: lnsgkgsnl/1r2e2b1/ppppppppp, 9+3+9 per side.
+    ("rules/fairy/shoshogi.rules", 81, 42, 0),
+    // 7 × 7: rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR, 7+1+7+1 per side.
+    ("rules/fairy/torishogi.rules", 49, 32, 0),
+    // 7 × 9: rnnkbbr/7/ppppppp/…/PPPPPPP/7/RBBKNNR, 7+7 per side.
+    ("rules/fairy/yarishogi.rules", 63, 28, 0),
     // 6 × 6 less the 4 holes c3 d3 c4 d4; rn3k … RN3K.
     ("examples/holes.rules", 32, 6, 0),
     // 8 × 8 × 7: l3k2r on the top level, L3K2R on the bottom one.

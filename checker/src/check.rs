@@ -312,6 +312,10 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             _ => format!("rule \"{}\": the proofs leave it out (it only forbids moves and ends games, so what they prove still holds); the searches play it", r.name),
         })
         .collect();
+    if game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.per_line.is_some() || l.no_mate)) {
+        // Shogi's drop limits only forbid drops: an invariant proved over more drops still holds.
+        uncovered.push("hand: `at most N per AXIS` and `no mate` on drops: the proofs leave them out (they only forbid drops, so what they prove still holds); the searches play them".to_string());
+    }
     if game.slide.is_some() {
         // Sliding levels (issue 13): no frame in the encoding, no activation in the searches.
         uncovered.push("slide: the proofs take every level at rest; the search of moves pulls no level out of the shaft, the walk by decisions does".to_string());
@@ -469,7 +473,13 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some()
+}
+
+/// The `hand` block, where a kind may be dropped as its promoted form
+/// (`also promoted`), which the Z3 encoding does not state.
+fn promoted_drops(v: &Variant) -> Option<&rulebook_interpreter::model::HandRules> {
+    v.game.hand.as_ref().filter(|h| h.drop_limits.iter().any(|l| l.also_promoted))
 }
 
 /// The notice that the Z3 move encoding leaves out spread pieces and
@@ -485,6 +495,15 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
                     "the Z3 encoding states a capture as the capturing piece taking the target's place; the pieces an explosion also removes, and the safety of royal pieces next to each other, are not stated",
                 )
                 .with_detail("claims that Z3 proves by induction over the plain moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
+        );
+    }
+    if let Some(h) = promoted_drops(v) {
+        return Some(
+            Diagnostic::error("C0240", &h.file, h.span, "drops of promoted forms are not in the Z3 move encoding", "not in the Z3 move encoding")
+                .warning()
+                .with_help("consistency and ambiguity results cover the other moves; other claims hold to the search's depth, which plays every drop")
+                .with_detail("the Z3 encoding drops a piece from a hand as its own kind; `also promoted` drops it as its promoted form too, which the encoding does not state")
+                .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
         );
     }
     if let (Some(o), None, None) = (&game.observe, &game.spread, &game.tunnel) {

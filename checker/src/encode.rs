@@ -185,7 +185,6 @@ impl<'a> Encoder<'a> {
                 if t.capture {
                     attackers[color][t.to as usize].push(i);
                 }
-                let promos = promotion_targets(game, t.kind, color as Color, t.to);
                 let mut landings = Vec::new();
                 if t.quiet {
                     landings.push(Landing::Quiet);
@@ -197,11 +196,12 @@ impl<'a> Encoder<'a> {
                     landings.push(Landing::EnPassant);
                 }
                 for landing in landings {
-                    match &promos {
+                    let captures = !matches!(landing, Landing::Quiet);
+                    match promotion_targets(game, t.kind, color as Color, Some(t.from), t.to, Some(captures)) {
                         None => piece_moves[color].push(PieceMove { template: i, landing, promotion: None }),
                         Some(targets) => {
-                            for &p in targets {
-                                piece_moves[color].push(PieceMove { template: i, landing, promotion: Some(p) });
+                            for p in targets {
+                                piece_moves[color].push(PieceMove { template: i, landing, promotion: p });
                             }
                         }
                     }
@@ -561,9 +561,9 @@ impl<'a> Encoder<'a> {
                         .reveals
                         .iter()
                         .map(|&r| {
-                            let promotes = match promotion_targets(self.game, r, us, to_cell) {
+                            let promotes = match promotion_targets(self.game, r, us, None, to_cell, None) {
                                 None => extra.eq(int(-1)),
-                                Some(targets) => Bool::or(&targets.iter().map(|&p| extra.eq(int(p as i64))).collect::<Vec<_>>()),
+                                Some(targets) => Bool::or(&targets.iter().map(|&p| extra.eq(int(p.map_or(-1, |p| p as i64)))).collect::<Vec<_>>()),
                             };
                             Bool::and(&[reveal.eq(int(r as i64)), promotes])
                         })
@@ -789,7 +789,9 @@ impl<'a> Encoder<'a> {
                 let dropped = Bool::and(&[is_drop.clone(), extra.eq(int(k as i64))]).ite(&int(1), &int(0));
                 let mut gained = int(0);
                 if rules.capture_to_hand {
-                    let plain = Bool::and(&[taken.eq(int(code(k as KindId, them) as i64)), victim_promoted.not()]);
+                    // Its own kind, or a promoted form (`+P`) of it (LANGUAGE §3.5).
+                    let sources: Vec<Bool> = (0..rules.hand_kinds.len()).filter(|&j| rules.hand_kinds[j] as usize == k).map(|j| taken.eq(int(code(j as KindId, them) as i64))).collect();
+                    let plain = Bool::and(&[Bool::or(&sources), victim_promoted.not()]);
                     gained = plain.ite(&int(1), &int(0));
                     if rules.demote_to == Some(k as KindId) {
                         let any = Bool::and(&[victim.ne(int(0)), victim_promoted.clone()]);
@@ -997,14 +999,29 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// The promotion choices of `kind` of `color` arriving on `to` (the last rule
-/// whose zone holds `to` decides, as in the interpreter), or `None`.
-fn promotion_targets(game: &Game, kind: KindId, color: Color, to: Cell) -> Option<Vec<KindId>> {
-    game.promotions
-        .iter()
-        .rev()
-        .find(|r| r.kind == kind && r.zone[color as usize].contains(&to))
-        .map(|r| r.targets.clone())
+/// The promotion choices of `kind` of `color` moving from `from` (`None`:
+/// the start is not known) to `to`, capturing or not (`None`: either), or
+/// `None` when it does not promote: the last rule that applies on arrival,
+/// or by its `on or from` zone on leaving, decides, as in the interpreter; a
+/// `capturing` rule does not promote a quiet move; a target that is the
+/// kind itself is the move without promotion (`None` in the list). Where
+/// the start or the capture is not known the list may hold more than the
+/// move allows (the move without promotion too), never less.
+fn promotion_targets(game: &Game, kind: KindId, color: Color, from: Option<Cell>, to: Cell, captures: Option<bool>) -> Option<Vec<Option<KindId>>> {
+    let zone = |r: &rulebook_interpreter::model::PromotionRule, c: Cell| r.zone[color as usize].contains(&c);
+    let applies = |r: &&rulebook_interpreter::model::PromotionRule| {
+        r.kind == kind && (zone(r, to) || r.from_too && from.is_none_or(|f| zone(r, f)))
+    };
+    let rule = game.promotions.iter().rev().find(applies)?;
+    if rule.capturing && captures == Some(false) {
+        return None;
+    }
+    let mut targets: Vec<Option<KindId>> = rule.targets.iter().map(|&p| (p != kind).then_some(p)).collect();
+    let unsure = (rule.capturing && captures.is_none()) || (rule.from_too && from.is_none() && !zone(rule, to));
+    if unsure && !targets.contains(&None) {
+        targets.push(None);
+    }
+    Some(targets)
 }
 
 /// The kinds a face-down piece may show, and the kinds it may turn out to

@@ -408,6 +408,10 @@ pub struct HandRules {
     /// Per kind: the kind it joins a hand as ([`Game::hand_kind`]: the base
     /// kind of a `+LETTER` kind, else itself).
     pub hand_kinds: Vec<KindId>,
+    /// Where the block was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
 }
 
 /// What limits the drops of a kind beyond the cells (shogi's pawn).

@@ -64,7 +64,7 @@ struct AxisSummary {
 #[derive(Debug, Serialize)]
 struct PieceSummary {
     name: String,
-    letter: char,
+    letter: String,
     royal: bool,
 }
 
@@ -205,7 +205,7 @@ fn summarize(db: &Database, files: &[SourceFile], game: &Game, setup_moves: usiz
             .iter()
             .map(|k| PieceSummary {
                 name: k.name.clone(),
-                letter: k.letter,
+                letter: k.written(0),
                 royal: k.royal,
             })
             .collect(),

@@ -14,11 +14,37 @@ pub fn hand(game: &Game) -> Option<Section> {
     if let Some(d) = h.demote_to {
         s = s.paragraph(format!("A promoted piece goes to the hand as a {}.", kind(game, d)));
     }
+    // Promoted forms (`+P`) go to the hand as the kind they promote from.
+    let forms: Vec<String> = (0..h.hand_kinds.len())
+        .filter(|&k| h.hand_kinds[k] as usize != k)
+        .map(|k| format!("a {} as a {}", kind(game, k as u8), kind(game, h.hand_kinds[k])))
+        .collect();
+    if h.capture_to_hand && !forms.is_empty() {
+        s = s.paragraph(format!("A captured promoted piece goes to the hand as the piece it promoted from: {}.", forms.join(", ")));
+    }
     let drops: Vec<String> = h
         .drop_cells
         .iter()
         .enumerate()
-        .filter_map(|(k, cells)| cells.as_ref().map(|c| format!("A {} may be dropped on {}.", kind(game, k as u8), zone(game, &c[0]))))
+        .filter_map(|(k, cells)| {
+            let c = cells.as_ref()?;
+            let limit = &h.drop_limits[k];
+            let mut extra = Vec::new();
+            if let Some((axis, n)) = limit.per_line {
+                let axis = &game.geometry.axes[axis].name;
+                extra.push(format!("only where its owner then has at most {n} on that {axis}"));
+            }
+            if limit.also_promoted {
+                if let Some(face) = game.kinds.iter().position(|p| p.plus && p.letter == game.kinds[k].letter && !game.kinds[k].plus) {
+                    extra.push(format!("also as a {}", kind(game, face as u8)));
+                }
+            }
+            if limit.no_mate {
+                extra.push("never to give checkmate".to_string());
+            }
+            let extra = if extra.is_empty() { String::new() } else { format!(", {}", extra.join(", ")) };
+            Some(format!("A {} may be dropped on {}{extra}.", kind(game, k as u8), zone(game, &c[0])))
+        })
         .collect();
     if drops.is_empty() {
         s = s.paragraph("No piece may be dropped.");

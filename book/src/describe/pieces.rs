@@ -10,7 +10,7 @@ pub fn table(game: &Game) -> Section {
     let rows = game
         .kinds
         .iter()
-        .map(|k| vec![k.name.clone(), format!("`{}`", k.letter), if k.royal { "royal: may not be left attacked".into() } else { String::new() }])
+        .map(|k| vec![k.name.clone(), format!("`{}`", k.written(0)), if k.royal { "royal: may not be left attacked".into() } else { String::new() }])
         .collect();
     Section::new("Pieces").table(vec!["Piece".into(), "Letter".into(), "".into()], rows)
 }
@@ -39,7 +39,7 @@ fn with_reach(game: &Game, kind: KindId, section: Section) -> Section {
 
 /// How one piece moves, a list item per part.
 pub fn movement(game: &Game, kind: &PieceKind) -> Section {
-    let mut s = Section::new(format!("{} ({})", kind.name, kind.letter))
+    let mut s = Section::new(format!("{} ({})", kind.name, kind.written(0)))
         .with_diagram(kind.name.clone())
         .describes(rulebook_interpreter::model::doc::ItemRef::Piece(kind.name.clone()))
         .at(&kind.file, kind.span.start);

@@ -13,10 +13,20 @@ pub fn promotion(game: &Game) -> Option<Section> {
         .promotions
         .iter()
         .map(|r| {
-            let targets: Vec<&str> = r.targets.iter().map(|&t| kind(game, t)).collect();
+            // Its own kind among the targets is the choice not to promote.
+            let targets: Vec<&str> = r.targets.iter().filter(|&&t| t != r.kind).map(|&t| kind(game, t)).collect();
+            let optional = r.targets.contains(&r.kind);
             let (white, black) = (zone(game, &r.zone[0]), zone(game, &r.zone[1]));
             let zones = if white == black { white } else { format!("{white} ({}; {black} for {})", player(game, 0), player(game, 1)) };
-            format!("A {} that arrives on {zones} must become a {}.", kind(game, r.kind), or_list(&targets))
+            let moving = match (r.from_too, r.capturing) {
+                (false, false) => format!("arrives on {zones}"),
+                (true, false) => format!("moves into, within or out of {zones}"),
+                (false, true) => format!("captures, arriving on {zones}"),
+                (true, true) => format!("captures, moving into, within or out of {zones}"),
+            };
+            let verb = if optional { "may become" } else { "must become" };
+            let or_stay = if optional { format!(" or stay a {}", kind(game, r.kind)) } else { String::new() };
+            format!("A {} that {moving} {verb} a {}{or_stay}.", kind(game, r.kind), or_list(&targets))
         })
         .collect();
     let mut s = Section::new("Promotion").with_diagram(crate::diagrams::PROMOTION).describes(rulebook_interpreter::model::doc::ItemRef::Promotion).at(&game.promotions[0].file, game.promotions[0].span.start).list(items);

@@ -12,14 +12,10 @@ pub const BLACK: &str = "#222";
 /// Outline of a face-down piece.
 pub const HIDDEN: &str = "#999";
 
-/// The FEN letter of `kind` for `color` (upper case for the first player).
+/// The FEN letter of `kind` for `color` (upper case for the first player;
+/// `+P` for a promoted form).
 pub fn letter(game: &Game, kind: KindId, color: Color) -> String {
-    let up = game.kinds.get(kind as usize).map(|k| k.letter).unwrap_or('?');
-    if color == 0 {
-        up.to_string()
-    } else {
-        up.to_ascii_lowercase().to_string()
-    }
+    game.kinds.get(kind as usize).map_or_else(|| "?".to_string(), |k| k.written(color))
 }
 
 /// `white` or `black`: the class of `color`'s pieces.

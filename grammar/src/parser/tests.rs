@@ -478,7 +478,10 @@ fn hand_rules() {
         HandRule::Drop {
             piece: None,
             only: None,
-            except: None
+            except: None,
+            per_line: None,
+            no_mate: None,
+            also_promoted: None,
         }
     );
     assert_eq!(text(&src, hand.rules[2].span), "drop any on empty");
@@ -486,6 +489,7 @@ fn hand_rules() {
         piece,
         only,
         except,
+        ..
     } = &hand.rules[3].node
     else {
         panic!()
@@ -510,6 +514,44 @@ fn hand_rules() {
         zw(&[&[("rank", "2"), ("file", "a")]])
     );
     assert!(except.is_none());
+
+    // Shogi's limits: two pawns on a file, mate by a dropped pawn, the promoted face.
+    let src = "hand { drop Pawn not on rank 9, at most 1 per file, no mate  drop any on empty also promoted }";
+    let file = ok(src);
+    let Item::Hand(h) = &file.items[0] else {
+        panic!()
+    };
+    let HandRule::Drop { per_line, no_mate, also_promoted, .. } = &h.rules[0].node else {
+        panic!()
+    };
+    let (n, axis) = per_line.as_ref().expect("per file");
+    assert_eq!((n.node, axis.node.as_str()), (1, "file"));
+    assert_eq!(no_mate.map(|s| text(src, s)), Some("no mate"));
+    assert!(also_promoted.is_none());
+    let HandRule::Drop { piece, per_line, also_promoted, .. } = &h.rules[1].node else {
+        panic!()
+    };
+    assert!(piece.is_none() && per_line.is_none());
+    assert_eq!(also_promoted.map(|s| text(src, s)), Some("also promoted"));
+}
+
+#[test]
+fn promotion_from_the_zone_capturing_and_promoted_letters() {
+    let src = "piece Tokin +P { move W }\npromotion {\n  Silver on or from rank 7 or rank 8 to PromotedSilver Silver\n  Pawn capturing on rank 1 to Knight\n}";
+    let file = ok(src);
+    let Item::Piece(p) = &file.items[0] else {
+        panic!()
+    };
+    assert_eq!(p.letter.node, "+P");
+    let Item::Promotion(pr) = &file.items[1] else {
+        panic!()
+    };
+    let names = |r: &PromotionRule| r.targets.iter().map(|t| t.node.clone()).collect::<Vec<_>>();
+    assert_eq!(pr.rules.len(), 2);
+    assert!(pr.rules[0].from_too && !pr.rules[0].capturing);
+    assert_eq!(names(&pr.rules[0]), ["PromotedSilver", "Silver"]);
+    assert!(!pr.rules[1].from_too && pr.rules[1].capturing);
+    assert_eq!(names(&pr.rules[1]), ["Knight"]);
 }
 
 #[test]

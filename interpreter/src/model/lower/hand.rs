@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> HandRules {
-    let mut rules = HandRules { capture_to_hand: false, demote_to: None, drop_cells: vec![None; nkinds], drop_limits: vec![DropLimit::default(); nkinds], hand_kinds: (0..nkinds as KindId).collect() };
+    let mut rules = HandRules { capture_to_hand: false, demote_to: None, drop_cells: vec![None; nkinds], drop_limits: vec![DropLimit::default(); nkinds], hand_kinds: (0..nkinds as KindId).collect(), span: h.node.span, file: h.file.to_string() };
     let all: Vec<Cell> = cx.geometry.board_cells().collect();
     let mut any: Option<([Vec<Cell>; 2], DropLimit)> = None;
     let mut specific: Vec<Option<([Vec<Cell>; 2], DropLimit)>> = vec![None; nkinds];
