@@ -129,6 +129,10 @@ const SETUPS: &[(&str, usize, usize, usize)] = &[
     ("rules/fairy/torishogi.rules", 49, 32, 0),
     // 7 × 9: rnnkbbr/7/ppppppp/…/PPPPPPP/7/RBBKNNR, 7+7 per side.
     ("rules/fairy/yarishogi.rules", 63, 28, 0),
+    // 9 × 10: rnbakabnr/9/1c5c1/p1p1p1p1p, 9+2+5 per side.
+    ("rules/fairy/xiangqi.rules", 90, 32, 0),
+    // Xiangqi's black (16) against P1P1P1P1P/9/9/M1BAKAB2 (5+6).
+    ("rules/fairy/manchu.rules", 90, 27, 0),
     // 6 × 6 less the 4 holes c3 d3 c4 d4; rn3k … RN3K.
     ("examples/holes.rules", 32, 6, 0),
     // 8 × 8 × 7: l3k2r on the top level, L3K2R on the bottom one.

@@ -182,7 +182,9 @@ fn player_templates(game: &Game, color: Color, offsets: &[i8]) -> Vec<Template> 
                     // The cells along `v` from `from`, to the edge.
                     let mut line = Vec::new();
                     let mut at = from;
-                    while let Some(next) = frame_step(game, offsets, at, v) {
+                    // `within ZONE` (LANGUAGE §3.5): a move lands only in the zone, a ride stops at its edge.
+                    let inside = |c: Cell| part.within.as_ref().is_none_or(|z| z[color as usize].contains(&c));
+                    while let Some(next) = frame_step(game, offsets, at, v).filter(|&c| inside(c)) {
                         line.push(next);
                         at = next;
                         if part.kind == StepKind::Leap {
@@ -190,6 +192,15 @@ fn player_templates(game: &Game, color: Color, offsets: &[i8]) -> Vec<Template> 
                         }
                     }
                     match part.kind {
+                        StepKind::Leap if part.lame => {
+                            // A lame leap needs its passed cell empty: one step along
+                            // the vector's longest components (§3.5, `via step`).
+                            let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
+                            let unit: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();
+                            if let (Some(&to), Some(via)) = (line.first(), frame_step(game, offsets, from, &unit)) {
+                                out.push(Template { to, empty: vec![via], ..base.clone() });
+                            }
+                        }
                         StepKind::Leap => {
                             if let Some(&to) = line.first() {
                                 out.push(Template { to, ..base.clone() });

@@ -297,6 +297,10 @@ pub enum Modifier {
     /// `via step`: a leap passes the cell one step along its longest
     /// components (where an `observe` item can see it).
     ViaStep,
+    /// `lame`: a leap that passes that cell and is blocked when it is occupied.
+    Lame,
+    /// `within palace`: the part's moves land only in the zone.
+    Within(Zone),
 }
 
 /// A set of squares, relative to the owner (rank 1 is each player's own first rank):
@@ -327,6 +331,8 @@ pub enum ZoneAtom {
         axis: Ident,
         /// The label on it.
         label: Ident,
+        /// `rank 1..3`: the last label of a run (inclusive).
+        to: Option<Ident>,
     },
     /// `square e4`: one square (absolute, not relative to the owner).
     Square(Ident),

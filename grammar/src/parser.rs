@@ -493,6 +493,11 @@ impl Builder<'_> {
             Rule::mod_sets_ep => Modifier::SetsEnPassant,
             Rule::mod_takes_ep => Modifier::TakesEnPassant,
             Rule::mod_via => Modifier::ViaStep,
+            Rule::mod_lame => Modifier::Lame,
+            Rule::mod_within => {
+                let z = inner.into_inner().find(|p| p.as_rule() == Rule::zone);
+                Modifier::Within(self.zone(self.need(z, span, "missing zone")?)?)
+            }
             Rule::mod_mirror => Modifier::Mirror(
                 inner
                     .into_inner()
@@ -541,16 +546,19 @@ impl Builder<'_> {
             Rule::coord_atom => {
                 let mut axis = None;
                 let mut label = None;
+                let mut to = None;
                 for c in inner.into_inner() {
                     match c.as_rule() {
                         Rule::axis_name => axis = Some(ident(&c)),
-                        Rule::label => label = Some(ident(&c)),
+                        Rule::label if label.is_none() => label = Some(ident(&c)),
+                        Rule::label => to = Some(ident(&c)),
                         _ => {}
                     }
                 }
                 Ok(ZoneAtom::Coord {
                     axis: self.need(axis, span, "missing axis")?,
                     label: self.need(label, span, "missing label")?,
+                    to,
                 })
             }
             _ => Err(self.internal(span, "unknown zone constraint")),

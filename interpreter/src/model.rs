@@ -312,6 +312,11 @@ pub struct Part {
     /// `via step`: a leap passes the cell one step along its longest
     /// components (where an `observe` item can see it; it is not blocked there).
     pub via_step: bool,
+    /// `lame`: a leap blocked when the cell of `via_step` is occupied (the
+    /// xiangqi horse and elephant); `via_step` is set too.
+    pub lame: bool,
+    /// `within ZONE`, per player: the part's moves land only on these cells.
+    pub within: Option<[Vec<Cell>; 2]>,
     /// Where it was written.
     pub span: Span,
 }

@@ -290,6 +290,15 @@ pub fn atom(game: &Game, a: &Atom, negated: bool) -> String {
                 format!("one of {} attacks (could capture on the cell of) one of {}", pieces(game, *set), pieces(game, *target))
             }
         }
+        Atom::Faces { pieces: set, target, axis } => {
+            let axis = &game.geometry.axes[*axis].name;
+            let line = format!("on one line along the {axis} with no piece between them");
+            if negated {
+                format!("no piece of {} stands {line} with one of {}", pieces(game, *set), pieces(game, *target))
+            } else {
+                format!("one of {} and one of {} stand {line}", pieces(game, *set), pieces(game, *target))
+            }
+        }
         Atom::Attacked(set) => {
             if negated {
                 format!("none of {} is attacked by a piece of its owner's opponent", pieces(game, *set))

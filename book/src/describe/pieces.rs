@@ -87,8 +87,13 @@ pub fn part(game: &Game, p: &Part) -> String {
             extra.push(format!("only from {} (for {}; mirrored for the other player)", zone(game, &from[0]), game.players[0].name));
         }
     }
-    if p.via_step {
+    if p.lame {
+        extra.push("passing the cell one step along its longer leg, and blocked when that cell is occupied".to_string());
+    } else if p.via_step {
         extra.push("passing the cell one step along its longer leg (where it can be seen, not blocked)".to_string());
+    }
+    if let Some(within) = &p.within {
+        extra.push(format!("landing only on {} (for {}; mirrored for the other player)", zone(game, &within[0]), game.players[0].name));
     }
     if p.sets_en_passant {
         extra.push("the cells it passes may be taken en passant on the next move".to_string());

@@ -133,6 +133,10 @@ pub fn reach(game: &Game, kind: KindId, origin: Cell) -> Reach {
 
 /// Records that `part` reaches `cell`.
 fn add(r: &mut Reach, cell: Cell, part: &Part, initial: bool) {
+    // `within ZONE`: the first player's zone bounds where it lands.
+    if part.within.as_ref().is_some_and(|z| !z[0].contains(&cell)) {
+        return;
+    }
     let t = r.targets.entry(cell).or_default();
     if initial {
         t.initial = true;

@@ -134,6 +134,36 @@ impl Encoder<'_> {
                 }
                 Bool::or(&any)
             }
+            Atom::Faces { pieces, target, axis } => {
+                // Every pair of cells on one line along the axis: one of each
+                // set on them, the cells between empty.
+                let (p, q) = (roles.player(pieces.who), roles.player(target.who));
+                let geo = &self.game.geometry;
+                let mut any = Vec::new();
+                for &a in &self.cells {
+                    for &b in &self.cells {
+                        let (ca, cb) = (geo.coords(a), geo.coords(b));
+                        if a == b || ca.iter().zip(&cb).enumerate().any(|(i, (x, y))| i != *axis && x != y) {
+                            continue;
+                        }
+                        let (lo, hi) = (ca[*axis].min(cb[*axis]), ca[*axis].max(cb[*axis]));
+                        let mut at: Vec<i64> = ca.iter().map(|&c| c as i64).collect();
+                        let mut parts = vec![self.is_of(&self.at(s, a), p, pieces.kind), self.is_of(&self.at(s, b), q, target.kind)];
+                        let mut open = true;
+                        for k in lo + 1..hi {
+                            at[*axis] = k as i64;
+                            match geo.cell(&at) {
+                                Some(c) => parts.push(self.at(s, c).eq(int(0))),
+                                None => open = false,
+                            }
+                        }
+                        if open {
+                            any.push(Bool::and(&parts));
+                        }
+                    }
+                }
+                Bool::or(&any)
+            }
             Atom::Attacked(pieces) => {
                 let owner = roles.player(pieces.who);
                 let any: Vec<Bool> = self

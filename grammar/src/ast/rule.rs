@@ -233,6 +233,16 @@ pub enum CondAtom {
     },
     /// `own Queen attacked`: attacked by the owner's opponent.
     Attacked(PieceSet),
+    /// `own King faces enemy King along rank`: one of each on a line along
+    /// the axis, nothing between them.
+    Faces {
+        /// The first set.
+        pieces: PieceSet,
+        /// The second set.
+        target: PieceSet,
+        /// The axis the line runs along.
+        axis: Ident,
+    },
     /// `own Bishop coloured like a1`.
     Coloured {
         /// The pieces.

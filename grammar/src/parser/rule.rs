@@ -248,6 +248,10 @@ impl Builder<'_> {
             Rule::cond_can_move => CondAtom::CanMove { pieces: set(0)?, onto: zone()? },
             Rule::cond_attacks => CondAtom::Attacks { pieces: set(0)?, target: set(1)? },
             Rule::cond_attacked => CondAtom::Attacked(set(0)?),
+            Rule::cond_faces => {
+                let axis = children.iter().find(|p| p.as_rule() == Rule::axis_name);
+                CondAtom::Faces { pieces: set(0)?, target: set(1)?, axis: ident(self.need(axis, span, "missing axis")?) }
+            }
             Rule::cond_coloured => {
                 let sq = children.iter().find(|p| p.as_rule() == Rule::square);
                 CondAtom::Coloured { pieces: set(0)?, like: ident(self.need(sq, span, "missing square")?) }

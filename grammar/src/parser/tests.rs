@@ -60,7 +60,7 @@ fn zone_words(zone: &Zone) -> Vec<Vec<(String, String)>> {
             c.all_of
                 .iter()
                 .map(|a| match a {
-                    ZoneAtom::Coord { axis, label } => (axis.node.clone(), label.node.clone()),
+                    ZoneAtom::Coord { axis, label, .. } => (axis.node.clone(), label.node.clone()),
                     ZoneAtom::Square(sq) => ("square".to_string(), sq.node.clone()),
                     ZoneAtom::Start(_) => ("start".to_string(), String::new()),
                 })

@@ -264,6 +264,22 @@ impl Cx<'_> {
         have
     }
 
+    /// Do `a` and `b` stand on one line along `axis` (only that coordinate
+    /// differs) with every cell between them on the board and empty?
+    fn facing(&self, a: Cell, b: Cell, axis: usize) -> bool {
+        let geo = &self.game.geometry;
+        let (ca, cb) = (geo.coords(a), geo.coords(b));
+        if ca.iter().zip(&cb).enumerate().any(|(i, (x, y))| i != axis && x != y) {
+            return false;
+        }
+        let (lo, hi) = (ca[axis].min(cb[axis]), ca[axis].max(cb[axis]));
+        let mut at: Vec<i64> = ca.iter().map(|&c| c as i64).collect();
+        (lo + 1..hi).all(|k| {
+            at[axis] = k as i64;
+            geo.cell(&at).is_some_and(|c| self.pos.board[c as usize] == 0)
+        })
+    }
+
     fn is_member(&self, kind: Option<u8>, owner: Color, cell: Cell) -> bool {
         let occ = self.pos.board[cell as usize];
         occ != 0 && color_of(occ) == owner && kind.is_none_or(|k| kind_of(occ) == k)
@@ -323,6 +339,11 @@ impl Cx<'_> {
             Atom::Attacked(pieces) => {
                 let (owner, cells) = self.cells(*pieces);
                 cells.iter().any(|&c| movegen::attacked(game, self.t, self.pos, c, owner ^ 1))
+            }
+            Atom::Faces { pieces, target, axis } => {
+                let (_, a) = self.cells(*pieces);
+                let (_, b) = self.cells(*target);
+                a.iter().any(|&x| b.iter().any(|&y| x != y && self.facing(x, y, *axis)))
             }
             Atom::Coloured { pieces, like } => {
                 let colour = frame::cell_colour(game, *like);

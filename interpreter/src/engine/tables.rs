@@ -349,11 +349,31 @@ impl Tables {
                                 StepKind::Leap => 1,
                                 _ => part.max.unwrap_or(max_len).min(max_len),
                             };
+                            // `within ZONE`: only landings on the zone.
+                            let lands = |c: Cell| part.within.as_ref().is_none_or(|z| z[color].binary_search(&c).is_ok());
+                            if part.lame {
+                                // A lame leap: a two-cell exact ray, the passed cell
+                                // (one step along the longest components) then the target.
+                                for &vi in &part_ids[color] {
+                                    let v = vectors[vi];
+                                    let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
+                                    let via: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();
+                                    if let (Some(p), Some(to)) = (step(from, &via), offset(from, vi)) {
+                                        if lands(to) {
+                                            let start = cells.len() as u32;
+                                            cells.push(p);
+                                            cells.push(to);
+                                            rays.push(Ray { start, len: 2, flags: flags | EXACT, hop_limit: 2, mask: 0, ascending: true });
+                                        }
+                                    }
+                                }
+                                continue;
+                            }
                             if part.kind == StepKind::Leap {
                                 // All targets of a leap in one scatter list.
                                 let start = cells.len() as u32;
                                 for &vi in &part_ids[color] {
-                                    if let Some(to) = offset(from, vi) {
+                                    if let Some(to) = offset(from, vi).filter(|&to| lands(to)) {
                                         cells.push(to);
                                     }
                                 }
@@ -371,7 +391,8 @@ impl Tables {
                                 // its ray runs to the edge and the walker applies the limit.
                                 let steps = if part.kind == StepKind::Hop { max_len } else { limit };
                                 while n < steps {
-                                    match offset(at, vi) {
+                                    // A ride `within` a zone stops at its edge.
+                                    match offset(at, vi).filter(|&next| lands(next)) {
                                         Some(next) => {
                                             cells.push(next);
                                             at = next;
@@ -407,7 +428,7 @@ impl Tables {
                     if !part.capture {
                         continue;
                     }
-                    if part.kind == StepKind::Hop || part.exact || part.from.is_some() {
+                    if part.kind == StepKind::Hop || part.exact || part.from.is_some() || part.lame || part.within.is_some() {
                         simple_attacks = false;
                         continue;
                     }

@@ -302,6 +302,17 @@ pub enum Atom {
     },
     /// Some piece of the set is attacked by its owner's opponent.
     Attacked(PieceSet),
+    /// A piece of `pieces` and one of `target` stand on one line along the
+    /// axis (only that coordinate differs) with no piece between them
+    /// (xiangqi's flying general).
+    Faces {
+        /// The first set.
+        pieces: PieceSet,
+        /// The second set.
+        target: PieceSet,
+        /// The axis the line runs along.
+        axis: usize,
+    },
     /// Some piece of the set stands on a cell coloured like `like` (colours
     /// as [`crate::engine::frame::cell_colour`] gives them).
     Coloured {
@@ -338,7 +349,7 @@ impl Cond {
             Atom::Distance { from, to, .. } => rel(from.who) || rel(to.who),
             Atom::Exiled { pieces, onto } => rel(pieces.who) || onto.is_some_and(|o| rel(o.who)),
             Atom::PhaseEnds(_) => false,
-            Atom::Attacks { pieces, target } => rel(pieces.who) || rel(target.who),
+            Atom::Attacks { pieces, target } | Atom::Faces { pieces, target, .. } => rel(pieces.who) || rel(target.who),
             Atom::InCheck(w) | Atom::ToMove(w) | Atom::HasOnly { who: w, .. } | Atom::ChecksGiven { who: w, .. } => rel(*w),
         })
     }

@@ -566,21 +566,33 @@ impl Cx<'_, '_> {
             let mut atoms = Vec::new();
             for atom in &conj.all_of {
                 match atom {
-                    ast::ZoneAtom::Coord { axis, label } => match geo.axis_index(&axis.node) {
+                    ast::ZoneAtom::Coord { axis, label, to } => match geo.axis_index(&axis.node) {
                         None => {
                             ok = false;
                             self.diags.push(unknown_axis(file, axis, geo));
                         }
-                        Some(a) => match geo.axes[a].labels.iter().position(|l| *l == label.node) {
-                            None => {
-                                ok = false;
-                                self.diags.push(
-                                    Diagnostic::error("E0104", file, label.span, format!("`{}` is not a {} of this board", label.node, axis.node), "unknown label")
-                                        .with_help(format!("the {}s are {}", axis.node, geo.axes[a].labels.join(" "))),
-                                );
+                        Some(a) => {
+                            let mut index = |label: &ast::Ident| {
+                                let i = geo.axes[a].labels.iter().position(|l| *l == label.node);
+                                if i.is_none() {
+                                    self.diags.push(
+                                        Diagnostic::error("E0104", file, label.span, format!("`{}` is not a {} of this board", label.node, axis.node), "unknown label")
+                                            .with_help(format!("the {}s are {}", axis.node, geo.axes[a].labels.join(" "))),
+                                    );
+                                }
+                                i
+                            };
+                            // `rank 1..3`: the labels from the first to the last, either way round.
+                            let first = index(label);
+                            let last = match to {
+                                Some(to) => index(to),
+                                None => first,
+                            };
+                            match (first, last) {
+                                (Some(i), Some(j)) => atoms.push((Some((a, i.min(j), i.max(j))), None)),
+                                _ => ok = false,
                             }
-                            Some(i) => atoms.push((Some((a, i)), None)),
-                        },
+                        }
                     },
                     ast::ZoneAtom::Square(sq) => match self.square(file, sq) {
                         Some(c) => atoms.push((None, Some(c))),
@@ -607,9 +619,9 @@ impl Cx<'_, '_> {
                 let coords = geo.coords(cell);
                 let inside = conjs.iter().any(|atoms| {
                     atoms.iter().all(|&(coord, sq)| match (coord, sq) {
-                        (Some((a, i)), _) => {
-                            let want = if orient[a] < 0 { geo.size(a) - 1 - i } else { i };
-                            coords[a] == want
+                        (Some((a, lo, hi)), _) => {
+                            let here = if orient[a] < 0 { geo.size(a) - 1 - coords[a] } else { coords[a] };
+                            (lo..=hi).contains(&here)
                         }
                         (None, Some(c)) => c == cell,
                         _ => false,
@@ -624,8 +636,8 @@ impl Cx<'_, '_> {
     }
 }
 
-/// A zone atom after resolution: `(axis, label index)` or a square.
-type ResolvedAtom = (Option<(usize, usize)>, Option<Cell>);
+/// A zone atom after resolution: `(axis, first, last label index)` or a square.
+type ResolvedAtom = (Option<(usize, usize, usize)>, Option<Cell>);
 
 #[cfg(test)]
 mod tests {

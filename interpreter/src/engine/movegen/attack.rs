@@ -6,17 +6,17 @@ use super::*;
 
 /// Is `cell` attacked by a piece of `by`?
 ///
-/// Out of rest (`slide`), the frame's tables have no look-back rays
-/// (`simple_attacks` is off: a step and its reverse can differ there), so the
-/// test walks the attacker's capturing rays forward ([`attacked_forward`]).
+/// With plain leaps and rides only, the look-back rays answer
+/// ([`attacked_simple`]). Otherwise (hops, exact and lame leaps, `from` and
+/// `within` zones, and out of rest, where a step and its reverse can differ)
+/// the test walks the attacker's capturing rays forward ([`attacked_forward`]).
 pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "attack test with another frame's tables");
+    let _ = game;
     if t.simple_attacks {
         attacked_simple(t, pos, cell, by)
-    } else if !t.frame.is_empty() {
-        attacked_forward(t, pos, cell, by)
     } else {
-        attacked_general(game, t, pos, cell, by)
+        attacked_forward(t, pos, cell, by)
     }
 }
 
@@ -77,7 +77,9 @@ pub(super) fn attacked_simple(t: &Tables, pos: &Position, cell: Cell, by: Color)
     false
 }
 
-/// The attack test for any pattern: would a capture by `by` land on `cell`?
+/// The attack test for any pattern by move generation: would a capture by
+/// `by` land on `cell`? (The reference [`attacked_forward`] is tested against.)
+#[cfg(test)]
 pub(super) fn attacked_general(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
     let mut probe = pos.clone();
     probe.side = by;

@@ -194,6 +194,8 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
     let mut sets_ep = false;
     let mut takes_ep = false;
     let mut via_step = false;
+    let mut lame = false;
+    let mut within = None;
     let mut from_start = false;
     let mut ok = true;
     for m in &part.modifiers {
@@ -283,6 +285,21 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
                 }
                 via_step = true;
             }
+            ast::Modifier::Lame => {
+                if kind != StepKind::Leap {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "`lame` blocks a leap at the cell it passes", "not allowed here")
+                            .with_help("rides and hops are blocked already; write `lame` on a leap, e.g. `move N lame` (the xiangqi horse)"),
+                    );
+                }
+                lame = true;
+                via_step = true;
+            }
+            ast::Modifier::Within(zone) => match cx.zone(file, zone) {
+                Some(z) => within = Some(z),
+                None => ok = false,
+            },
             ast::Modifier::TakesEnPassant => {
                 if part.mode.node == ast::Mode::Quiet {
                     ok = false;
@@ -342,6 +359,8 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
         sets_en_passant: sets_ep,
         takes_en_passant: takes_ep,
         via_step,
+        lame,
+        within,
         span: part.span,
     })
 }

@@ -189,7 +189,7 @@ fn mentions_own(a: &ast::CondAtom) -> bool {
         | ast::CondAtom::Coloured { pieces, .. }
         | ast::CondAtom::On { pieces, .. } => rel(pieces),
         ast::CondAtom::Distance { from, to, .. } => rel(from) || rel(to),
-        ast::CondAtom::Attacks { pieces, target } => rel(pieces) || rel(target),
+        ast::CondAtom::Attacks { pieces, target } | ast::CondAtom::Faces { pieces, target, .. } => rel(pieces) || rel(target),
         ast::CondAtom::InCheck(p) | ast::CondAtom::ToMove(p) | ast::CondAtom::HasOnly { player: p, .. } | ast::CondAtom::ChecksGiven { player: p, .. } => relp(p),
         ast::CondAtom::Exiled { pieces, onto } => rel(pieces) || onto.as_ref().is_some_and(rel),
         ast::CondAtom::PhaseEnds(_) => false,
@@ -363,6 +363,10 @@ fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, scope: &RuleS
             Atom::Attacks { pieces: p?, target: t? }
         }
         ast::CondAtom::Attacked(p) => Atom::Attacked(piece_set(cx, file, p)?),
+        ast::CondAtom::Faces { pieces, target, axis: a } => {
+            let (p, t, a) = (piece_set(cx, file, pieces), piece_set(cx, file, target), axis(cx, file, a));
+            Atom::Faces { pieces: p?, target: t?, axis: a? }
+        }
         ast::CondAtom::Coloured { pieces, like } => {
             let (p, c) = (piece_set(cx, file, pieces), cx.square(file, like));
             Atom::Coloured { pieces: p?, like: c? }
