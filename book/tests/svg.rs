@@ -133,6 +133,8 @@ const SETUPS: &[(&str, usize, usize, usize)] = &[
     ("rules/fairy/xiangqi.rules", 90, 32, 0),
     // Xiangqi's black (16) against P1P1P1P1P/9/9/M1BAKAB2 (5+6).
     ("rules/fairy/manchu.rules", 90, 27, 0),
+    // 5 × 6, every cell a stone, alternating: 30.
+    ("rules/fairy/clobber.rules", 30, 30, 0),
     // 6 × 6 less the 4 holes c3 d3 c4 d4; rn3k … RN3K.
     ("examples/holes.rules", 32, 6, 0),
     // 8 × 8 × 7: l3k2r on the top level, L3K2R on the bottom one.

@@ -914,6 +914,8 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         cond_attacks => &["`PIECES attacks PIECES`"],
         cond_attacked => &["`PIECES attacked`"],
         cond_faces => &["`PIECES faces PIECES along AXIS`"],
+        effect_only_capture => &["`PIECE may only capture`"],
+        only_checking | word_checking => &["`checking pieces`"],
         word_faces => &["`faces`"],
         cond_coloured => &["`PIECES coloured like SQUARE`"],
         cond_on => &["`PIECES on ZONE`"],

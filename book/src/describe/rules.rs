@@ -33,6 +33,7 @@ fn family(e: &Effect) -> &'static str {
         Effect::Forbid(_) => "forbid moves",
         Effect::CompelCaptures => "compel captures",
         Effect::NoCapture { .. } => "forbid captures",
+        Effect::OnlyCaptures { .. } => "limit a piece to captures",
         Effect::Oblige(_) => "oblige",
     }
 }
@@ -103,7 +104,7 @@ pub fn rule(game: &Game, index: usize, r: &Rule) -> Section {
             or_list(&earlier),
             if earlier.len() == 1 { "comes" } else { "come" }
         )),
-        (Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. }, _) => None,
+        (Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. }, _) => None,
     };
     if let Some(o) = order {
         s = s.paragraph(o);
@@ -143,6 +144,14 @@ fn effect(game: &Game, r: &Rule) -> Vec<(String, Vec<String>)> {
                 "Then a {} may not capture a {}: such a move is not legal.",
                 game.kinds.get(*by as usize).map_or("?", |k| k.name.as_str()),
                 game.kinds.get(*of as usize).map_or("?", |k| k.name.as_str())
+            ),
+            Vec::new(),
+        )],
+        Effect::OnlyCaptures { kind, checking } => vec![(
+            format!(
+                "Then a {} may move only to capture{}: its other moves are not legal.",
+                game.kinds.get(*kind as usize).map_or("?", |k| k.name.as_str()),
+                if *checking { " a piece that gives check" } else { "" }
             ),
             Vec::new(),
         )],
@@ -273,7 +282,7 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
                 .iter()
                 .filter(|r| match &r.effect {
                     Effect::Oblige(steps) => steps.iter().any(|s| s.action == ObligeAction::Return),
-                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } => false,
+                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => false,
                 })
                 .map(|r| format!("\"{}\"", r.name))
                 .collect();

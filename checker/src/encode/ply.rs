@@ -58,6 +58,7 @@ impl Encoder<'_> {
                 // Compulsory captures compare a move with the others: not stated.
                 (Effect::CompelCaptures, Trigger::Offer) => return Err(Unstated("captures are compulsory")),
                 (Effect::NoCapture { .. }, Trigger::Offer) => return Err(Unstated("a capture a rule forbids")),
+                (Effect::OnlyCaptures { .. }, Trigger::Offer) => return Err(Unstated("a piece a rule limits to captures")),
                 // A rule that obliges, for the mover and, when its guard
                 // names `own` or `enemy`, the other player as the subject.
                 (Effect::Oblige(_), Trigger::PlyEnd) => {

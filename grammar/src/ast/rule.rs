@@ -49,6 +49,15 @@ pub enum Effect {
         /// The kind it may not capture.
         of: Ident,
     },
+    /// `King may only capture [checking pieces]`: the kind's moves that
+    /// capture nothing (or, with `checking pieces`, no piece attacking a
+    /// royal piece of the mover) are not legal.
+    OnlyCaptures {
+        /// The limited kind.
+        piece: Ident,
+        /// `checking pieces`: only captures of pieces giving check.
+        checking: bool,
+    },
     /// `PLAYER must …  then PLAYER must …`: decisions owed, in this order.
     Oblige(Vec<ObligeStep>),
 }

@@ -21,7 +21,7 @@ impl Builder<'_> {
                     guard = Some(self.cond(self.need(cond, c_span, "missing condition")?)?);
                 }
                 Rule::rule_effect => {
-                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_no_capture | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
+                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_no_capture | Rule::effect_only_capture | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
                     let inner = self.need(inner, c_span, "missing effect")?;
                     let e_span = span_of(&inner);
                     effect = Some(Spanned::new(self.effect(inner, e_span)?, e_span));
@@ -47,6 +47,12 @@ impl Builder<'_> {
             let by = self.need(names.next(), span, "missing capturing piece")?;
             let of = self.need(names.next(), span, "missing captured piece")?;
             return Ok(Effect::NoCapture { by, of });
+        }
+        if pair.as_rule() == Rule::effect_only_capture {
+            let children: Vec<_> = pair.into_inner().collect();
+            let piece = children.iter().find(|p| p.as_rule() == Rule::name).map(ident);
+            let checking = children.iter().any(|p| p.as_rule() == Rule::only_checking);
+            return Ok(Effect::OnlyCaptures { piece: self.need(piece, span, "missing piece")?, checking });
         }
         if pair.as_rule() == Rule::effect_forbid {
             let cond = pair.into_inner().find(|p| p.as_rule() == Rule::cond);

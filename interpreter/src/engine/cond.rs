@@ -127,7 +127,7 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         .iter()
         .filter_map(|r| match &r.effect {
             Effect::Forbid(after) => Some((r, after)),
-            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } => None,
+            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => None,
         })
         .filter(|(r, _)| offered(r))
         .collect();
@@ -143,6 +143,28 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         .collect();
     if !barred.is_empty() {
         movegen::retain_from(out, first, |m| !pos.captured(m).is_some_and(|v| barred.contains(&(m.piece, kind_of(v)))));
+    }
+    // `PIECE may only capture`: its moves that capture nothing go.
+    let capturing_only: Vec<(u8, bool)> = game
+        .rules
+        .iter()
+        .filter_map(|r| match r.effect {
+            Effect::OnlyCaptures { kind, checking } if offered(&r) => Some((kind, checking)),
+            _ => None,
+        })
+        .collect();
+    if !capturing_only.is_empty() {
+        // The cells of the pieces giving check (attacking a royal piece of the mover).
+        let royal: Vec<Cell> = pos.cells_of(mover, t.nwords).filter(|&c| game.kinds[kind_of(pos.board[c as usize]) as usize].royal).collect();
+        let checkers: Vec<Cell> = pos
+            .cells_of(mover ^ 1, t.nwords)
+            .filter(|&c| royal.iter().any(|&r| movegen::piece_attacks(game, t, pos, c, mover ^ 1, r)))
+            .collect();
+        movegen::retain_from(out, first, |m| {
+            capturing_only.iter().all(|&(kind, checking)| {
+                m.piece != kind || pos.captured(m).is_some() && (!checking || pos.captured_at(m).is_some_and(|c| checkers.contains(&c)))
+            })
+        });
     }
     if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) && out[first..].iter().any(|m| pos.is_capture(m)) {
         movegen::retain_from(out, first, |m| pos.is_capture(m));

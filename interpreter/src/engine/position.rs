@@ -315,12 +315,17 @@ impl Position {
     /// passant takes its victim; drops and castling capture nothing.
     #[inline]
     pub fn captured(&self, m: &Move) -> Option<u8> {
-        let code = match m.kind {
-            MoveKind::EnPassant => self.board[m.aux as usize],
-            MoveKind::Drop | MoveKind::Castle => 0,
-            MoveKind::Normal | MoveKind::EnPassantSetter => self.board[m.to as usize],
+        self.captured_at(m).map(|c| self.board[c as usize])
+    }
+
+    /// The cell of the piece `m` captures here (before it is made), if any.
+    pub fn captured_at(&self, m: &Move) -> Option<Cell> {
+        let cell = match m.kind {
+            MoveKind::EnPassant => m.aux as Cell,
+            MoveKind::Drop | MoveKind::Castle => return None,
+            MoveKind::Normal | MoveKind::EnPassantSetter => m.to,
         };
-        (code != 0).then_some(code)
+        (self.board[cell as usize] != 0).then_some(cell)
     }
 
     /// Does `m` capture here (before it is made)?

@@ -62,6 +62,15 @@ pub enum Effect {
         /// The kind it may not capture.
         of: KindId,
     },
+    /// `King may only capture [checking pieces]`: no move of the kind that
+    /// captures nothing is legal; with `checking`, none that captures a
+    /// piece not attacking a royal piece of the mover (makpong's king in check).
+    OnlyCaptures {
+        /// The limited kind.
+        kind: KindId,
+        /// Only captures of pieces giving check.
+        checking: bool,
+    },
     /// `PLAYER must …  then PLAYER must …`: decisions owed before the turn
     /// passes, queued in this order when the rule holds at the end of a
     /// decision ([`crate::flow::oblige`]).

@@ -38,6 +38,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
             let (by, of) = (cx.kind(file, by), cx.kind(file, of));
             Effect::NoCapture { by: by?, of: of? }
         }
+        ast::Effect::OnlyCaptures { piece, checking } => Effect::OnlyCaptures { kind: cx.kind(file, piece)?, checking: *checking },
         ast::Effect::Wins(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Win },
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
@@ -48,6 +49,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
         (Effect::Forbid(_), Trigger::PlyEnd) => Some(("`forbid` acts on a move before it is made", "write `on offer` for a rule that forbids moves")),
         (Effect::CompelCaptures, Trigger::PlyEnd) => Some(("compulsory captures act on the moves before they are made", "write `on offer` for a rule that makes captures compulsory")),
         (Effect::NoCapture { .. }, Trigger::PlyEnd) => Some(("`may not capture` acts on the moves before they are made", "write `on offer` for a rule that forbids captures")),
+        (Effect::OnlyCaptures { .. }, Trigger::PlyEnd) => Some(("`may only capture` acts on the moves before they are made", "write `on offer` for a rule that limits a piece's moves")),
         (Effect::Oblige(_), Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot oblige", "write `on ply-end` for a rule that obliges")),
         (Effect::End { .. }, Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot end the game", "write `on ply-end` for a rule that ends the game")),
         _ => None,
@@ -62,7 +64,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     }
     let conds: Vec<&Cond> = guard.iter().chain(match &effect {
         Effect::Forbid(c) => Some(c),
-        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } => None,
+        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => None,
     }).collect();
     let per_subject = conds.iter().any(|c| c.mentions_subject());
     if let (Effect::End { player: Who::Own, .. }, false) = (&effect, per_subject) {
