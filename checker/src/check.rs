@@ -473,7 +473,7 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal)
 }
 
 /// The `hand` block, where a kind may be dropped as its promoted form
@@ -495,6 +495,15 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
                     "the Z3 encoding states a capture as the capturing piece taking the target's place; the pieces an explosion also removes, and the safety of royal pieces next to each other, are not stated",
                 )
                 .with_detail("claims that Z3 proves by induction over the plain moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
+        );
+    }
+    if let (true, Some(k)) = (game.players.iter().any(|p| p.all_royal), game.kinds.iter().find(|k| k.royal)) {
+        return Some(
+            Diagnostic::error("C0240", &k.file, k.span, "a player in check only when all royal pieces are attacked is not in the Z3 move encoding", "not in the Z3 move encoding")
+                .warning()
+                .with_help("consistency and ambiguity results cover the moves that leave no royal piece attacked; other claims hold to the search's depth, which plays every move")
+                .with_detail("the Z3 encoding makes a move legal when it leaves none of the mover's royal pieces attacked; such a player may also leave some of them attacked, which the encoding does not state")
+                .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
         );
     }
     if let Some(h) = promoted_drops(v) {

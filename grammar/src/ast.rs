@@ -189,6 +189,8 @@ pub struct PlayerDef {
     pub directions: Vec<DirectionDecl>,
     /// `no royal piece`: where it was written, if it was.
     pub no_royal: Option<Span>,
+    /// `in check only when all royal pieces are attacked`: where the words stand.
+    pub all_royal: Option<Span>,
     /// The whole entry.
     pub span: Span,
 }

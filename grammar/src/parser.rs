@@ -345,11 +345,13 @@ impl Builder<'_> {
             let mut name = None;
             let mut directions = Vec::new();
             let mut no_royal = None;
+            let mut all_royal = None;
             for child in def.into_inner() {
                 match child.as_rule() {
                     Rule::name => name = Some(ident(&child)),
                     Rule::direction_decl => directions.push(self.direction_decl(child)?),
                     Rule::player_no_royal => no_royal = Some(span_of(&child)),
+                    Rule::player_all_royal => all_royal = Some(span_of(&child)),
                     _ => {}
                 }
             }
@@ -358,6 +360,7 @@ impl Builder<'_> {
                 name,
                 directions,
                 no_royal,
+                all_royal,
                 span: def_span,
             });
         }

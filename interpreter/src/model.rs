@@ -232,6 +232,10 @@ pub struct Player {
     /// `no royal piece`: the player never has a royal piece (horde chess's
     /// white), so is never in check; a position may not give him one.
     pub no_royal: bool,
+    /// `in check only when all royal pieces are attacked`: with several
+    /// royal pieces the player may leave some attacked, not all at once
+    /// (spartan's two kings).
+    pub all_royal: bool,
 }
 
 impl Player {

@@ -104,7 +104,8 @@ pub fn in_check(game: &Game, t: &Tables, pos: &Position) -> bool {
     royal_attacked(game, t, pos, pos.side)
 }
 
-/// Is some royal piece of `color` attacked?
+/// Is some royal piece of `color` attacked (every one, for a player `in
+/// check only when all royal pieces are attacked`)?
 pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> bool {
     if game.explosion.is_some() {
         return crate::engine::explosion::royal_attacked(game, t, pos, color);
@@ -112,10 +113,14 @@ pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> 
     match pos.royal_count[color as usize] {
         0 => false,
         1 => attacked(game, t, pos, pos.royal[color as usize], color ^ 1),
-        _ => pos
-            .cells_of(color, t.nwords)
-            .filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0)
-            .any(|c| attacked(game, t, pos, c, color ^ 1)),
+        _ => {
+            let mut royal = pos.cells_of(color, t.nwords).filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0);
+            if game.players[color as usize].all_royal {
+                royal.all(|c| attacked(game, t, pos, c, color ^ 1))
+            } else {
+                royal.any(|c| attacked(game, t, pos, c, color ^ 1))
+            }
+        }
     }
 }
 
