@@ -473,7 +473,13 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal)
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some()
+}
+
+/// The castling rule, where it has several partner kinds (`with Rook or
+/// Chancellor`): the Z3 encoding castles with the first only.
+fn several_partners(v: &Variant) -> Option<&rulebook_interpreter::model::CastlingRule> {
+    v.game.castling.as_ref().filter(|c| c.partners.len() > 1)
 }
 
 /// The `hand` block, where a kind may be dropped as its promoted form
@@ -503,6 +509,15 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
                 .warning()
                 .with_help("consistency and ambiguity results cover the moves that leave no royal piece attacked; other claims hold to the search's depth, which plays every move")
                 .with_detail("the Z3 encoding makes a move legal when it leaves none of the mover's royal pieces attacked; such a player may also leave some of them attacked, which the encoding does not state")
+                .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
+        );
+    }
+    if let Some(c) = several_partners(v) {
+        return Some(
+            Diagnostic::error("C0240", &c.file, c.span, "castling with several partner kinds is not in the Z3 move encoding", "not in the Z3 move encoding")
+                .warning()
+                .with_help("consistency and ambiguity results cover castling with the first partner kind; other claims hold to the search's depth, which plays every castling")
+                .with_detail("the Z3 encoding castles with the first partner kind written; castling with the others is not stated")
                 .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
         );
     }
@@ -598,6 +613,15 @@ fn claims_verdicts(
     }
     if v.game.explosion.is_some() {
         left_out.push("explosions");
+    }
+    if promoted_drops(v).is_some() {
+        left_out.push("drops of promoted forms");
+    }
+    if several_partners(v).is_some() {
+        left_out.push("castling with partners of the later kinds");
+    }
+    if v.game.players.iter().any(|p| p.all_royal) {
+        left_out.push("moves that leave some, not all, royal pieces attacked");
     }
     if rulebook_interpreter::flow::oblige::any(&v.game) {
         left_out.push("the decisions rules oblige");

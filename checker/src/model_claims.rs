@@ -44,7 +44,7 @@ pub fn colour_by_templates(v: &Variant, p: &Property) -> Option<String> {
         Property::KeepsColourAtRest { kind } => (*kind, true),
         _ => return None,
     };
-    if crate::check::beyond_encoding(v) || game.castling.as_ref().is_some_and(|c| c.king == kind || c.rook == kind) {
+    if crate::check::beyond_encoding(v) || game.castling.as_ref().is_some_and(|c| c.king == kind || c.partners.contains(&kind)) {
         return None;
     }
     let piece = game.kinds.get(kind as usize)?;

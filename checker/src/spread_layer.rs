@@ -952,7 +952,7 @@ fn tokens_of(v: &Variant, start: &Position, drops: bool) -> (Vec<Token>, Vec<Ini
             can_split: kinds.iter().any(|&k| has(k, color, true)) || (drops && (any_kind(0, true) || any_kind(1, true))),
             can_attack: kinds.iter().any(|&k| has(k, color, false)) || (drops && (any_kind(0, false) || any_kind(1, false))),
             king: castling.is_some_and(|r| r.king == kind),
-            rook: castling.is_some_and(|r| r.rook == kind),
+            rook: castling.is_some_and(|r| r.partners.contains(&kind)),
             mobile: cell.is_some_and(|c| movable.get(color as usize).is_some_and(|m| m.contains(&c))),
         }
     };

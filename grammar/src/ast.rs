@@ -376,6 +376,8 @@ pub struct Castling {
     pub king: Ident,
     /// The partner piece.
     pub rook: Ident,
+    /// `or Chancellor`: further partner kinds.
+    pub more_partners: Vec<Ident>,
     /// The sides, each with its destination squares (given for the first player; mirrored).
     pub sides: Vec<CastlingSide>,
     /// The whole block.

@@ -649,6 +649,7 @@ impl Builder<'_> {
         Ok(Castling {
             king: self.need(names.next(), span, "castling without a king")?,
             rook: self.need(names.next(), span, "castling without a rook")?,
+            more_partners: names.collect(),
             sides,
             span,
         })

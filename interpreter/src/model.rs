@@ -362,8 +362,10 @@ pub struct PromotionRule {
 pub struct CastlingRule {
     /// The castling (royal) kind.
     pub king: KindId,
-    /// The partner kind.
+    /// The partner kind (the first written).
     pub rook: KindId,
+    /// Every partner kind (`with Rook or Chancellor`), the first included.
+    pub partners: Vec<KindId>,
     /// The sides as written: `short` (partner on the higher files) and/or
     /// `long`. A side written twice appears twice (the checker reports it);
     /// both share that side's castling right.

@@ -7,7 +7,9 @@ use rulebook_interpreter::model::Game;
 /// Castling, if the variant has it.
 pub fn castling(game: &Game) -> Option<Section> {
     let c = game.castling.as_ref()?;
-    let (king, rook) = (kind(game, c.king), kind(game, c.rook));
+    // The partner: its kind, or each of its kinds (`with Rook or Chancellor`).
+    let partners: Vec<&str> = c.partners.iter().map(|&k| kind(game, k)).collect();
+    let (king, rook) = (kind(game, c.king), partners.join(" or "));
     let geo = &game.geometry;
     let sides: Vec<String> = c
         .sides

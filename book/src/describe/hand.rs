@@ -28,6 +28,11 @@ pub fn hand(game: &Game) -> Option<Section> {
         .enumerate()
         .filter_map(|(k, cells)| {
             let c = cells.as_ref()?;
+            // Never in a hand: a promoted form (it joins as its base kind), a
+            // royal piece (never captured; only a placement phase holds one).
+            if h.hand_kinds[k] as usize != k || (game.kinds[k].royal && game.phases.is_empty()) {
+                return None;
+            }
             let limit = &h.drop_limits[k];
             let mut extra = Vec::new();
             if let Some((axis, n)) = limit.per_line {

@@ -186,7 +186,7 @@ fn safe(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
 /// castling king stands on its cell and a partner on one of its cells.
 pub fn castling_rights(game: &Game, placement: &Placement, pos: &mut Position, m: &Move, us: Color) {
     let (Some(pc), Some(rule)) = (&placement.castling, &game.castling) else { return };
-    if m.kind != MoveKind::Drop || (m.piece != rule.king && m.piece != rule.rook) {
+    if m.kind != MoveKind::Drop || (m.piece != rule.king && !rule.partners.contains(&m.piece)) {
         return;
     }
     let u = us as usize;
@@ -197,7 +197,7 @@ pub fn castling_rights(game: &Game, placement: &Placement, pos: &mut Position, m
     let geo = &game.geometry;
     let kf = geo.coords(king)[0];
     for &rook in &pc.rook_on[u] {
-        if pos.board[rook as usize] & 0x7f != code(rule.rook, us) {
+        if !crate::engine::movegen::is_partner(rule, pos.board[rook as usize] & 0x7f, us) {
             continue;
         }
         // The placed piece must be the king or this partner.

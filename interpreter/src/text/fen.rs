@@ -556,7 +556,6 @@ fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src
         return Err(bad("there is no single castling king of that side".into()));
     };
     let kc = geo.coords(king);
-    let rook_code = code(rule.rook, color);
     let up = ch.to_ascii_uppercase();
     let rook = match up {
         'K' | 'Q' => xfen_partner(game, pos, king, color, up == 'K', false),
@@ -565,7 +564,7 @@ fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src
             file.and_then(|f| {
                 let mut p: Vec<i64> = kc.iter().map(|&c| c as i64).collect();
                 p[0] = f as i64;
-                geo.cell(&p).filter(|&c| pos.board[c as usize] == rook_code)
+                geo.cell(&p).filter(|&c| movegen::is_partner(rule, pos.board[c as usize], color))
             })
         }
     };
@@ -1015,7 +1014,6 @@ pub fn write(game: &Game, pos: &Position) -> String {
 fn xfen_partner(game: &Game, pos: &Position, on: Cell, color: Color, short: bool, inclusive: bool) -> Option<Cell> {
     let geo = &game.geometry;
     let rule = game.castling.as_ref()?;
-    let rook_code = code(rule.rook, color);
     let here: Vec<i64> = geo.coords(on).iter().map(|&c| c as i64).collect();
     let edge = if short { geo.size(0) as i64 - 1 } else { 0 };
     let far = rule.sides.iter().find(|s| s.short == short).and_then(|s| s.rook_from).map_or(edge, |f| geo.coords(f[color as usize])[0] as i64);
@@ -1024,7 +1022,7 @@ fn xfen_partner(game: &Game, pos: &Position, on: Cell, color: Color, short: bool
     files.into_iter().find_map(|f| {
         let mut p = here.clone();
         p[0] = f;
-        geo.cell(&p).filter(|&c| pos.board[c as usize] == rook_code)
+        geo.cell(&p).filter(|&c| movegen::is_partner(rule, pos.board[c as usize], color))
     })
 }
 

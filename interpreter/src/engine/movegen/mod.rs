@@ -255,6 +255,13 @@ pub(crate) fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut 
 /// kind is royal (when it has exactly one), else its one piece of that kind
 /// that is not promoted (a pawn promoted to it never castles; none when it
 /// has several: no castling then).
+/// Is `piece` (a code on the board) a castling partner of `color`: of one
+/// of the rule's partner kinds, unpromoted?
+#[inline]
+pub(crate) fn is_partner(rule: &crate::model::CastlingRule, piece: u8, color: Color) -> bool {
+    rule.partners.iter().any(|&k| code(k, color) == piece)
+}
+
 pub(crate) fn castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingRule, color: Color) -> Option<Cell> {
     if t.royal_mask >> rule.king & 1 != 0 {
         let king = pos.royal[color as usize];
@@ -285,7 +292,7 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
     // side's slot, shared by a side written twice.
     for (s, side) in rule.sides.iter().enumerate() {
         let rook = pos.castling[us][side.slot()];
-        if rook == NO_CELL || pos.board[rook as usize] != code(rule.rook, us as Color) {
+        if rook == NO_CELL || !is_partner(rule, pos.board[rook as usize], us as Color) {
             continue;
         }
         let (kt, rt) = (side.king_to[us], side.rook_to[us]);

@@ -51,5 +51,9 @@ pub(super) fn lower_castling(cx: &mut Cx, c: From<ast::Castling>) -> Option<Cast
             sides.push(CastlingSide { short, king_to: [kt, mirror(kt, 1)], rook_to: [rt, mirror(rt, 1)], rook_from, span: side.span });
         }
     }
-    Some(CastlingRule { king: king?, rook: rook?, sides, span: c.node.span, file: c.file.to_string() })
+    let more: Vec<Option<KindId>> = c.node.more_partners.iter().map(|p| cx.kind(c.file, p)).collect();
+    let rook = rook?;
+    let mut partners = vec![rook];
+    partners.extend(more.into_iter().collect::<Option<Vec<KindId>>>()?);
+    Some(CastlingRule { king: king?, rook, partners, sides, span: c.node.span, file: c.file.to_string() })
 }

@@ -76,7 +76,7 @@ fn lower_phase(cx: &mut Cx, p: From<ast::Phase>, hand: Option<&HandRules>, castl
                     continue;
                 };
                 if let (Some(k), Some(r)) = (k, r) {
-                    if k != rule_c.king || r != rule_c.rook {
+                    if k != rule_c.king || !rule_c.partners.contains(&r) {
                         cx.diags.push(
                             Diagnostic::error("E0162", p.file, rule.span, "these are not the pieces that castle", "not the castling king and partner")
                                 .with_help(format!(
