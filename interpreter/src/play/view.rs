@@ -198,10 +198,12 @@ fn piece_text(game: &Game, pos: &Position, cell: Cell, letters: Option<&LetterSe
         return "?".to_string();
     }
     let l = letter(game, kind_of(code), letters);
+    // A promoted form (`+P`) keeps its `+`.
+    let plus = if game.kinds[kind_of(code) as usize].plus { "+" } else { "" };
     if color_of(code) == 0 {
-        l.to_uppercase().collect()
+        format!("{plus}{}", l.to_uppercase())
     } else {
-        l.to_lowercase().collect()
+        format!("{plus}{}", l.to_lowercase())
     }
 }
 
@@ -329,7 +331,8 @@ fn board(v: &Variant, pos: &Position, viewer: Option<Color>, letters: Option<&Le
     let files = if dims >= 1 { geo.size(0) } else { 1 };
     let ranks = if dims >= 2 { geo.size(1) } else { 1 };
     let spread = pos.spread.as_deref();
-    let mut cell_width = if game.hidden.is_some() { 3 } else { 2 };
+    // Room for a `?` after a face-down piece, or a `+` before a promoted form.
+    let mut cell_width = if game.hidden.is_some() || game.kinds.iter().any(|k| k.plus) { 3 } else { 2 };
     if let Some(state) = spread {
         // A letter, the colour, the separator, the longest label in use, a space.
         let label = state.pairs.iter().map(|p| label_of(game, p).chars().count()).max().unwrap_or(0);
