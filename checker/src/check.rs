@@ -488,6 +488,17 @@ fn promoted_drops(v: &Variant) -> Option<&rulebook_interpreter::model::HandRules
     v.game.hand.as_ref().filter(|h| h.drop_limits.iter().any(|l| l.also_promoted))
 }
 
+/// A C0240 notice at `at`: `what` (ending in "is" or "are") is not in the
+/// Z3 move encoding; `covered`, what the consistency results still cover;
+/// `detail`, what the encoding states instead.
+fn not_encoded(at: (&str, Span), what: &str, covered: &str, detail: &str) -> Diagnostic {
+    Diagnostic::error("C0240", at.0, at.1, format!("{what} not in the Z3 move encoding"), "not in the Z3 move encoding")
+        .warning()
+        .with_help(format!("consistency and ambiguity results cover {covered}; other claims hold to the search's depth, which plays every move"))
+        .with_detail(detail)
+        .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others")
+}
+
 /// The notice that the Z3 move encoding leaves out spread pieces and
 /// tunnelling (C0240), for a variant that has them.
 fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
@@ -504,31 +515,28 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
         );
     }
     if let (true, Some(k)) = (game.players.iter().any(|p| p.all_royal), game.kinds.iter().find(|k| k.royal)) {
-        return Some(
-            Diagnostic::error("C0240", &k.file, k.span, "a player in check only when all royal pieces are attacked is not in the Z3 move encoding", "not in the Z3 move encoding")
-                .warning()
-                .with_help("consistency and ambiguity results cover the moves that leave no royal piece attacked; other claims hold to the search's depth, which plays every move")
-                .with_detail("the Z3 encoding makes a move legal when it leaves none of the mover's royal pieces attacked; such a player may also leave some of them attacked, which the encoding does not state")
-                .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
-        );
+        return Some(not_encoded(
+            (&k.file, k.span),
+            "a player in check only when all royal pieces are attacked is",
+            "the moves that leave no royal piece attacked",
+            "the Z3 encoding makes a move legal when it leaves none of the mover's royal pieces attacked; such a player may also leave some of them attacked, which the encoding does not state",
+        ));
     }
     if let Some(c) = several_partners(v) {
-        return Some(
-            Diagnostic::error("C0240", &c.file, c.span, "castling with several partner kinds is not in the Z3 move encoding", "not in the Z3 move encoding")
-                .warning()
-                .with_help("consistency and ambiguity results cover castling with the first partner kind; other claims hold to the search's depth, which plays every castling")
-                .with_detail("the Z3 encoding castles with the first partner kind written; castling with the others is not stated")
-                .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
-        );
+        return Some(not_encoded(
+            (&c.file, c.span),
+            "castling with several partner kinds is",
+            "castling with the first partner kind",
+            "the Z3 encoding castles with the first partner kind written; castling with the others is not stated",
+        ));
     }
     if let Some(h) = promoted_drops(v) {
-        return Some(
-            Diagnostic::error("C0240", &h.file, h.span, "drops of promoted forms are not in the Z3 move encoding", "not in the Z3 move encoding")
-                .warning()
-                .with_help("consistency and ambiguity results cover the other moves; other claims hold to the search's depth, which plays every drop")
-                .with_detail("the Z3 encoding drops a piece from a hand as its own kind; `also promoted` drops it as its promoted form too, which the encoding does not state")
-                .with_detail("claims that Z3 proves by induction over the encoded moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
-        );
+        return Some(not_encoded(
+            (&h.file, h.span),
+            "drops of promoted forms are",
+            "the other moves",
+            "the Z3 encoding drops a piece from a hand as its own kind; `also promoted` drops it as its promoted form too, which the encoding does not state",
+        ));
     }
     if let (Some(o), None, None) = (&game.observe, &game.spread, &game.tunnel) {
         return Some(

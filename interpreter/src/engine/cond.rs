@@ -133,26 +133,18 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         .collect();
     forbid_after(game, t, pos, out, first, &active);
     // `PIECE may not capture PIECE`: the victim's kind, before the move.
-    let barred: Vec<(u8, u8)> = game
-        .rules
-        .iter()
-        .filter_map(|r| match r.effect {
-            Effect::NoCapture { by, of } if offered(&r) => Some((by, of)),
-            _ => None,
-        })
-        .collect();
+    let barred = offered_effects(game, &offered, |e| match *e {
+        Effect::NoCapture { by, of } => Some((by, of)),
+        _ => None,
+    });
     if !barred.is_empty() {
         movegen::retain_from(out, first, |m| !pos.captured(m).is_some_and(|v| barred.contains(&(m.piece, kind_of(v)))));
     }
     // `PIECE may only capture`: its moves that capture nothing go.
-    let capturing_only: Vec<(u8, bool)> = game
-        .rules
-        .iter()
-        .filter_map(|r| match r.effect {
-            Effect::OnlyCaptures { kind, checking } if offered(&r) => Some((kind, checking)),
-            _ => None,
-        })
-        .collect();
+    let capturing_only = offered_effects(game, &offered, |e| match *e {
+        Effect::OnlyCaptures { kind, checking } => Some((kind, checking)),
+        _ => None,
+    });
     if !capturing_only.is_empty() {
         // The cells of the pieces giving check (attacking a royal piece of the mover).
         let royal: Vec<Cell> = pos.cells_of(mover, t.nwords).filter(|&c| game.kinds[kind_of(pos.board[c as usize]) as usize].royal).collect();
@@ -169,6 +161,12 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
     if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) && out[first..].iter().any(|m| pos.is_capture(m)) {
         movegen::retain_from(out, first, |m| pos.is_capture(m));
     }
+}
+
+/// The payloads `pick` takes from the effects of the game's rules that are
+/// `offered` now (the guard is judged only for the rules `pick` keeps).
+fn offered_effects<T>(game: &Game, offered: &dyn Fn(&&Rule) -> bool, pick: impl Fn(&Effect) -> Option<T>) -> Vec<T> {
+    game.rules.iter().filter_map(|r| pick(&r.effect).filter(|_| offered(&r))).collect()
 }
 
 /// Removes from `out[first..]` the moves after which one of the `forbid`
