@@ -287,16 +287,18 @@ impl Cx<'_> {
     /// Do `a` and `b` stand on one line along `axis` (only that coordinate
     /// differs) with every cell between them on the board and empty?
     fn facing(&self, a: Cell, b: Cell, axis: usize) -> bool {
+        // Cells are numbered with axis 0 fastest: on one line along `axis`
+        // exactly when they agree once that coordinate is taken out.
         let geo = &self.game.geometry;
-        let (ca, cb) = (geo.coords(a), geo.coords(b));
-        if ca.iter().zip(&cb).enumerate().any(|(i, (x, y))| i != axis && x != y) {
+        let stride = geo.stride(axis);
+        let (ka, kb) = (geo.coord(a, axis), geo.coord(b, axis));
+        let base = a as usize - ka * stride;
+        if b as usize - kb * stride != base {
             return false;
         }
-        let (lo, hi) = (ca[axis].min(cb[axis]), ca[axis].max(cb[axis]));
-        let mut at: Vec<i64> = ca.iter().map(|&c| c as i64).collect();
-        (lo + 1..hi).all(|k| {
-            at[axis] = k as i64;
-            geo.cell(&at).is_some_and(|c| self.pos.board[c as usize] == 0)
+        (ka.min(kb) + 1..ka.max(kb)).all(|k| {
+            let c = base + k * stride;
+            geo.on_board[c] && self.pos.board[c] == 0
         })
     }
 

@@ -68,6 +68,17 @@ impl Geometry {
             .collect()
     }
 
+    /// How far apart in index two cells are that differ by one on axis `a`
+    /// (axis 0 varies fastest).
+    pub fn stride(&self, a: usize) -> usize {
+        self.axes[..a].iter().map(|x| x.labels.len()).product()
+    }
+
+    /// The coordinate of `cell` on axis `a`, without the others.
+    pub fn coord(&self, cell: Cell, a: usize) -> usize {
+        cell as usize / self.stride(a) % self.size(a)
+    }
+
     /// The cell at `coords`, if inside the grid and not a hole.
     pub fn cell(&self, coords: &[i64]) -> Option<Cell> {
         if coords.len() != self.axes.len() {
@@ -208,6 +219,19 @@ mod tests {
         assert_eq!(g.parse_square("i4"), None);
         assert_eq!(g.offset(0, &[1, 2]), g.parse_square("b3"));
         assert_eq!(g.offset(0, &[-1, 0]), None);
+    }
+
+    #[test]
+    fn one_coordinate_agrees_with_all_of_them() {
+        // Raumschach's 5×5×5: every cell's coordinate on each axis, and the
+        // stride between neighbours (1, 5, 25), as `coords` gives them.
+        let l = &["1", "2", "3", "4", "5"];
+        let g = grid(&[("file", l), ("rank", l), ("level", l)]);
+        assert_eq!((g.stride(0), g.stride(1), g.stride(2)), (1, 5, 25));
+        for cell in g.board_cells() {
+            let all = g.coords(cell);
+            assert!((0..3).all(|a| g.coord(cell, a) == all[a]), "{cell}");
+        }
     }
 
     #[test]
