@@ -416,8 +416,8 @@ pub struct HandRules {
     pub drop_cells: Vec<Option<[Vec<Cell>; 2]>>,
     /// Per kind: what else limits its drops (from the same rule as its cells).
     pub drop_limits: Vec<DropLimit>,
-    /// Per kind: the kind it joins a hand as ([`Game::hand_kind`]: the base
-    /// kind of a `+LETTER` kind, else itself).
+    /// Per kind: the kind it joins a hand as (the base kind of a `+LETTER`
+    /// kind, else itself).
     pub hand_kinds: Vec<KindId>,
     /// Where the block was written.
     pub span: Span,
@@ -758,13 +758,11 @@ impl Game {
         self.kinds.iter().position(|k| k.letter == up && k.plus).map(|i| i as KindId)
     }
 
-    /// The kind a piece of `kind` joins a hand as when captured: the base
-    /// kind of a `+LETTER` kind, else itself (before `demote promoted`).
-    pub fn hand_kind(&self, kind: KindId) -> KindId {
-        match self.kinds.get(kind as usize) {
-            Some(k) if k.plus => self.kind_by_letter(k.letter).unwrap_or(kind),
-            _ => kind,
-        }
+    /// The promoted form of `kind`: the kind written `+` and its letter
+    /// (none for a kind that is itself a promoted form).
+    pub fn promoted_form(&self, kind: KindId) -> Option<KindId> {
+        let k = self.kinds.get(kind as usize).filter(|k| !k.plus)?;
+        self.kind_by_plus_letter(k.letter)
     }
 
     /// The letter set called `name` (`letters NAME { … }`).

@@ -40,8 +40,8 @@ pub fn hand(game: &Game) -> Option<Section> {
                 extra.push(format!("only where its owner then has at most {n} on that {axis}"));
             }
             if limit.also_promoted {
-                if let Some(face) = game.kinds.iter().position(|p| p.plus && p.letter == game.kinds[k].letter && !game.kinds[k].plus) {
-                    extra.push(format!("also as a {}", kind(game, face as u8)));
+                if let Some(face) = game.promoted_form(k as u8) {
+                    extra.push(format!("also as a {}", kind(game, face)));
                 }
             }
             if limit.no_mate {

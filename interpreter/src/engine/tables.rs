@@ -167,8 +167,9 @@ pub struct Tables {
     pub promo_forced: Vec<bool>,
     /// Per promotion rule: `capturing` (only a capture promotes by it).
     pub promo_capturing: Vec<bool>,
-    /// Per kind: its promoted form (the kind written `+` and its letter), or [`NO_KIND`].
-    pub plus_of: Vec<KindId>,
+    /// Per kind: the promoted form it may also be dropped as (`also
+    /// promoted`), or [`NO_KIND`].
+    pub drop_face: Vec<KindId>,
     /// Per `kind * 2 + color`: the kind promotes somewhere.
     pub promotes: Vec<bool>,
     /// The board has at most 64 cells: bitset shortcuts apply.
@@ -494,16 +495,17 @@ impl Tables {
             }
         }
         let promo_capturing: Vec<bool> = game.promotions.iter().map(|r| r.capturing).collect();
-        let plus_of: Vec<KindId> = game
-            .kinds
-            .iter()
-            .map(|k| game.kinds.iter().position(|p| p.plus && !k.plus && p.letter == k.letter).map_or(NO_KIND, |p| p as KindId))
+        let drop_face: Vec<KindId> = (0..nkinds)
+            .map(|k| {
+                let faces = game.hand.as_ref().is_some_and(|h| h.drop_limits[k].also_promoted);
+                game.promoted_form(k as KindId).filter(|_| faces).unwrap_or(NO_KIND)
+            })
             .collect();
         // A kind may be dropped on a cell: as itself, or as the promoted form of a kind dropped `also promoted`.
         let droppable = |kind: usize, color: usize, c: Cell| {
             let Some(h) = &game.hand else { return false };
             let on = |k: usize| h.drop_cells[k].as_ref().is_some_and(|z| z[color].contains(&c));
-            on(kind) || (game.kinds[kind].plus && (0..nkinds).any(|b| plus_of[b] as usize == kind && h.drop_limits[b].also_promoted && on(b)))
+            on(kind) || (0..nkinds).any(|b| drop_face[b] as usize == kind && on(b))
         };
         let promo_forced: Vec<bool> = (0..nkinds * 2 * ncells)
             .map(|i| {
@@ -688,7 +690,7 @@ impl Tables {
             promo_from,
             promo_forced,
             promo_capturing,
-            plus_of,
+            drop_face,
             promotes,
             small,
             promo_mask,

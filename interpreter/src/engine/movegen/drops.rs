@@ -19,9 +19,7 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
         }
         let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
         // `also promoted`: each drop once more as the promoted form.
-        let face = t.plus_of[kind];
-        let faces = game.hand.as_ref().is_some_and(|h| h.drop_limits[kind].also_promoted) && face != NO_KIND;
-        let face = if faces { face } else { NO_KIND };
+        let face = t.drop_face[kind];
         match &t.drop_lines[kind] {
             None => {
                 for (cell, &ok) in zone.iter().enumerate() {

@@ -275,25 +275,19 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
                 }
                 sets_ep = true;
             }
-            ast::Modifier::ViaStep => {
+            ast::Modifier::ViaStep | ast::Modifier::Lame => {
+                // Both name the cell a leap passes; `lame` also blocks it there.
+                let blocks = matches!(m.node, ast::Modifier::Lame);
                 if kind != StepKind::Leap {
                     ok = false;
-                    cx.diags.push(
-                        Diagnostic::error("E0111", file, m.span, "`via step` names the cell a leap passes", "not allowed here")
-                            .with_help("rides and hops pass their cells already; write `via step` on a leap, e.g. `move N via step`"),
-                    );
+                    let (message, help) = if blocks {
+                        ("`lame` blocks a leap at the cell it passes", "rides and hops are blocked already; write `lame` on a leap, e.g. `move N lame` (a knight's leap blocked next to its start)")
+                    } else {
+                        ("`via step` names the cell a leap passes", "rides and hops pass their cells already; write `via step` on a leap, e.g. `move N via step`")
+                    };
+                    cx.diags.push(Diagnostic::error("E0111", file, m.span, message, "not allowed here").with_help(help));
                 }
-                via_step = true;
-            }
-            ast::Modifier::Lame => {
-                if kind != StepKind::Leap {
-                    ok = false;
-                    cx.diags.push(
-                        Diagnostic::error("E0111", file, m.span, "`lame` blocks a leap at the cell it passes", "not allowed here")
-                            .with_help("rides and hops are blocked already; write `lame` on a leap, e.g. `move N lame` (the xiangqi horse)"),
-                    );
-                }
-                lame = true;
+                lame |= blocks;
                 via_step = true;
             }
             ast::Modifier::Within(zone) => match cx.zone(file, zone) {
