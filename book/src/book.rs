@@ -94,6 +94,7 @@ pub fn build(v: &Variant, inputs: &Inputs) -> Book {
         players: _,
         kinds: _,
         promotions: _,
+        promotion_moves: _,
         castling: _,
         hand: _,
         end: _,
@@ -190,7 +191,7 @@ fn board_words(game: &Game) -> String {
 /// The mechanisms of `game` beyond moving and capturing, by name.
 fn mechanisms(game: &Game) -> Vec<String> {
     let has: [(&str, bool); 14] = [
-        ("promotion", !game.promotions.is_empty()),
+        ("promotion", !game.promotions.is_empty() || !game.promotion_moves.is_empty()),
         ("castling", game.castling.is_some()),
         ("drops", game.hand.is_some()),
         ("dice", !game.dice.is_empty()),

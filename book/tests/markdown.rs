@@ -91,7 +91,7 @@ fn every_item_a_file_uses_is_described() {
             ("Board", true),
             ("Players", true),
             ("Setup", true),
-            ("Promotion", !game.promotions.is_empty()),
+            ("Promotion", !game.promotions.is_empty() || !game.promotion_moves.is_empty()),
             ("Castling", game.castling.is_some()),
             ("Hand and drops", game.hand.is_some()),
             ("Dice", !game.dice.is_empty()),

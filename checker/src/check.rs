@@ -473,7 +473,13 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some()
+}
+
+/// The `hand` block, where pieces may be gated (`gate …`), which the Z3
+/// encoding does not state.
+fn gating(v: &Variant) -> Option<&rulebook_interpreter::model::HandRules> {
+    v.game.hand.as_ref().filter(|h| h.gate_cells.iter().any(|c| c.is_some()))
 }
 
 /// The castling rule, where it has several partner kinds (`with Rook or
@@ -528,6 +534,22 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
             "castling with several partner kinds is",
             "castling with the first partner kind",
             "the Z3 encoding castles with the first partner kind written; castling with the others is not stated",
+        ));
+    }
+    if let Some(h) = gating(v) {
+        return Some(not_encoded(
+            (&h.file, h.span),
+            "gating is",
+            "the moves without gating",
+            "the Z3 encoding states moves and drops; a move that also puts a piece from hand on the square it leaves (`gate`), and the first-move rights it needs, are not stated",
+        ));
+    }
+    if let Some(m) = game.promotion_moves.first() {
+        return Some(not_encoded(
+            (&m.file, m.span),
+            "promotions made as moves of their own are",
+            "the other moves",
+            "the Z3 encoding promotes a piece only as part of a move that arrives in a zone; `becomes … in place` promotes instead of moving, which the encoding does not state",
         ));
     }
     if let Some(h) = promoted_drops(v) {
@@ -624,6 +646,12 @@ fn claims_verdicts(
     }
     if promoted_drops(v).is_some() {
         left_out.push("drops of promoted forms");
+    }
+    if !v.game.promotion_moves.is_empty() {
+        left_out.push("promotions made as moves of their own");
+    }
+    if gating(v).is_some() {
+        left_out.push("gating");
     }
     if several_partners(v).is_some() {
         left_out.push("castling with partners of the later kinds");

@@ -348,7 +348,33 @@ pub enum ZoneAtom {
 pub struct Promotion {
     /// One rule per promoting piece.
     pub rules: Vec<PromotionRule>,
+    /// Promotions made as moves of their own.
+    pub moves: Vec<PromotionMove>,
     /// The whole block.
+    pub span: Span,
+}
+
+/// `Pawn on ZONE becomes Fers in place or with a quiet move, if no own Fers,
+/// giving no check, attacking no enemy piece`: instead of moving, the piece becomes one of the targets
+/// where it stands (or, with `or with a quiet move`, on a cell the new kind
+/// could move to without capturing).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PromotionMove {
+    /// The piece that promotes.
+    pub piece: Ident,
+    /// Where it must stand (relative to the owner); `None`: anywhere.
+    pub zone: Option<Zone>,
+    /// What it may become.
+    pub targets: Vec<Ident>,
+    /// `or with a quiet move`: the new piece may also step off as its kind moves.
+    pub quiet_move: bool,
+    /// `if COND`: judged before the move, the owner as the subject.
+    pub guard: Option<Cond>,
+    /// `giving no check`: the promotion may not leave an enemy royal piece attacked.
+    pub no_check: bool,
+    /// `attacking no enemy piece`: the new piece may not attack an enemy piece.
+    pub no_attack: bool,
+    /// The whole rule.
     pub span: Span,
 }
 
@@ -476,6 +502,16 @@ pub enum HandRule {
     CaptureToHand,
     /// `demote promoted to Pawn`: a promoted piece goes to hand as this piece.
     DemotePromoted(Ident),
+    /// `gate any on rank 1`: a piece leaving a cell with its first-move right
+    /// may leave a piece of this kind from hand on that cell, where the zone allows.
+    Gate {
+        /// The piece (`None` for `any`).
+        piece: Option<Ident>,
+        /// `on <zone>` (`on empty`: everywhere).
+        only: Option<Zone>,
+        /// `not on <zone>`.
+        except: Option<Zone>,
+    },
     /// `drop any on empty` / `drop Pawn not on rank 1 or rank 8` / `drop Pawn on rank 2`.
     Drop {
         /// The piece (`None` for `any`).

@@ -573,10 +573,15 @@ impl Builder<'_> {
     fn promotion(&self, pair: Pair<'_, Rule>) -> Res<Promotion> {
         let span = span_of(&pair);
         let mut rules = Vec::new();
-        for rule in pair
-            .into_inner()
-            .filter(|p| p.as_rule() == Rule::promotion_rule)
-        {
+        let mut moves = Vec::new();
+        for rule in pair.into_inner() {
+            if rule.as_rule() == Rule::promotion_move {
+                moves.push(self.promotion_move(rule)?);
+                continue;
+            }
+            if rule.as_rule() != Rule::promotion_rule {
+                continue;
+            }
             let rule_span = span_of(&rule);
             let mut piece = None;
             let mut zone = None;
@@ -602,7 +607,32 @@ impl Builder<'_> {
                 span: rule_span,
             });
         }
-        Ok(Promotion { rules, span })
+        Ok(Promotion { rules, moves, span })
+    }
+
+    /// `Pawn on ZONE becomes Fers in place …` (see [`PromotionMove`]).
+    fn promotion_move(&self, pair: Pair<'_, Rule>) -> Res<PromotionMove> {
+        let span = span_of(&pair);
+        let mut piece = None;
+        let mut zone = None;
+        let mut targets = Vec::new();
+        let (mut quiet_move, mut guard, mut no_check, mut no_attack) = (false, None, false, false);
+        for c in pair.into_inner() {
+            match c.as_rule() {
+                Rule::name if piece.is_none() => piece = Some(ident(&c)),
+                Rule::name => targets.push(ident(&c)),
+                Rule::zone => zone = Some(self.zone(c)?),
+                Rule::move_quiet_too => quiet_move = true,
+                Rule::move_guard => {
+                    let cond = c.into_inner().find(|p| p.as_rule() == Rule::cond);
+                    guard = Some(self.cond(self.need(cond, span, "`if` without a condition")?)?);
+                }
+                Rule::move_no_check => no_check = true,
+                Rule::move_no_attack => no_attack = true,
+                _ => {}
+            }
+        }
+        Ok(PromotionMove { piece: self.need(piece, span, "promotion without a piece")?, zone, targets, quiet_move, guard, no_check, no_attack, span })
     }
 
     fn castling(&self, pair: Pair<'_, Rule>) -> Res<Castling> {
@@ -758,6 +788,11 @@ impl Builder<'_> {
                     HandRule::DemotePromoted(ident(&self.need(n, rule_span, "missing piece")?))
                 }
                 Rule::drop_rule => self.drop_rule(inner)?,
+                Rule::gate_rule => match self.drop_rule(inner)? {
+                    // The same piece and zone words as a drop, no limits.
+                    HandRule::Drop { piece, only, except, .. } => HandRule::Gate { piece, only, except },
+                    _ => return Err(self.internal(rule_span, "unknown gate rule")),
+                },
                 _ => return Err(self.internal(rule_span, "unknown hand rule")),
             };
             rules.push(Spanned::new(hand_rule, rule_span));

@@ -42,6 +42,8 @@ pub struct Game {
     pub kinds: Vec<PieceKind>,
     /// Promotion rules.
     pub promotions: Vec<PromotionRule>,
+    /// Promotions made as moves of their own (`Pawn … becomes Fers in place`).
+    pub promotion_moves: Vec<PromotionMove>,
     /// Castling, if the variant has it.
     pub castling: Option<CastlingRule>,
     /// Pieces in hand and drops, if the variant has them.
@@ -357,6 +359,32 @@ pub struct PromotionRule {
     pub file: String,
 }
 
+/// `Pawn on ZONE becomes Fers in place or with a quiet move, if COND, giving
+/// no check`: a promotion made instead of a move (sittuyin). The piece
+/// becomes one of `targets` where it stands or, with `quiet_move`, on an
+/// empty cell the target kind could move to from there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PromotionMove {
+    /// The promoting kind.
+    pub kind: KindId,
+    /// Where it must stand, per player; `None`: anywhere.
+    pub zone: Option<[Vec<Cell>; 2]>,
+    /// What it may become.
+    pub targets: Vec<KindId>,
+    /// The new piece may also step off with a quiet move of its kind.
+    pub quiet_move: bool,
+    /// Judged before the move, the mover as the subject (`if …`).
+    pub guard: Option<cond::Cond>,
+    /// The promotion may not leave an enemy royal piece attacked.
+    pub no_check: bool,
+    /// The new piece may not attack an enemy piece.
+    pub no_attack: bool,
+    /// Where it was written.
+    pub span: Span,
+    /// The file it was written in.
+    pub file: String,
+}
+
 /// Castling of a royal piece with a partner (Chess960-general).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CastlingRule {
@@ -416,6 +444,10 @@ pub struct HandRules {
     pub drop_cells: Vec<Option<[Vec<Cell>; 2]>>,
     /// Per kind: what else limits its drops (from the same rule as its cells).
     pub drop_limits: Vec<DropLimit>,
+    /// Per kind and player, the cells a piece of that kind may be gated onto
+    /// (`gate …`: left behind by a piece making its first move from there);
+    /// `None` for a kind that is never gated.
+    pub gate_cells: Vec<Option<[Vec<Cell>; 2]>>,
     /// Per kind: the kind it joins a hand as (the base kind of a `+LETTER`
     /// kind, else itself).
     pub hand_kinds: Vec<KindId>,

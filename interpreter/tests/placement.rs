@@ -93,15 +93,9 @@ fn sittuyin_start_depth_3() {
     assert_eq!(perft(&v, &start, 3), 580_096);
 }
 
-// Not covered: the other sittuyin rows of fsf-perft-checks.tsv —
-//   8/8/6R1/s3r3/P5R1/1KP3p1/1F2kr2/8[] b - - 0 72       4  652686
-//   2r5/6k1/6p1/3s2P1/3npR2/8/p2N2F1/3K4[] w - - 1 50    4  373984
-//   8/6s1/5P2/3n4/pR2K2S/1P6/1k4p1/8[] w - - 1 50        4  268869
-//   1k5K/3r2P1/8/8/8/8/8/8[] w - - 0 1                   5  68662
-// are play positions where a pawn can promote by sittuyin's rule (a pawn on
-// its promotion square becomes a general in place or on a diagonal
-// neighbour while its owner has none), an action this language cannot state
-// yet (rules/fairy/sittuyin.rules, ruling `promotion-not-stated`).
+// The other sittuyin rows of fsf-perft-checks.tsv are play positions where a
+// pawn can promote by sittuyin's rule (`becomes Fers in place or with a quiet
+// move`): fsf_perft.rs runs them, sittuyin_rules.rs counts the rule by hand.
 
 // ---- the mechanisms, one position each -------------------------------------
 

@@ -56,5 +56,24 @@ pub fn hand(game: &Game) -> Option<Section> {
     } else {
         s = s.paragraph("Instead of moving, a player may drop a piece from their hand onto an empty cell:").list(drops);
     }
+    let gates: Vec<String> = h
+        .gate_cells
+        .iter()
+        .enumerate()
+        .filter_map(|(k, cells)| {
+            let c = cells.as_ref()?;
+            if h.hand_kinds[k] as usize != k || game.kinds[k].royal {
+                return None;
+            }
+            Some(if c[0].is_empty() { format!("A {} is never gated.", kind(game, k as u8)) } else { format!("A {} may be gated on {}.", kind(game, k as u8), zone(game, &c[0])) })
+        })
+        .collect();
+    if !gates.is_empty() {
+        s = s
+            .paragraph(
+                "Gating: when a piece leaves a square for the first time (its first-move right, listed in the position's castling field), its owner may put a piece from their hand on the square it left, as part of the same move; castling may put it on the king's or the rook's square. Such a move is legal exactly when the same move without the gated piece is.",
+            )
+            .list(gates);
+    }
     Some(s)
 }

@@ -555,6 +555,22 @@ fn promotion_from_the_zone_capturing_and_promoted_letters() {
 }
 
 #[test]
+fn promotion_moves_in_place_with_their_limits() {
+    let src = "promotion {\n  Pawn on rank 8 and file a or rank 7 and file b becomes Fers in place or with a quiet move, if no own Fers, giving no check, attacking no enemy piece\n  Pawn becomes Fers Rook in place\n  Pawn on rank 8 to Queen\n}";
+    let file = ok(src);
+    let Item::Promotion(pr) = &file.items[0] else {
+        panic!()
+    };
+    assert_eq!((pr.moves.len(), pr.rules.len()), (2, 1));
+    let (a, b) = (&pr.moves[0], &pr.moves[1]);
+    assert!(a.zone.is_some() && a.quiet_move && a.guard.is_some() && a.no_check && a.no_attack);
+    assert_eq!(a.targets.iter().map(|t| t.node.as_str()).collect::<Vec<_>>(), ["Fers"]);
+    assert!(b.zone.is_none() && !b.quiet_move && b.guard.is_none() && !b.no_check && !b.no_attack);
+    assert_eq!(b.targets.iter().map(|t| t.node.as_str()).collect::<Vec<_>>(), ["Fers", "Rook"]);
+    assert_eq!(text(src, b.span), "Pawn becomes Fers Rook in place");
+}
+
+#[test]
 fn rulings_in_any_order_with_escapes() {
     let src = r#"ruling "r" { reading "a \"b\" \\ c"  quote "q" }"#;
     let file = ok(src);

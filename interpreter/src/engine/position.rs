@@ -79,6 +79,10 @@ pub struct Move {
     /// [`SLOWED`] or [`DISPLACED`]; for the last two `second` is the cell
     /// where the piece was seen.
     pub observed: u8,
+    /// A gating move (`gate` in `hand`): the kind put from the mover's hand
+    /// on the cell `second` (the cell the piece left, or castling's partner
+    /// cell); [`NO_KIND`] otherwise.
+    pub gate: KindId,
 }
 
 /// A move that no enemy piece saw (or in a variant without `observe`).
@@ -96,7 +100,7 @@ pub const NO_KIND: KindId = KindId::MAX;
 impl Move {
     /// A plain move of `piece` from `from` to `to`.
     pub fn normal(piece: KindId, from: Cell, to: Cell) -> Move {
-        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND, second: NO_CELL, spread: 0, outcome: 0, observed: UNSEEN }
+        Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND, second: NO_CELL, spread: 0, outcome: 0, observed: UNSEEN, gate: NO_KIND }
     }
 
     /// The player's decision in `self`, without its chance outcome: moves
@@ -162,6 +166,10 @@ pub struct Position {
     /// Per player: how many of its moves gave check, counted only where a
     /// rule asks (`PLAYER gave check N times`, issue 17); else 0.
     pub checks: [u8; 2],
+    /// Cells whose piece keeps its first-move right (the FEN castling field's
+    /// file letters): it has not moved and was not captured there. Kept only
+    /// where the rules use the right (`gate` in `hand`); else empty.
+    pub unmoved: [u64; WORDS],
 }
 
 impl std::fmt::Debug for Position {
@@ -192,6 +200,7 @@ impl Position {
             frame: None,
             flow: None,
             checks: [0; 2],
+            unmoved: [0; WORDS],
         }
     }
 
@@ -249,6 +258,7 @@ impl Position {
             self.pool = src.pool;
         }
         self.hidden[..n].copy_from_slice(&src.hidden[..n]);
+        self.unmoved[..n].copy_from_slice(&src.unmoved[..n]);
         if self.spread.is_some() || src.spread.is_some() {
             self.spread.clone_from(&src.spread);
         }
@@ -323,6 +333,8 @@ impl Position {
         let cell = match m.kind {
             MoveKind::EnPassant => m.aux as Cell,
             MoveKind::Drop | MoveKind::Castle => return None,
+            // A promotion in place (`becomes … in place`) captures nothing.
+            MoveKind::Normal | MoveKind::EnPassantSetter if m.to == m.from => return None,
             MoveKind::Normal | MoveKind::EnPassantSetter => m.to,
         };
         (self.board[cell as usize] != 0).then_some(cell)
@@ -391,7 +403,8 @@ impl Position {
                 } else {
                     m.to
                 };
-                let mut victim = self.take(victim_cell, t);
+                // A promotion in place (from = to) captures nothing.
+                let mut victim = if m.from == m.to { 0 } else { self.take(victim_cell, t) };
                 if victim != 0 && self.is_hidden(victim_cell) {
                     // A captured face-down piece: its identity is drawn from its owner's pool.
                     self.set_hidden(victim_cell, false);
@@ -444,6 +457,24 @@ impl Position {
                 self.castling[us as usize] = [NO_CELL; 2];
             }
             self.lose_right_at(m.from);
+        }
+        if self.unmoved.iter().any(|&w| w != 0) {
+            // First-move rights: lost by the pieces that leave or are taken.
+            let mut lose = |c: Cell| self.unmoved[c as usize / 64] &= !(1u64 << (c % 64));
+            if m.kind != MoveKind::Drop {
+                lose(m.from);
+                lose(m.to);
+            }
+            match m.kind {
+                MoveKind::Castle => lose(m.aux as Cell),
+                MoveKind::EnPassant => lose(m.aux as Cell),
+                _ => {}
+            }
+        }
+        if m.gate != NO_KIND {
+            // Gating: a piece from hand on the cell the move left (its right is not kept).
+            self.hand[us as usize][m.gate as usize] -= 1;
+            self.put(m.second, code(m.gate, us), t);
         }
         if revealed && game.end.fifty_move_reveal {
             resets = true;
@@ -504,6 +535,9 @@ impl Position {
         }
         for &e in &self.ep_targets[..self.ep_len as usize] {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(e as u64 + 7);
+        }
+        for &w in &self.unmoved[..t.nwords] {
+            extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
         }
         for hand in &self.hand {
             for &n in hand {

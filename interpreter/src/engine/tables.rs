@@ -199,6 +199,9 @@ pub struct Tables {
     /// Some kind's drops may not checkmate (`no mate`): legality needs the
     /// opponent's replies, so counting takes the general path.
     pub drop_no_mate: bool,
+    /// Some kind may be gated (`gate` in `hand`): pieces keep first-move
+    /// rights (`Position::unmoved`) and moves from those cells may gate.
+    pub gating: bool,
     /// Bitmask of royal kinds.
     pub royal_mask: u64,
     /// Per cell: the range of [`Tables::blast_cells`] an explosion there
@@ -652,6 +655,7 @@ impl Tables {
             })
             .collect();
         let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
+        let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
         let royal_mask = game
             .kinds
             .iter()
@@ -703,6 +707,7 @@ impl Tables {
             drop_zone,
             drop_lines,
             drop_no_mate,
+            gating,
             royal_mask,
             blast_index,
             blast_cells,

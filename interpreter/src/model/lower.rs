@@ -415,6 +415,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     }
     let phases = lower_phases(&mut cx, &draft.phases, hand.as_ref(), castling.as_ref());
     let rules = lower_rules(&mut cx, &draft.rules, &RuleScope { kinds: kinds.len(), phases: &phases, slide: slide.as_ref() });
+    let promotion_moves = draft.promotion.map(|p| lower_promotion_moves(&mut cx, p, &RuleScope { kinds: kinds.len(), phases: &phases, slide: slide.as_ref() })).unwrap_or_default();
     if let (Some(sl), Some((file, span, name))) = (&slide, spread.as_ref().map(|s| (s.file.clone(), s.span, "spread")).or(tunnel.as_ref().map(|t| (t.file.clone(), t.span, "tunnel")))) {
         cx.diags.push(
             Diagnostic::error("E0158", file, span, format!("a `{name}` block in a variant with sliding levels"), "not supported together with `slide`")
@@ -433,7 +434,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             ("setup", true),
             ("end", true),
             ("castling", castling.is_some()),
-            ("promotion", !promotions.is_empty()),
+            ("promotion", !promotions.is_empty() || !promotion_moves.is_empty()),
             ("hand", hand.is_some()),
             ("hidden", hidden.is_some()),
             ("spread", spread.is_some()),
@@ -461,6 +462,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
         players,
         kinds,
         promotions,
+        promotion_moves,
         castling,
         hand,
         end,

@@ -214,11 +214,18 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
         }
     };
 
-    // Castling rights.
+    // Castling rights, and first-move rights where the rules use them.
     if let Some(&(at, s)) = fields.get(2) {
         if s != "-" {
             for (j, ch) in s.char_indices() {
-                set_castling_right(game, t, &mut pos, ch, src, at + j)?;
+                if t.gating {
+                    set_first_move_right(game, t, &mut pos, ch, src, at + j)?;
+                } else {
+                    set_castling_right(game, t, &mut pos, ch, src, at + j)?;
+                }
+            }
+            if t.gating {
+                castling_from_first_move_rights(game, t, &mut pos);
             }
         }
     }
@@ -590,6 +597,119 @@ fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src
     }
     pos.castling[color as usize][side.slot()] = rook;
     Ok(())
+}
+
+/// One letter of the castling field in a variant with first-move rights
+/// (`gate` in `hand`; Fairy-Stockfish's gates): `K`/`Q` are castling rights
+/// and give the castler and its partner their rights; a file letter gives
+/// the right to the player's piece on that file of its first rank.
+fn set_first_move_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src: &FenSource, at: usize) -> Result<(), Diagnostic> {
+    let color: Color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+    let mark = |pos: &mut Position, c: Cell| pos.unmoved[c as usize / 64] |= 1u64 << (c % 64);
+    if matches!(ch.to_ascii_uppercase(), 'K' | 'Q') && game.castling.is_some() {
+        set_castling_right(game, t, pos, ch, src, at)?;
+        if let Some(rule) = &game.castling {
+            if let Some(king) = movegen::castler(t, pos, rule, color) {
+                mark(pos, king);
+            }
+        }
+        for &r in &pos.castling[color as usize].clone() {
+            if r != NO_CELL {
+                mark(pos, r);
+            }
+        }
+        return Ok(());
+    }
+    let Some(cell) = first_rank_cell(game, color, ch) else {
+        return Err(err(src, at, at + ch.len_utf8(), format!("bad castling right `{ch}`"), "not a file of this board")
+            .with_help("castling rights are `-`, K Q k q, or files: a file letter gives the piece on that file of its owner's first rank its first-move right"));
+    };
+    let piece = pos.board[cell as usize];
+    if piece == 0 || color_of(piece) != color {
+        return Err(err(src, at, at + ch.len_utf8(), format!("bad castling right `{ch}`"), format!("no piece of that side on {}", game.geometry.name(cell)))
+            .with_help("a file letter gives the piece on that file of its owner's first rank its first-move right; remove the letter"));
+    }
+    mark(pos, cell);
+    Ok(())
+}
+
+/// The cell of file `letter` on `color`'s first rank: the rank castling
+/// puts the king on where the variant castles, else the rank where the player's forward
+/// axis starts.
+fn first_rank_cell(game: &Game, color: Color, letter: char) -> Option<Cell> {
+    let geo = &game.geometry;
+    let file = geo.axes[0].labels.iter().position(|l| l.eq_ignore_ascii_case(&letter.to_string()))?;
+    // The castling rank: where castling puts the king.
+    let castling_cell = game.castling.as_ref().and_then(|rule| rule.sides.first()).map(|s| s.king_to[color as usize]);
+    let mut p: Vec<i64> = match castling_cell {
+        Some(k) => geo.coords(k).iter().map(|&c| c as i64).collect(),
+        None => {
+            let player = &game.players[color as usize];
+            let (_, axis, sign) = player.directions.iter().find(|(n, _, _)| n == "forward").cloned().unwrap_or((String::new(), 1, 1));
+            let mut p = vec![0i64; geo.axes.len()];
+            p[axis] = if sign * player.orientation.get(axis).copied().unwrap_or(1) > 0 { 0 } else { geo.size(axis) as i64 - 1 };
+            p
+        }
+    };
+    p[0] = file as i64;
+    geo.cell(&p)
+}
+
+/// Where a player has no castling right but its castler keeps its
+/// first-move right, each partner that keeps its right may castle (how
+/// Fairy-Stockfish reads the file letters of a Chess960 position with gates).
+fn castling_from_first_move_rights(game: &Game, t: &Tables, pos: &mut Position) {
+    let Some(rule) = &game.castling else { return };
+    let has = |pos: &Position, c: Cell| pos.unmoved[c as usize / 64] >> (c % 64) & 1 != 0;
+    for color in 0..2u8 {
+        if pos.castling[color as usize].iter().any(|&r| r != NO_CELL) {
+            continue;
+        }
+        let Some(king) = movegen::castler(t, pos, rule, color) else { continue };
+        if !has(pos, king) {
+            continue;
+        }
+        let kc = game.geometry.coords(king);
+        for c in game.geometry.board_cells() {
+            let cc = game.geometry.coords(c);
+            if c == king || cc[1..] != kc[1..] || !has(pos, c) || !movegen::is_partner(rule, pos.board[c as usize], color) {
+                continue;
+            }
+            let short = cc[0] > kc[0];
+            if let Some(side) = rule.sides.iter().find(|s| s.short == short) {
+                let slot = &mut pos.castling[color as usize][side.slot()];
+                // The outermost partner on each side, as X-FEN reads `K`/`Q`.
+                let outer = |r: Cell| if short { game.geometry.coords(r)[0] > cc[0] } else { game.geometry.coords(r)[0] < cc[0] };
+                if *slot == NO_CELL || !outer(*slot) {
+                    *slot = c;
+                }
+            }
+        }
+    }
+}
+
+/// The file letters of `color`'s first-move rights that its castling
+/// rights do not already give (the castler's and the partners' cells), in
+/// file order (Fairy-Stockfish's `KQBCDFG`).
+fn first_move_letters(game: &Game, pos: &Position, color: Color) -> String {
+    let geo = &game.geometry;
+    let rights = &pos.castling[color as usize];
+    let castles = rights.iter().any(|&r| r != NO_CELL);
+    let castler = game.castling.as_ref().map(|rule| code(rule.king, color));
+    let mut cells: Vec<Cell> = geo
+        .board_cells()
+        .filter(|&c| pos.unmoved[c as usize / 64] >> (c % 64) & 1 != 0)
+        .filter(|&c| pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == color)
+        .filter(|&c| !rights.contains(&c) && !(castles && Some(pos.board[c as usize]) == castler))
+        .collect();
+    cells.sort_by_key(|&c| geo.coords(c)[0]);
+    cells
+        .iter()
+        .map(|&c| {
+            let l = geo.axes[0].labels[geo.coords(c)[0]].chars().next().unwrap_or('?');
+            if color == 0 { l.to_ascii_uppercase() } else { l.to_ascii_lowercase() }
+        })
+        .collect()
 }
 
 /// Fills the pools from the `{…}` field, or, without one, with the
@@ -979,6 +1099,12 @@ pub fn write(game: &Game, pos: &Position) -> String {
                 };
                 rights.push(if color == 0 { letter } else { letter.to_ascii_lowercase() });
             }
+            // First-move rights that castling does not imply, by file.
+            rights.push_str(&first_move_letters(game, pos, color));
+        }
+    } else {
+        for color in 0..2u8 {
+            rights.push_str(&first_move_letters(game, pos, color));
         }
     }
     out.push_str(if rights.is_empty() { "-" } else { &rights });

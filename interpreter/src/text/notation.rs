@@ -70,6 +70,15 @@ fn promotion_suffix(v: &Variant, piece: KindId, target: KindId) -> String {
 /// `/through`, `/bounce`.
 pub fn coordinate(v: &Variant, m: &Move) -> String {
     let mut s = coordinate_decision(v, m, false);
+    if m.gate != NO_KIND {
+        // Gating (Fairy-Stockfish's form): the gated piece's letter in lower
+        // case; castling that gates on the partner's cell is written from it.
+        if m.kind == MoveKind::Castle && m.second == m.aux as Cell {
+            let geo = &v.game.geometry;
+            s = format!("{}{}", geo.name(m.aux as Cell), geo.name(m.from));
+        }
+        s.push(v.game.kinds[m.gate as usize].letter.to_ascii_lowercase());
+    }
     s.push_str(&outcome_suffix(m));
     if m.reveal != NO_KIND {
         s.push('/');
@@ -378,7 +387,8 @@ pub fn is_capture(pos: &Position, m: &Move) -> bool {
     match m.kind {
         MoveKind::EnPassant => true,
         MoveKind::Castle | MoveKind::Drop => false,
-        _ => pos.board[m.to as usize] != 0,
+        // A promotion in place (`becomes … in place`) captures nothing.
+        _ => m.from != m.to && pos.board[m.to as usize] != 0,
     }
 }
 
@@ -407,7 +417,21 @@ pub fn san_plain_in(v: &Variant, pos: &Position, m: &Move, legal: &[Move], lette
         s.push(letter_of(v, m.unveil, letters));
         s.push(']');
     }
+    s.push_str(&gate_suffix(v, m, letters));
     s.push_str(&outcome_suffix(m));
+    s
+}
+
+/// A gating move's SAN suffix: `/H` (castling also names the cell: `/He1`);
+/// empty for other moves.
+fn gate_suffix(v: &Variant, m: &Move, letters: Option<&LetterSet>) -> String {
+    if m.gate == NO_KIND {
+        return String::new();
+    }
+    let mut s = format!("/{}", written_of(v, m.gate, letters));
+    if m.kind == MoveKind::Castle {
+        s.push_str(&v.game.geometry.name(m.second));
+    }
     s
 }
 
@@ -713,13 +737,25 @@ fn forms(v: &Variant, pos: &Position, m: &Move, legal: &[Move], set: Option<&Let
             }
         }
     }
+    if m.gate != NO_KIND {
+        // Every SAN form names the gated piece (`Nf3/H`, `O-O/Hh1`).
+        let gate = gate_suffix(v, m, set);
+        for f in &mut out {
+            f.push_str(&gate);
+        }
+    }
     if !loose && set.is_none() {
         let coord = coordinate(v, &m.decision());
         out.push(coord.clone());
         out.push(coordinate(v, &Move { unveil: NO_KIND, outcome: 0, ..*m }));
-        if m.kind == MoveKind::Castle {
-            // The king's own destination also names castling (e1g1, e8c8&f7).
-            out.push(coordinate_decision(v, m, true));
+        if m.kind == MoveKind::Castle && (m.gate == NO_KIND || m.second == m.from) {
+            // The king's own destination also names castling (e1g1, e8c8&f7;
+            // gating on the king's cell e1g1h, as Fairy-Stockfish writes it).
+            let mut s = coordinate_decision(v, m, true);
+            if m.gate != NO_KIND {
+                s.push(v.game.kinds[m.gate as usize].letter.to_ascii_lowercase());
+            }
+            out.push(s);
         }
         if m.is_promotion() && m.reveal == NO_KIND && !v.game.kinds[m.promotion as usize].plus {
             // Promotion letter in either case.

@@ -26,6 +26,10 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
     if !in_check(game, t, pos) {
         castling_moves_with(game, t, pos, out, false);
     }
+    promotion_moves(game, t, pos, out);
+    if t.gating {
+        add_gated(game, pos, out, first);
+    }
     if game.observe.is_some() {
         // The moves the plain rules allow, as observation changes them.
         let plain = out.split_off(first);
@@ -139,6 +143,12 @@ pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
     if t.drop_no_mate {
         retain_from(out, first, |m| !mating_drop(game, t, pos, m));
     }
+    if !game.promotion_moves.is_empty() {
+        promotion_moves(game, t, pos, out);
+    }
+    if t.gating {
+        add_gated(game, pos, out, first);
+    }
 }
 
 /// [`legal_decisions`] before `no mate` removes the drops that checkmate.
@@ -195,7 +205,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.gating || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

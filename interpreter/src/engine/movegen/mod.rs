@@ -15,6 +15,8 @@ mod chance;
 mod drops;
 mod legal;
 pub mod observe;
+mod gating;
+mod promote;
 mod spread;
 
 pub use attack::{attacked, in_check, royal_attacked};
@@ -24,6 +26,8 @@ pub use spread::spread_in_check;
 
 use attack::*;
 use drops::drops;
+use gating::add_gated;
+use promote::promotion_moves;
 pub(crate) use drops::mating_drop;
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
