@@ -312,9 +312,9 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
             _ => format!("rule \"{}\": the proofs leave it out (it only forbids moves and ends games, so what they prove still holds); the searches play it", r.name),
         })
         .collect();
-    if game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.per_line.is_some() || l.no_mate)) {
+    if game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.per_line.is_some() || l.no_mate || l.compulsory)) {
         // Shogi's drop limits only forbid drops: an invariant proved over more drops still holds.
-        uncovered.push("hand: `at most N per AXIS` and `no mate` on drops: the proofs leave them out (they only forbid drops, so what they prove still holds); the searches play them".to_string());
+        uncovered.push("hand: `at most N per AXIS`, `no mate` and `compulsory` on drops: the proofs leave them out (they only forbid drops, so what they prove still holds); the searches play them".to_string());
     }
     if game.slide.is_some() {
         // Sliding levels (issue 13): no frame in the encoding, no activation in the searches.

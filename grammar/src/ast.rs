@@ -528,6 +528,8 @@ pub enum HandRule {
         no_mate: Option<Span>,
         /// `also promoted`: the piece may also be dropped as its promoted form (the span of the words).
         also_promoted: Option<Span>,
+        /// `compulsory`: while its owner holds one, it must be dropped (the span of the word).
+        compulsory: Option<Span>,
     },
 }
 

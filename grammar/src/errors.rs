@@ -798,6 +798,7 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         promotion_rule => &["a promotion rule such as `Pawn on rank 8 to Queen`"],
         promotion_from => &["`or from`"],
         promotion_capturing | word_capturing => &["`capturing`"],
+        drop_compulsory => &["`compulsory`"],
         gate_rule => &["a gating rule such as `gate any on rank 1`"],
         word_gate => &["`gate`"],
         promotion_move => &["a promotion move such as `Pawn becomes Fers in place`"],

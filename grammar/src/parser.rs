@@ -807,6 +807,7 @@ impl Builder<'_> {
         let mut per_line = None;
         let mut no_mate = None;
         let mut also_promoted = None;
+        let mut compulsory = None;
         for c in pair.into_inner() {
             match c.as_rule() {
                 Rule::name => piece = Some(ident(&c)),
@@ -825,6 +826,7 @@ impl Builder<'_> {
                 }
                 Rule::drop_no_mate => no_mate = Some(span_of(&c)),
                 Rule::drop_promoted => also_promoted = Some(span_of(&c)),
+                Rule::drop_compulsory => compulsory = Some(span_of(&c)),
                 Rule::drop_where => {
                     let w_span = span_of(&c);
                     let w = self.need(first_inner(c), w_span, "empty drop zone")?;
@@ -851,6 +853,7 @@ impl Builder<'_> {
             per_line,
             no_mate,
             also_promoted,
+            compulsory,
         })
     }
 

@@ -469,6 +469,9 @@ pub struct DropLimit {
     /// `also promoted`: the piece may also be dropped as its promoted form
     /// (the kind written `+` and its letter).
     pub also_promoted: bool,
+    /// `compulsory`: while its owner holds one, drops of other kinds are
+    /// not legal, and no other move is while a drop of it is legal (koedem).
+    pub compulsory: bool,
 }
 
 /// How the game ends.

@@ -47,6 +47,9 @@ pub fn hand(game: &Game) -> Option<Section> {
             if limit.no_mate {
                 extra.push("never to give checkmate".to_string());
             }
+            if limit.compulsory {
+                extra.push("and while its owner holds one it must be dropped: no other drop is legal, and no other move while this drop is".to_string());
+            }
             let extra = if extra.is_empty() { String::new() } else { format!(", {}", extra.join(", ")) };
             Some(format!("A {} may be dropped on {}{extra}.", kind(game, k as u8), zone(game, &c[0])))
         })

@@ -482,6 +482,7 @@ fn hand_rules() {
             per_line: None,
             no_mate: None,
             also_promoted: None,
+            compulsory: None,
         }
     );
     assert_eq!(text(&src, hand.rules[2].span), "drop any on empty");

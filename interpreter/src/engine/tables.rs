@@ -199,6 +199,8 @@ pub struct Tables {
     /// Some kind's drops may not checkmate (`no mate`): legality needs the
     /// opponent's replies, so counting takes the general path.
     pub drop_no_mate: bool,
+    /// Some kind's drops are compulsory (`compulsory`): counting takes the general path.
+    pub drop_compulsory: bool,
     /// Some kind may be gated (`gate` in `hand`): pieces keep first-move
     /// rights (`Position::unmoved`) and moves from those cells may gate.
     pub gating: bool,
@@ -655,6 +657,7 @@ impl Tables {
             })
             .collect();
         let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
+        let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
         let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
         let royal_mask = game
             .kinds
@@ -707,6 +710,7 @@ impl Tables {
             drop_zone,
             drop_lines,
             drop_no_mate,
+            drop_compulsory,
             gating,
             royal_mask,
             blast_index,

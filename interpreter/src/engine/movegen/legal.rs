@@ -30,6 +30,9 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
     if t.gating {
         add_gated(game, pos, out, first);
     }
+    if t.drop_compulsory {
+        compulsory_drops(game, pos, out, first);
+    }
     if game.observe.is_some() {
         // The moves the plain rules allow, as observation changes them.
         let plain = out.split_off(first);
@@ -149,6 +152,25 @@ pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
     if t.gating {
         add_gated(game, pos, out, first);
     }
+    if t.drop_compulsory {
+        compulsory_drops(game, pos, out, first);
+    }
+}
+
+/// `compulsory` drops (koedem's king): while the side to move holds a piece
+/// of such a kind, its drops of other kinds are not legal, and where a drop
+/// of such a kind is legal, nothing else is.
+fn compulsory_drops(game: &Game, pos: &Position, out: &mut Vec<Move>, first: usize) {
+    let Some(hand) = &game.hand else { return };
+    let us = pos.side as usize;
+    let held = |k: crate::model::KindId| hand.drop_limits.get(k as usize).is_some_and(|l| l.compulsory) && pos.hand[us][k as usize] > 0;
+    if !(0..hand.drop_limits.len() as crate::model::KindId).any(held) {
+        return;
+    }
+    retain_from(out, first, |m| m.kind != MoveKind::Drop || held(m.piece));
+    if out[first..].iter().any(|m| m.kind == MoveKind::Drop) {
+        retain_from(out, first, |m| m.kind == MoveKind::Drop);
+    }
 }
 
 /// [`legal_decisions`] before `no mate` removes the drops that checkmate.
@@ -205,7 +227,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.gating || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.drop_compulsory || t.gating || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

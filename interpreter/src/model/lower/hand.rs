@@ -24,8 +24,8 @@ pub(super) fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> Hand
             }
             ast::HandRule::CaptureToHand => rules.capture_to_hand = true,
             ast::HandRule::DemotePromoted(k) => rules.demote_to = cx.kind(h.file, k),
-            ast::HandRule::Drop { piece, only, except, per_line, no_mate, also_promoted } => {
-                let mut limit = DropLimit { per_line: None, no_mate: no_mate.is_some(), also_promoted: also_promoted.is_some() };
+            ast::HandRule::Drop { piece, only, except, per_line, no_mate, also_promoted, compulsory } => {
+                let mut limit = DropLimit { per_line: None, no_mate: no_mate.is_some(), also_promoted: also_promoted.is_some(), compulsory: compulsory.is_some() };
                 if let Some((n, axis)) = per_line {
                     match cx.geometry.axis_index(&axis.node) {
                         Some(a) if n.node >= 1 => limit.per_line = Some((a, n.node)),
