@@ -309,6 +309,9 @@ pub fn check(v: &Variant, opts: &Options, progress: &mut dyn FnMut(&str)) -> Rep
                     words.join(", ")
                 )
             }
+            rulebook_interpreter::model::cond::Effect::LoseRight(_) => {
+                format!("rule \"{}\": it takes first-move rights, which the encoding does not model (see C0240); the searches play it", r.name)
+            }
             _ => format!("rule \"{}\": the proofs leave it out (it only forbids moves and ends games, so what they prove still holds); the searches play it", r.name),
         })
         .collect();
@@ -473,7 +476,13 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some()
+}
+
+/// A movement part that applies only sometimes (`if unmoved`, `if not in
+/// check`), which the Z3 encoding does not state.
+fn conditional_part(v: &Variant) -> Option<&rulebook_interpreter::model::Part> {
+    v.game.kinds.iter().flat_map(|k| &k.parts).find(|p| p.unmoved || p.not_in_check)
 }
 
 /// The `hand` block, where pieces may be gated (`gate …`), which the Z3
@@ -534,6 +543,15 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
             "castling with several partner kinds is",
             "castling with the first partner kind",
             "the Z3 encoding castles with the first partner kind written; castling with the others is not stated",
+        ));
+    }
+    if let Some(p) = conditional_part(v) {
+        let file = v.game.kinds.iter().find(|k| k.parts.iter().any(|q| q.span == p.span)).map_or(String::new(), |k| k.file.clone());
+        return Some(not_encoded(
+            (&file, p.span),
+            "movement parts that apply only while a piece is unmoved or its owner not in check are",
+            "the other moves",
+            "the Z3 encoding states a part's moves in every position; `if unmoved` needs the first-move rights (the FEN castling field's letters) and `if not in check` the check, which the encoding does not state for a part",
         ));
     }
     if let Some(h) = gating(v) {
@@ -652,6 +670,9 @@ fn claims_verdicts(
     }
     if gating(v).is_some() {
         left_out.push("gating");
+    }
+    if conditional_part(v).is_some() {
+        left_out.push("moves of parts that apply only while unmoved or not in check");
     }
     if several_partners(v).is_some() {
         left_out.push("castling with partners of the later kinds");

@@ -219,6 +219,7 @@ fn effect_words(game: &rulebook_interpreter::Game, rule: &Rule, subject: Option<
         Effect::CompelCaptures => "captures are compulsory".to_string(),
         Effect::NoCapture { .. } => "a capture is forbidden".to_string(),
         Effect::OnlyCaptures { .. } => "a move that captures nothing is forbidden".to_string(),
+        Effect::LoseRight(_) => "pieces lose their first-move rights".to_string(),
     }
 }
 

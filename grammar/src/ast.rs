@@ -303,6 +303,14 @@ pub enum Modifier {
     Lame,
     /// `within palace`: the part's moves land only in the zone.
     Within(Zone),
+    /// `if unmoved and not in check`: the part applies only while the piece
+    /// keeps its first-move right (`unmoved`) and its owner is not in check.
+    When {
+        /// `unmoved`.
+        unmoved: bool,
+        /// `not in check`.
+        not_in_check: bool,
+    },
 }
 
 /// A set of squares, relative to the owner (rank 1 is each player's own first rank):

@@ -798,6 +798,11 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         promotion_rule => &["a promotion rule such as `Pawn on rank 8 to Queen`"],
         promotion_from => &["`or from`"],
         promotion_capturing | word_capturing => &["`capturing`"],
+        faces_through => &["`through pieces`"],
+        effect_lose_right => &["`PIECES loses its first-move right`"],
+        word_its | word_first_move | word_right => &["`its first-move right`"],
+        mod_if => &["`if unmoved` or `if not in check`"],
+        mod_when | word_unmoved | mod_unchecked => &["`unmoved` or `not in check`"],
         drop_compulsory => &["`compulsory`"],
         gate_rule => &["a gating rule such as `gate any on rank 1`"],
         word_gate => &["`gate`"],
@@ -1305,7 +1310,7 @@ fn specific_help(rules: &[Rule], ctx: &Context<'_>, place: Place<'_>) -> Option<
     let in_rule = matches!(place, Place::Body("rule"));
     let text = if in_rule && has(kw_in) && has(kw_to) && has(kw_has) {
         "after a player's name comes `in check`, `to move` or `has only …`; a player's pieces are written with `'s`: `white's King on rank 8`"
-    } else if in_rule && has(kw_wins) {
+    } else if in_rule && (has(kw_wins) || has(kw_loses)) {
         "a result is written `PLAYER wins` or `PLAYER loses` (PLAYER: `owner`, `mover`, `opponent` or a player's name), or `draw`"
     } else if has(integer) || has(rparen) {
         "a vector lists integer steps, one per axis (file, rank, level, …), in parentheses: `(1,2)` or `(1,-1,0)`"

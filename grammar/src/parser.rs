@@ -497,6 +497,10 @@ impl Builder<'_> {
             Rule::mod_takes_ep => Modifier::TakesEnPassant,
             Rule::mod_via => Modifier::ViaStep,
             Rule::mod_lame => Modifier::Lame,
+            Rule::mod_if => {
+                let whens: Vec<Rule> = inner.into_inner().filter(|c| c.as_rule() == Rule::mod_when).filter_map(|c| first_inner(c).map(|w| w.as_rule())).collect();
+                Modifier::When { unmoved: whens.contains(&Rule::word_unmoved), not_in_check: whens.contains(&Rule::mod_unchecked) }
+            }
             Rule::mod_within => {
                 let z = inner.into_inner().find(|p| p.as_rule() == Rule::zone);
                 Modifier::Within(self.zone(self.need(z, span, "missing zone")?)?)

@@ -323,6 +323,11 @@ pub struct Part {
     pub lame: bool,
     /// `within ZONE`, per player: the part's moves land only on these cells.
     pub within: Option<[Vec<Cell>; 2]>,
+    /// `if unmoved`: only while the piece keeps its first-move right
+    /// (`Position::unmoved`); a `quiet` part.
+    pub unmoved: bool,
+    /// `if not in check`: only while its owner is not in check; a `quiet` part.
+    pub not_in_check: bool,
     /// Where it was written.
     pub span: Span,
 }

@@ -290,9 +290,9 @@ pub fn atom(game: &Game, a: &Atom, negated: bool) -> String {
                 format!("one of {} attacks (could capture on the cell of) one of {}", pieces(game, *set), pieces(game, *target))
             }
         }
-        Atom::Faces { pieces: set, target, axis } => {
+        Atom::Faces { pieces: set, target, axis, through } => {
             let axis = &game.geometry.axes[*axis].name;
-            let line = format!("on one line along the {axis} with no piece between them");
+            let line = if *through { format!("on one line along the {axis}, whatever stands between them") } else { format!("on one line along the {axis} with no piece between them") };
             if negated {
                 format!("no piece of {} stands {line} with one of {}", pieces(game, *set), pieces(game, *target))
             } else {

@@ -95,6 +95,12 @@ pub fn part(game: &Game, p: &Part) -> String {
     if let Some(within) = &p.within {
         extra.push(format!("landing only on {} (for {}; mirrored for the other player)", zone(game, &within[0]), game.players[0].name));
     }
+    if p.unmoved {
+        extra.push("only while the piece keeps its first-move right (it has not moved; the position's castling field lists it)".to_string());
+    }
+    if p.not_in_check {
+        extra.push("not while its owner is in check".to_string());
+    }
     if p.sets_en_passant {
         extra.push("the cells it passes may be taken en passant on the next move".to_string());
     }

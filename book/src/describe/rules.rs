@@ -35,6 +35,7 @@ fn family(e: &Effect) -> &'static str {
         Effect::NoCapture { .. } => "forbid captures",
         Effect::OnlyCaptures { .. } => "limit a piece to captures",
         Effect::Oblige(_) => "oblige",
+        Effect::LoseRight(_) => "take first-move rights",
     }
 }
 
@@ -104,7 +105,7 @@ pub fn rule(game: &Game, index: usize, r: &Rule) -> Section {
             or_list(&earlier),
             if earlier.len() == 1 { "comes" } else { "come" }
         )),
-        (Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. }, _) => None,
+        (Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_), _) => None,
     };
     if let Some(o) = order {
         s = s.paragraph(o);
@@ -152,6 +153,13 @@ fn effect(game: &Game, r: &Rule) -> Vec<(String, Vec<String>)> {
                 "Then a {} may move only to capture{}: its other moves are not legal.",
                 game.kinds.get(*kind as usize).map_or("?", |k| k.name.as_str()),
                 if *checking { " a piece that gives check" } else { "" }
+            ),
+            Vec::new(),
+        )],
+        Effect::LoseRight(set) => vec![(
+            format!(
+                "Then {} lose their first-move rights (the right a part written `if unmoved`, and gating, need), for the rest of the game. This is judged after every move.",
+                super::cond::pieces(game, *set)
             ),
             Vec::new(),
         )],
@@ -282,7 +290,7 @@ pub fn step(game: &Game, guard: Option<&Cond>, st: &ObligeStep) -> String {
                 .iter()
                 .filter(|r| match &r.effect {
                     Effect::Oblige(steps) => steps.iter().any(|s| s.action == ObligeAction::Return),
-                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => false,
+                    Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_) => false,
                 })
                 .map(|r| format!("\"{}\"", r.name))
                 .collect();

@@ -62,7 +62,7 @@ pub fn slide(game: &Game) -> Option<Section> {
                 ObligeAction::Activate => true,
                 ObligeAction::Relocate { .. } | ObligeAction::Exile { .. } | ObligeAction::Return => false,
             }),
-            Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => false,
+            Effect::End { .. } | Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_) => false,
         })
         .map(|r| format!("\"{}\"", r.name))
         .collect();

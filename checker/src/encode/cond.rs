@@ -134,7 +134,7 @@ impl Encoder<'_> {
                 }
                 Bool::or(&any)
             }
-            Atom::Faces { pieces, target, axis } => {
+            Atom::Faces { pieces, target, axis, through } => {
                 // Every pair of cells on one line along the axis: one of each
                 // set on them, the cells between empty.
                 let (p, q) = (roles.player(pieces.who), roles.player(target.who));
@@ -150,7 +150,7 @@ impl Encoder<'_> {
                         let mut at: Vec<i64> = ca.iter().map(|&c| c as i64).collect();
                         let mut parts = vec![self.is_of(&self.at(s, a), p, pieces.kind), self.is_of(&self.at(s, b), q, target.kind)];
                         let mut open = true;
-                        for k in lo + 1..hi {
+                        for k in (lo + 1..hi).filter(|_| !*through) {
                             at[*axis] = k as i64;
                             match geo.cell(&at) {
                                 Some(c) => parts.push(self.at(s, c).eq(int(0))),

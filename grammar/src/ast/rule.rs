@@ -41,6 +41,8 @@ pub enum Effect {
     /// `captures are compulsory`: while a capture is legal, a move that
     /// captures nothing is not.
     CompelCaptures,
+    /// `own King loses its first-move right` (ply-end).
+    LoseRight(PieceSet),
     /// `King may not capture King`: no move of the first kind captures a
     /// piece of the second.
     NoCapture {
@@ -251,6 +253,8 @@ pub enum CondAtom {
         target: PieceSet,
         /// The axis the line runs along.
         axis: Ident,
+        /// `through pieces`: whatever stands between them.
+        through: bool,
     },
     /// `own Bishop coloured like a1`.
     Coloured {

@@ -21,7 +21,7 @@ impl Builder<'_> {
                     guard = Some(self.cond(self.need(cond, c_span, "missing condition")?)?);
                 }
                 Rule::rule_effect => {
-                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_no_capture | Rule::effect_only_capture | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_result));
+                    let inner = c.into_inner().find(|p| matches!(p.as_rule(), Rule::effect_compel | Rule::effect_no_capture | Rule::effect_only_capture | Rule::effect_forbid | Rule::effect_oblige | Rule::effect_lose_right | Rule::effect_result));
                     let inner = self.need(inner, c_span, "missing effect")?;
                     let e_span = span_of(&inner);
                     effect = Some(Spanned::new(self.effect(inner, e_span)?, e_span));
@@ -53,6 +53,10 @@ impl Builder<'_> {
             let piece = children.iter().find(|p| p.as_rule() == Rule::name).map(ident);
             let checking = children.iter().any(|p| p.as_rule() == Rule::only_checking);
             return Ok(Effect::OnlyCaptures { piece: self.need(piece, span, "missing piece")?, checking });
+        }
+        if pair.as_rule() == Rule::effect_lose_right {
+            let set = pair.into_inner().find(|p| p.as_rule() == Rule::piece_set);
+            return Ok(Effect::LoseRight(self.piece_set(self.need(set, span, "missing pieces")?)?));
         }
         if pair.as_rule() == Rule::effect_forbid {
             let cond = pair.into_inner().find(|p| p.as_rule() == Rule::cond);
@@ -256,7 +260,8 @@ impl Builder<'_> {
             Rule::cond_attacked => CondAtom::Attacked(set(0)?),
             Rule::cond_faces => {
                 let axis = children.iter().find(|p| p.as_rule() == Rule::axis_name);
-                CondAtom::Faces { pieces: set(0)?, target: set(1)?, axis: ident(self.need(axis, span, "missing axis")?) }
+                let through = children.iter().any(|p| p.as_rule() == Rule::faces_through);
+                CondAtom::Faces { pieces: set(0)?, target: set(1)?, axis: ident(self.need(axis, span, "missing axis")?), through }
             }
             Rule::cond_coloured => {
                 let sq = children.iter().find(|p| p.as_rule() == Rule::square);

@@ -81,6 +81,27 @@ fn ends<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position) -> impl Iterator<I
     })
 }
 
+/// `PIECES loses its first-move right` rules, applied to `pos` (the
+/// position after a move, the mover's opponent to move): the pieces of each
+/// rule that holds lose their rights. Called by `Position::make` in a game
+/// with such rules (`Tables::loses_rights`).
+pub(crate) fn lose_rights(game: &Game, t: &Tables, pos: &mut Position) {
+    let mover = pos.side ^ 1;
+    let mut lost: Vec<Cell> = Vec::new();
+    for rule in game.rules.iter().filter(|r| r.trigger == Trigger::PlyEnd) {
+        let Effect::LoseRight(set) = rule.effect else { continue };
+        for subject in subjects(rule, mover) {
+            let cx = Cx { game, t, pos, mover, subject };
+            if rule.guard.as_ref().is_none_or(|g| cx.holds(g)) {
+                lost.extend(cx.cells(set).1);
+            }
+        }
+    }
+    for c in lost {
+        pos.unmoved[c as usize / 64] &= !(1u64 << (c % 64));
+    }
+}
+
 /// The subjects a rule is evaluated for: the mover, then (if the condition
 /// names `own`/`enemy`) the other player.
 fn subjects(rule: &Rule, mover: Color) -> impl Iterator<Item = Color> {
@@ -127,7 +148,7 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
         .iter()
         .filter_map(|r| match &r.effect {
             Effect::Forbid(after) => Some((r, after)),
-            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => None,
+            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_) => None,
         })
         .filter(|(r, _)| offered(r))
         .collect();
@@ -286,7 +307,7 @@ impl Cx<'_> {
 
     /// Do `a` and `b` stand on one line along `axis` (only that coordinate
     /// differs) with every cell between them on the board and empty?
-    fn facing(&self, a: Cell, b: Cell, axis: usize) -> bool {
+    fn facing(&self, a: Cell, b: Cell, axis: usize, through: bool) -> bool {
         // Cells are numbered with axis 0 fastest: on one line along `axis`
         // exactly when they agree once that coordinate is taken out.
         let geo = &self.game.geometry;
@@ -296,7 +317,7 @@ impl Cx<'_> {
         if b as usize - kb * stride != base {
             return false;
         }
-        (ka.min(kb) + 1..ka.max(kb)).all(|k| {
+        through || (ka.min(kb) + 1..ka.max(kb)).all(|k| {
             let c = base + k * stride;
             geo.on_board[c] && self.pos.board[c] == 0
         })
@@ -362,10 +383,10 @@ impl Cx<'_> {
                 let (owner, cells) = self.cells(*pieces);
                 cells.iter().any(|&c| movegen::attacked(game, self.t, self.pos, c, owner ^ 1))
             }
-            Atom::Faces { pieces, target, axis } => {
+            Atom::Faces { pieces, target, axis, through } => {
                 let (_, a) = self.cells(*pieces);
                 let (_, b) = self.cells(*target);
-                a.iter().any(|&x| b.iter().any(|&y| x != y && self.facing(x, y, *axis)))
+                a.iter().any(|&x| b.iter().any(|&y| x != y && self.facing(x, y, *axis, *through)))
             }
             Atom::Coloured { pieces, like } => {
                 let colour = frame::cell_colour(game, *like);

@@ -356,6 +356,10 @@ impl Position {
         } else {
             self.make_plain(m, game, t);
         }
+        // First-move rights that rules take (`… loses its first-move right`).
+        if t.loses_rights {
+            crate::engine::cond::lose_rights(game, t, self);
+        }
         // Checks given, where a rule counts them: the mover's move gave check
         // when a royal piece of the side now to move is attacked.
         if t.counts_checks && crate::engine::movegen::royal_attacked(game, t, self, self.side) {

@@ -38,7 +38,14 @@ pub struct Ray {
     pub mask: u64,
     /// The ray's cell indices increase along it (they always change monotonically).
     pub ascending: bool,
+    /// When the part applies (`if …`): [`WHEN_UNMOVED`], [`WHEN_UNCHECKED`]; 0: always.
+    pub when: u8,
 }
+
+/// [`Ray::when`]: only while the piece keeps its first-move right (`if unmoved`).
+pub const WHEN_UNMOVED: u8 = 1;
+/// [`Ray::when`]: only while its owner is not in check (`if not in check`).
+pub const WHEN_UNCHECKED: u8 = 2;
 
 /// A ride as bitsets, for counting on boards of at most 64 cells.
 #[derive(Clone, Copy, Debug)]
@@ -204,6 +211,12 @@ pub struct Tables {
     /// Some kind may be gated (`gate` in `hand`): pieces keep first-move
     /// rights (`Position::unmoved`) and moves from those cells may gate.
     pub gating: bool,
+    /// Pieces keep first-move rights (`Position::unmoved`, the FEN castling
+    /// field's file letters): gating or a part `if unmoved` needs them.
+    pub first_move_rights: bool,
+    /// Some `ply-end` rule takes first-move rights (`… loses its first-move
+    /// right`): `Position::make` applies it after every move.
+    pub loses_rights: bool,
     /// Bitmask of royal kinds.
     pub royal_mask: u64,
     /// Per cell: the range of [`Tables::blast_cells`] an explosion there
@@ -351,6 +364,7 @@ impl Tables {
                             if part.takes_en_passant {
                                 flags |= TAKES_EP;
                             }
+                            let when = if part.unmoved { WHEN_UNMOVED } else { 0 } | if part.not_in_check { WHEN_UNCHECKED } else { 0 };
                             let limit = match part.kind {
                                 StepKind::Leap => 1,
                                 _ => part.max.unwrap_or(max_len).min(max_len),
@@ -369,7 +383,7 @@ impl Tables {
                                             let start = cells.len() as u32;
                                             cells.push(p);
                                             cells.push(to);
-                                            rays.push(Ray { start, len: 2, flags: flags | EXACT, hop_limit: 2, mask: 0, ascending: true });
+                                            rays.push(Ray { start, len: 2, flags: flags | EXACT, hop_limit: 2, mask: 0, ascending: true, when });
                                         }
                                     }
                                 }
@@ -385,7 +399,7 @@ impl Tables {
                                 }
                                 let n = cells.len() as u32 - start;
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, mask: 0, ascending: true });
+                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, mask: 0, ascending: true, when });
                                 }
                                 continue;
                             }
@@ -412,7 +426,7 @@ impl Tables {
                                     continue;
                                 }
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, mask: 0, ascending: true });
+                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, mask: 0, ascending: true, when });
                                 }
                             }
                         }
@@ -581,6 +595,10 @@ impl Tables {
             let first = small_rides.len() as u32;
             for ray in &rays[a as usize..b as usize] {
                 let f = ray.flags;
+                if ray.when != 0 {
+                    // A part that applies only sometimes (`if unmoved`): the walker decides.
+                    entry.general = true;
+                }
                 if f & SCATTER != 0 {
                     if f & QUIET != 0 {
                         entry.quiet_leaps |= ray.mask;
@@ -659,6 +677,7 @@ impl Tables {
         let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
         let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
         let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
+        let first_move_rights = gating || game.kinds.iter().flat_map(|k| &k.parts).any(|p| p.unmoved);
         let royal_mask = game
             .kinds
             .iter()
@@ -712,6 +731,8 @@ impl Tables {
             drop_no_mate,
             drop_compulsory,
             gating,
+            first_move_rights,
+            loses_rights: game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_))),
             royal_mask,
             blast_index,
             blast_cells,

@@ -89,7 +89,7 @@ fn holding<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position, ends: bool) -> 
         let (steps, applies): (&[ObligeStep], bool) = match &rule.effect {
             Effect::Oblige(steps) => (steps, true),
             Effect::End { .. } => (&[], ends),
-            Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => (&[], false),
+            Effect::Forbid(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_) => (&[], false),
         };
         let subjects = if !applies { 0 } else if rule.per_subject { 2 } else { 1 };
         [mover, mover ^ 1].into_iter().take(subjects).filter(move |&subject| {

@@ -54,6 +54,10 @@ pub enum Effect {
     /// captures, the moves that capture nothing are not legal (judged after
     /// the moves `forbid` rules remove).
     CompelCaptures,
+    /// `own King loses its first-move right` (ply-end): the set's pieces no
+    /// longer keep their first-move rights (`Position::unmoved`); applied by
+    /// `Position::make` after every move (cambodian's king facing a rook).
+    LoseRight(PieceSet),
     /// `King may not capture King`: no move of kind `by` captures a piece
     /// of kind `of` (of either side: only the enemy's can be captured).
     NoCapture {
@@ -321,6 +325,8 @@ pub enum Atom {
         target: PieceSet,
         /// The axis the line runs along.
         axis: usize,
+        /// `through pieces`: whatever stands between them.
+        through: bool,
     },
     /// Some piece of the set stands on a cell coloured like `like` (colours
     /// as [`crate::engine::frame::cell_colour`] gives them).

@@ -218,21 +218,22 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
     if let Some(&(at, s)) = fields.get(2) {
         if s != "-" {
             for (j, ch) in s.char_indices() {
-                if t.gating {
+                if t.first_move_rights {
                     set_first_move_right(game, t, &mut pos, ch, src, at + j)?;
                 } else {
                     set_castling_right(game, t, &mut pos, ch, src, at + j)?;
                 }
             }
-            if t.gating {
+            if t.first_move_rights {
                 castling_from_first_move_rights(game, t, &mut pos);
             }
         }
     }
 
-    // En passant.
+    // En passant. Fairy-Stockfish writes a counting-rule limit here in the
+    // makruk family (`DEe 0 0 5`): a number, no square, read as none.
     if let Some(&(at, s)) = fields.get(3) {
-        if s != "-" {
+        if s != "-" && !(fields.len() == 6 && s.bytes().all(|b| b.is_ascii_digit())) {
             let bad = |why: &str| {
                 err(src, at, at + s.len(), format!("bad en-passant square `{s}`"), why.to_string())
                     .with_help("the fourth field is `-` or the square a pawn passed over, e.g. `e3`")
@@ -647,7 +648,7 @@ fn first_rank_cell(game: &Game, color: Color, letter: char) -> Option<Cell> {
             let player = &game.players[color as usize];
             let (_, axis, sign) = player.directions.iter().find(|(n, _, _)| n == "forward").cloned().unwrap_or((String::new(), 1, 1));
             let mut p = vec![0i64; geo.axes.len()];
-            p[axis] = if sign * player.orientation.get(axis).copied().unwrap_or(1) > 0 { 0 } else { geo.size(axis) as i64 - 1 };
+            p[axis] = if sign > 0 { 0 } else { geo.size(axis) as i64 - 1 };
             p
         }
     };

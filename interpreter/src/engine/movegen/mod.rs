@@ -107,6 +107,9 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
         board: &pos.board,
     };
     for ray in t.rays_of(piece, us, from) {
+        if ray.when != 0 && !applies_now(t, pos, from, ray.when) {
+            continue;
+        }
         let cells = t.ray_cells(ray);
         let f = ray.flags;
         if f & SCATTER != 0 {
@@ -182,6 +185,26 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
             }
         }
     }
+}
+
+/// Does a part limited by `if …` ([`crate::engine::tables::Ray::when`])
+/// apply to the piece on `from` now?
+#[cold]
+fn applies_now(t: &Tables, pos: &Position, from: Cell, when: u8) -> bool {
+    use crate::engine::tables::{WHEN_UNCHECKED, WHEN_UNMOVED};
+    if when & WHEN_UNMOVED != 0 && pos.unmoved[from as usize / 64] >> (from % 64) & 1 == 0 {
+        return false;
+    }
+    if when & WHEN_UNCHECKED != 0 {
+        // The owner's royal pieces (none attacked).
+        let us = pos.side;
+        let attacked = |c: Cell| if t.simple_attacks { attacked_simple(t, pos, c, us ^ 1) } else { attacked_forward(t, pos, c, us ^ 1) };
+        let royal = |c: &Cell| t.royal_mask >> kind_of(pos.board[*c as usize]) & 1 != 0;
+        if pos.cells_of(us, t.nwords).filter(royal).any(attacked) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Walks `cells` in order: a quiet move to each empty cell (if the part may

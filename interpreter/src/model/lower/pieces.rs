@@ -196,6 +196,7 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
     let mut via_step = false;
     let mut lame = false;
     let mut within = None;
+    let (mut unmoved, mut not_in_check) = (false, false);
     let mut from_start = false;
     let mut ok = true;
     for m in &part.modifiers {
@@ -290,6 +291,17 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
                 lame |= blocks;
                 via_step = true;
             }
+            ast::Modifier::When { unmoved: u, not_in_check: c } => {
+                if part.mode.node != ast::Mode::Quiet {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "`if unmoved` and `if not in check` limit only `quiet` parts", "not allowed here")
+                            .with_help("write the part as `quiet …` (its moves capture nothing, so the attacks of the piece do not depend on them), e.g. `quiet (2,1) mirror file if unmoved and not in check`"),
+                    );
+                }
+                unmoved |= *u;
+                not_in_check |= *c;
+            }
             ast::Modifier::Within(zone) => match cx.zone(file, zone) {
                 Some(z) => within = Some(z),
                 None => ok = false,
@@ -355,6 +367,8 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
         via_step,
         lame,
         within,
+        unmoved,
+        not_in_check,
         span: part.span,
     })
 }

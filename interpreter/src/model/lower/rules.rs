@@ -43,6 +43,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
         ast::Effect::Loses(p) => Effect::End { player: effect_player(cx, file, p)?, outcome: Outcome::Lose },
         ast::Effect::Draw => Effect::End { player: Who::Mover, outcome: Outcome::Draw },
         ast::Effect::Oblige(steps) => Effect::Oblige(lower_oblige(cx, file, d, steps, scope)?),
+        ast::Effect::LoseRight(set) => Effect::LoseRight(piece_set(cx, file, set)?),
     };
     // An effect that does not fit the trigger.
     let misfit = match (&effect, trigger) {
@@ -52,6 +53,7 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
         (Effect::OnlyCaptures { .. }, Trigger::PlyEnd) => Some(("`may only capture` acts on the moves before they are made", "write `on offer` for a rule that limits a piece's moves")),
         (Effect::Oblige(_), Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot oblige", "write `on ply-end` for a rule that obliges")),
         (Effect::End { .. }, Trigger::Offer) => Some(("an `offer` rule looks at a move before it is made and cannot end the game", "write `on ply-end` for a rule that ends the game")),
+        (Effect::LoseRight(_), Trigger::Offer) => Some(("a first-move right is lost after a move, not before it", "write `on ply-end` for a rule that takes first-move rights")),
         _ => None,
     };
     if let Some((why, help)) = misfit {
@@ -64,9 +66,9 @@ fn lower_rule(cx: &mut Cx, r: From<ast::RuleDef>, scope: &RuleScope) -> Option<R
     }
     let conds: Vec<&Cond> = guard.iter().chain(match &effect {
         Effect::Forbid(c) => Some(c),
-        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } => None,
+        Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_) => None,
     }).collect();
-    let per_subject = conds.iter().any(|c| c.mentions_subject());
+    let per_subject = conds.iter().any(|c| c.mentions_subject()) || matches!(&effect, Effect::LoseRight(s) if matches!(s.who, Who::Own | Who::Enemy));
     if let (Effect::End { player: Who::Own, .. }, false) = (&effect, per_subject) {
         let at = match &d.effect.node {
             ast::Effect::Wins(p) | ast::Effect::Loses(p) => p.span,
@@ -365,9 +367,9 @@ fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, scope: &RuleS
             Atom::Attacks { pieces: p?, target: t? }
         }
         ast::CondAtom::Attacked(p) => Atom::Attacked(piece_set(cx, file, p)?),
-        ast::CondAtom::Faces { pieces, target, axis: a } => {
+        ast::CondAtom::Faces { pieces, target, axis: a, through } => {
             let (p, t, a) = (piece_set(cx, file, pieces), piece_set(cx, file, target), axis(cx, file, a));
-            Atom::Faces { pieces: p?, target: t?, axis: a? }
+            Atom::Faces { pieces: p?, target: t?, axis: a?, through: *through }
         }
         ast::CondAtom::Coloured { pieces, like } => {
             let (p, c) = (piece_set(cx, file, pieces), cx.square(file, like));
