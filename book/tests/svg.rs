@@ -131,6 +131,8 @@ const SETUPS: &[(&str, usize, usize, usize)] = &[
     ("rules/fairy/yarishogi.rules", 63, 28, 0),
     // 9 × 10: rnbakabnr/9/1c5c1/p1p1p1p1p, 9+2+5 per side.
     ("rules/fairy/xiangqi.rules", 90, 32, 0),
+    // 9 × 10: rnba1abnr/4k4/1c5c1/p1p1p1p1p, 8+1+2+5 per side.
+    ("rules/fairy/janggi.rules", 90, 32, 0),
     // Xiangqi's black (16) against P1P1P1P1P/9/9/M1BAKAB2 (5+6).
     ("rules/fairy/manchu.rules", 90, 27, 0),
     // 5 × 6, every cell a stone, alternating: 30.

@@ -476,13 +476,18 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some() || passing(v).is_some()
 }
 
 /// A movement part that applies only sometimes (`if unmoved`, `if not in
 /// check`), which the Z3 encoding does not state.
 fn conditional_part(v: &Variant) -> Option<&rulebook_interpreter::model::Part> {
-    v.game.kinds.iter().flat_map(|k| &k.parts).find(|p| p.unmoved || p.not_in_check)
+    v.game.kinds.iter().flat_map(|k| &k.parts).find(|p| p.unmoved || p.not_in_check || p.not_over.is_some())
+}
+
+/// A kind whose owner may pass (`pass`), which the Z3 encoding does not state.
+fn passing(v: &Variant) -> Option<&rulebook_interpreter::model::PieceKind> {
+    v.game.kinds.iter().find(|k| k.passes)
 }
 
 /// The `hand` block, where pieces may be gated (`gate …`), which the Z3
@@ -549,9 +554,17 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
         let file = v.game.kinds.iter().find(|k| k.parts.iter().any(|q| q.span == p.span)).map_or(String::new(), |k| k.file.clone());
         return Some(not_encoded(
             (&file, p.span),
-            "movement parts that apply only while a piece is unmoved or its owner not in check are",
+            "movement parts that apply only while a piece is unmoved or its owner not in check, or hops that may not jump a kind, are",
             "the other moves",
-            "the Z3 encoding states a part's moves in every position; `if unmoved` needs the first-move rights (the FEN castling field's letters) and `if not in check` the check, which the encoding does not state for a part",
+            "the Z3 encoding states a part's moves in every position and a hop over any screen; `if unmoved` needs the first-move rights (the FEN castling field's letters), `if not in check` the check and `not over` the screen's kind, which the encoding does not state for a part",
+        ));
+    }
+    if let Some(k) = passing(v) {
+        return Some(not_encoded(
+            (&k.file, k.span),
+            "passing is",
+            "the moves that are not passes",
+            "the Z3 encoding states moves that change the board; a pass (`pass`) and the record of who passed last are not stated",
         ));
     }
     if let Some(h) = gating(v) {
@@ -672,7 +685,10 @@ fn claims_verdicts(
         left_out.push("gating");
     }
     if conditional_part(v).is_some() {
-        left_out.push("moves of parts that apply only while unmoved or not in check");
+        left_out.push("moves of parts that apply only while unmoved or not in check, and hops that may not jump a kind");
+    }
+    if passing(v).is_some() {
+        left_out.push("passes");
     }
     if several_partners(v).is_some() {
         left_out.push("castling with partners of the later kinds");

@@ -193,12 +193,11 @@ fn player_templates(game: &Game, color: Color, offsets: &[i8]) -> Vec<Template> 
                     }
                     match part.kind {
                         StepKind::Leap if part.lame => {
-                            // A lame leap needs its passed cell empty: one step along
-                            // the vector's longest components (§3.5, `via step`).
-                            let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
-                            let unit: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();
-                            if let (Some(&to), Some(via)) = (line.first(), frame_step(game, offsets, from, &unit)) {
-                                out.push(Template { to, empty: vec![via], ..base.clone() });
+                            // A lame leap needs its passed cells empty (§3.5,
+                            // `rulebook_interpreter::model::lame_path`).
+                            let passed: Option<Vec<Cell>> = rulebook_interpreter::model::lame_path(v).iter().map(|p| frame_step(game, offsets, from, p)).collect();
+                            if let (Some(&to), Some(empty)) = (line.first(), passed) {
+                                out.push(Template { to, empty, ..base.clone() });
                             }
                         }
                         StepKind::Leap => {

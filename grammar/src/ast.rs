@@ -226,6 +226,8 @@ pub struct PieceDef {
 pub enum PieceItem {
     /// `royal`: no move may leave a royal piece of the mover attacked (check).
     Royal(Span),
+    /// `pass`: its owner may pass, a move that leaves the board as it is.
+    Pass(Span),
     /// A movement part: `quiet ride W forward exactly 2 from rank 2 sets en-passant`.
     Part(MovePart),
 }
@@ -303,6 +305,8 @@ pub enum Modifier {
     Lame,
     /// `within palace`: the part's moves land only in the zone.
     Within(Zone),
+    /// `not over Cannon`: a hop may not use a piece of this kind as its screen.
+    NotOver(Ident),
     /// `if unmoved and not in check`: the part applies only while the piece
     /// keeps its first-move right (`unmoved`) and its owner is not in check.
     When {

@@ -801,6 +801,8 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         faces_through => &["`through pieces`"],
         effect_lose_right => &["`PIECES loses its first-move right`"],
         word_its | word_first_move | word_right => &["`its first-move right`"],
+        cond_passed | word_passed => &["`PLAYER passed`"],
+        mod_not_over => &["`not over PIECE`"],
         mod_if => &["`if unmoved` or `if not in check`"],
         mod_when | word_unmoved | mod_unchecked => &["`unmoved` or `not in check`"],
         drop_compulsory => &["`compulsory`"],

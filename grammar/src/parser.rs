@@ -404,6 +404,7 @@ impl Builder<'_> {
                     let inner = self.need(first_inner(child), item_span, "empty piece item")?;
                     body.push(match inner.as_rule() {
                         Rule::kw_royal => PieceItem::Royal(item_span),
+                        Rule::word_pass => PieceItem::Pass(item_span),
                         Rule::move_part => PieceItem::Part(self.move_part(inner)?),
                         _ => return Err(self.internal(item_span, "unknown piece item")),
                     });
@@ -497,6 +498,10 @@ impl Builder<'_> {
             Rule::mod_takes_ep => Modifier::TakesEnPassant,
             Rule::mod_via => Modifier::ViaStep,
             Rule::mod_lame => Modifier::Lame,
+            Rule::mod_not_over => {
+                let n = inner.into_inner().find(|c| c.as_rule() == Rule::name);
+                Modifier::NotOver(ident(&self.need(n, span, "missing piece")?))
+            }
             Rule::mod_if => {
                 let whens: Vec<Rule> = inner.into_inner().filter(|c| c.as_rule() == Rule::mod_when).filter_map(|c| first_inner(c).map(|w| w.as_rule())).collect();
                 Modifier::When { unmoved: whens.contains(&Rule::word_unmoved), not_in_check: whens.contains(&Rule::mod_unchecked) }

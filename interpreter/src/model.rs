@@ -271,6 +271,9 @@ pub struct PieceKind {
     pub plus: bool,
     /// May not be left attacked.
     pub royal: bool,
+    /// `pass`: a player who has a piece of this kind may pass (a move that
+    /// leaves the board as it is, written with its square twice).
+    pub passes: bool,
     /// The movement parts, each expanded per player.
     pub parts: Vec<Part>,
     /// Where it was defined (for diagnostics).
@@ -328,8 +331,34 @@ pub struct Part {
     pub unmoved: bool,
     /// `if not in check`: only while its owner is not in check; a `quiet` part.
     pub not_in_check: bool,
+    /// `not over Cannon`: a hop whose screen is of this kind goes nowhere.
+    pub not_over: Option<KindId>,
     /// Where it was written.
     pub span: Span,
+}
+
+/// The cells a lame leap by `v` passes, as offsets from its start: each
+/// step moves one along every component whose remaining distance is the
+/// largest, until one step is left (the knight's (2,1) passes (1,0); the
+/// xiangqi elephant's (2,2) passes (1,1); the janggi elephant's (3,2)
+/// passes (1,0) and (2,1)). A lame leap is blocked where any of them is
+/// occupied.
+pub fn lame_path(v: &[i32]) -> Vec<Vec<i32>> {
+    let mut at = vec![0i32; v.len()];
+    let mut out = Vec::new();
+    loop {
+        let rem: Vec<i32> = v.iter().zip(&at).map(|(t, a)| t - a).collect();
+        let most = rem.iter().map(|x| x.abs()).max().unwrap_or(0);
+        if most <= 1 {
+            return out;
+        }
+        for (a, r) in at.iter_mut().zip(&rem) {
+            if r.abs() == most {
+                *a += r.signum();
+            }
+        }
+        out.push(at.clone());
+    }
 }
 
 /// How a part's step repeats.

@@ -43,6 +43,9 @@ pub fn movement(game: &Game, kind: &PieceKind) -> Section {
         .with_diagram(kind.name.clone())
         .describes(rulebook_interpreter::model::doc::ItemRef::Piece(kind.name.clone()))
         .at(&kind.file, kind.span.start);
+    if kind.passes {
+        s = s.paragraph(format!("A player who has a {} may pass: a move that leaves the board as it is (written with its square twice), legal when it leaves no royal piece of the player attacked.", kind.name));
+    }
     if kind.royal {
         s = s.paragraph(format!("The {} is royal: no move may leave it attacked, and a player whose royal piece is attacked is in check.", kind.name));
     }
@@ -94,6 +97,9 @@ pub fn part(game: &Game, p: &Part) -> String {
     }
     if let Some(within) = &p.within {
         extra.push(format!("landing only on {} (for {}; mirrored for the other player)", zone(game, &within[0]), game.players[0].name));
+    }
+    if let Some(k) = p.not_over {
+        extra.push(format!("never over a {} (a hop whose screen is one goes nowhere)", game.kinds.get(k as usize).map_or("?", |k| k.name.as_str())));
     }
     if p.unmoved {
         extra.push("only while the piece keeps its first-move right (it has not moved; the position's castling field lists it)".to_string());

@@ -152,7 +152,14 @@ fn leap(game: &Game, part: &Part, initial: bool, r: &mut Reach) {
     for v in &part.vectors[0] {
         let Some(to) = geo.offset(r.origin, v) else { continue };
         add(r, to, part, initial);
-        if part.via_step {
+        if part.lame {
+            // Every cell a lame leap passes (`rulebook_interpreter::model::lame_path`).
+            for p in rulebook_interpreter::model::lame_path(v) {
+                if let Some(via) = geo.offset(r.origin, &p).filter(|&c| c != to) {
+                    r.via.insert(via);
+                }
+            }
+        } else if part.via_step {
             // One step along the leap's longest components, as the engine's `path`.
             let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
             let step: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();

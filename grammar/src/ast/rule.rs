@@ -221,6 +221,8 @@ pub enum CondAtom {
     },
     /// `PLAYER to move`.
     ToMove(Spanned<PlayerRef>),
+    /// `mover passed`: the player's last move was a pass.
+    Passed(Spanned<PlayerRef>),
     /// `PLAYER has only King Bishop`.
     HasOnly {
         /// The player.

@@ -251,6 +251,7 @@ impl Builder<'_> {
                 CondAtom::ChecksGiven { player: player()?, times: self.number(self.need(n, span, "missing number")?)? }
             }
             Rule::cond_to_move => CondAtom::ToMove(player()?),
+            Rule::cond_passed => CondAtom::Passed(player()?),
             Rule::cond_has_only => {
                 let kinds = children.iter().filter(|p| p.as_rule() == Rule::name).map(ident).collect();
                 CondAtom::HasOnly { player: player()?, kinds }

@@ -358,6 +358,7 @@ impl Cx<'_> {
             Atom::InCheck(w) => movegen::royal_attacked(game, self.t, self.pos, self.player(*w)),
             Atom::ChecksGiven { who, times } => u32::from(self.pos.checks[self.player(*who) as usize]) >= *times,
             Atom::ToMove(w) => self.pos.side == self.player(*w),
+            Atom::Passed(w) => self.pos.passed[self.player(*w) as usize],
             Atom::HasOnly { who, counts } => {
                 self.material(self.player(*who)).iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))
             }

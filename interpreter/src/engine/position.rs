@@ -117,6 +117,12 @@ impl Move {
         self.reveal != NO_KIND || self.unveil != NO_KIND || self.outcome != 0
     }
 
+    /// Is this a pass (`pass` in a piece): a move of a piece to its own
+    /// cell that promotes it to nothing?
+    pub fn is_pass(&self) -> bool {
+        self.from == self.to && self.promotion == NO_PROMOTION && matches!(self.kind, MoveKind::Normal)
+    }
+
     /// Is this a promotion?
     pub fn is_promotion(&self) -> bool {
         self.promotion != NO_PROMOTION
@@ -170,6 +176,9 @@ pub struct Position {
     /// file letters): it has not moved and was not captured there. Kept only
     /// where the rules use the right (`gate` in `hand`); else empty.
     pub unmoved: [u64; WORDS],
+    /// Per player: its last move was a pass (`pass` in a piece); not
+    /// written in FEN (a position given as text follows no pass).
+    pub passed: [bool; 2],
 }
 
 impl std::fmt::Debug for Position {
@@ -201,6 +210,7 @@ impl Position {
             flow: None,
             checks: [0; 2],
             unmoved: [0; WORDS],
+            passed: [false; 2],
         }
     }
 
@@ -259,6 +269,7 @@ impl Position {
         }
         self.hidden[..n].copy_from_slice(&src.hidden[..n]);
         self.unmoved[..n].copy_from_slice(&src.unmoved[..n]);
+        self.passed = src.passed;
         if self.spread.is_some() || src.spread.is_some() {
             self.spread.clone_from(&src.spread);
         }
@@ -356,6 +367,9 @@ impl Position {
         } else {
             self.make_plain(m, game, t);
         }
+        // A pass: a move that leaves the piece where it is (no promotion).
+        let mover = (self.side ^ 1) as usize;
+        self.passed[mover] = m.is_pass();
         // First-move rights that rules take (`… loses its first-move right`).
         if t.loses_rights {
             crate::engine::cond::lose_rights(game, t, self);
@@ -543,6 +557,7 @@ impl Position {
         for &w in &self.unmoved[..t.nwords] {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
         }
+        extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from(self.passed[0]) + 2 * u64::from(self.passed[1]));
         for hand in &self.hand {
             for &n in hand {
                 extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);

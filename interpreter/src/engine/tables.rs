@@ -40,6 +40,8 @@ pub struct Ray {
     pub ascending: bool,
     /// When the part applies (`if …`): [`WHEN_UNMOVED`], [`WHEN_UNCHECKED`]; 0: always.
     pub when: u8,
+    /// A hop's screen may not be of this kind (`not over`): 1 + the kind; 0: any.
+    pub screen_not: u8,
 }
 
 /// [`Ray::when`]: only while the piece keeps its first-move right (`if unmoved`).
@@ -214,6 +216,8 @@ pub struct Tables {
     /// Pieces keep first-move rights (`Position::unmoved`, the FEN castling
     /// field's file letters): gating or a part `if unmoved` needs them.
     pub first_move_rights: bool,
+    /// Some kind may pass (`pass`): counting takes the general path.
+    pub passing: bool,
     /// Some `ply-end` rule takes first-move rights (`… loses its first-move
     /// right`): `Position::make` applies it after every move.
     pub loses_rights: bool,
@@ -364,6 +368,7 @@ impl Tables {
                             if part.takes_en_passant {
                                 flags |= TAKES_EP;
                             }
+                            let screen_not = part.not_over.map_or(0, |k| k + 1);
                             let when = if part.unmoved { WHEN_UNMOVED } else { 0 } | if part.not_in_check { WHEN_UNCHECKED } else { 0 };
                             let limit = match part.kind {
                                 StepKind::Leap => 1,
@@ -372,18 +377,18 @@ impl Tables {
                             // `within ZONE`: only landings on the zone.
                             let lands = |c: Cell| part.within.as_ref().is_none_or(|z| z[color].binary_search(&c).is_ok());
                             if part.lame {
-                                // A lame leap: a two-cell exact ray, the passed cell
-                                // (one step along the longest components) then the target.
+                                // A lame leap: an exact ray, the passed cells
+                                // (`crate::model::lame_path`) then the target.
                                 for &vi in &part_ids[color] {
                                     let v = vectors[vi];
-                                    let longest = v.iter().map(|x| x.abs()).max().unwrap_or(0);
-                                    let via: Vec<i32> = v.iter().map(|&x| if x.abs() == longest { x.signum() } else { 0 }).collect();
-                                    if let (Some(p), Some(to)) = (step(from, &via), offset(from, vi)) {
+                                    let passed: Option<Vec<Cell>> = crate::model::lame_path(v).iter().map(|p| step(from, p)).collect();
+                                    if let (Some(passed), Some(to)) = (passed, offset(from, vi)) {
                                         if lands(to) {
                                             let start = cells.len() as u32;
-                                            cells.push(p);
+                                            cells.extend(&passed);
                                             cells.push(to);
-                                            rays.push(Ray { start, len: 2, flags: flags | EXACT, hop_limit: 2, mask: 0, ascending: true, when });
+                                            let len = passed.len() as u16 + 1;
+                                            rays.push(Ray { start, len, flags: flags | EXACT, hop_limit: len, mask: 0, ascending: true, when, screen_not });
                                         }
                                     }
                                 }
@@ -399,7 +404,7 @@ impl Tables {
                                 }
                                 let n = cells.len() as u32 - start;
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, mask: 0, ascending: true, when });
+                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, mask: 0, ascending: true, when, screen_not });
                                 }
                                 continue;
                             }
@@ -426,7 +431,7 @@ impl Tables {
                                     continue;
                                 }
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, mask: 0, ascending: true, when });
+                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, mask: 0, ascending: true, when, screen_not });
                                 }
                             }
                         }
@@ -732,6 +737,7 @@ impl Tables {
             drop_compulsory,
             gating,
             first_move_rights,
+            passing: game.kinds.iter().any(|k| k.passes),
             loses_rights: game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_))),
             royal_mask,
             blast_index,

@@ -307,10 +307,12 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             }
         }
         let mut royal = false;
+        let mut passes = false;
         let mut parts = Vec::new();
         for item in &p.node.body {
             match item {
                 ast::PieceItem::Royal(_) => royal = true,
+                ast::PieceItem::Pass(_) => passes = true,
                 ast::PieceItem::Part(part) => {
                     if let Some(part) = lower_part(&mut cx, p.file, part) {
                         let before = table_cells;
@@ -332,7 +334,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 }
             }
         }
-        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, plus, royal, parts, span: p.node.span, file: p.file.to_string() });
+        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, plus, royal, passes, parts, span: p.node.span, file: p.file.to_string() });
     }
     // A promoted form (`+P`) goes to hand as the kind lettered `P`: one must exist.
     for (k, p) in kinds.iter().zip(&draft.pieces) {

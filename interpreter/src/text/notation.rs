@@ -450,6 +450,9 @@ fn san_decision(v: &Variant, pos: &Position, m: &Move, legal: &[Move], letters: 
         }
         _ => {}
     }
+    if m.is_pass() {
+        return "pass".to_string();
+    }
     match m.kind {
         MoveKind::Drop if m.is_promotion() => return format!("{}@{}", written_of(v, m.promotion, letters), geo.name(m.to)),
         MoveKind::Drop => return format!("{letter}@{}", geo.name(m.to)),

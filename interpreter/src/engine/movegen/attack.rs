@@ -43,6 +43,10 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
             } else if f & HOP != 0 {
                 // Ride to the screen, then to the first occupied cell beyond it, within the limit.
                 cells.iter().position(|&c| occupied(c)).is_some_and(|screen| {
+                    let piece = pos.board[cells[screen] as usize];
+                    if ray.screen_not != 0 && piece != 0 && kind_of(piece) == ray.screen_not - 1 {
+                        return false; // `not over`: this screen may not be jumped
+                    }
                     let beyond = &cells[screen + 1..];
                     beyond[..beyond.len().min(ray.hop_limit as usize)].iter().find(|&&c| occupied(c)) == Some(&cell)
                 })

@@ -27,6 +27,9 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
         castling_moves_with(game, t, pos, out, false);
     }
     promotion_moves(game, t, pos, out);
+    if t.passing {
+        pass_move(game, t, pos, out);
+    }
     if t.gating {
         add_gated(game, pos, out, first);
     }
@@ -149,6 +152,9 @@ pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
     if !game.promotion_moves.is_empty() {
         promotion_moves(game, t, pos, out);
     }
+    if t.passing {
+        pass_move(game, t, pos, out);
+    }
     if t.gating {
         add_gated(game, pos, out, first);
     }
@@ -227,7 +233,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.drop_compulsory || t.gating || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.drop_compulsory || t.gating || t.passing || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

@@ -16,6 +16,7 @@ mod drops;
 mod legal;
 pub mod observe;
 mod gating;
+mod pass;
 mod promote;
 mod spread;
 
@@ -27,6 +28,7 @@ pub use spread::spread_in_check;
 use attack::*;
 use drops::drops;
 use gating::add_gated;
+use pass::pass_move;
 use promote::promotion_moves;
 pub(crate) use drops::mating_drop;
 use crate::model::geometry::Cell;
@@ -132,6 +134,9 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
         } else if f & HOP != 0 {
             // Ride to the screen, then ride on beyond it for at most `hop_limit` cells.
             if let Some(screen) = cells.iter().position(|&c| pos.board[c as usize] != 0) {
+                if ray.screen_not != 0 && kind_of(pos.board[cells[screen] as usize]) == ray.screen_not - 1 {
+                    continue; // `not over`: this screen may not be jumped
+                }
                 let beyond = &cells[screen + 1..];
                 ride(pos, &e, out, piece, from, &beyond[..beyond.len().min(ray.hop_limit as usize)], f);
             }

@@ -197,6 +197,7 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
     let mut lame = false;
     let mut within = None;
     let (mut unmoved, mut not_in_check) = (false, false);
+    let mut not_over: Option<KindId> = None;
     let mut from_start = false;
     let mut ok = true;
     for m in &part.modifiers {
@@ -291,6 +292,19 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
                 lame |= blocks;
                 via_step = true;
             }
+            ast::Modifier::NotOver(name) => {
+                if kind != StepKind::Hop {
+                    ok = false;
+                    cx.diags.push(
+                        Diagnostic::error("E0111", file, m.span, "`not over` names what a hop may not jump", "not allowed here")
+                            .with_help("write it on a hop, e.g. `move hop W not over Cannon`"),
+                    );
+                }
+                match cx.kind(file, name) {
+                    Some(k) => not_over = Some(k),
+                    None => ok = false,
+                }
+            }
             ast::Modifier::When { unmoved: u, not_in_check: c } => {
                 if part.mode.node != ast::Mode::Quiet {
                     ok = false;
@@ -369,6 +383,7 @@ pub(super) fn lower_part(cx: &mut Cx, file: &str, part: &ast::MovePart) -> Optio
         within,
         unmoved,
         not_in_check,
+        not_over,
         span: part.span,
     })
 }
