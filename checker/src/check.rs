@@ -476,13 +476,27 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some() || passing(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some() || passing(v).is_some() || conversions(v).is_some()
 }
 
 /// A movement part that applies only sometimes (`if unmoved`, `if not in
 /// check`), which the Z3 encoding does not state.
 fn conditional_part(v: &Variant) -> Option<&rulebook_interpreter::model::Part> {
     v.game.kinds.iter().flat_map(|k| &k.parts).find(|p| p.unmoved || p.not_in_check || p.not_over.is_some())
+}
+
+/// A kind that converts enemy pieces (`converts …`), or drops limited by the
+/// pieces around them (`unlimited`, `next to own piece`, `enclosing`, `first
+/// filling`), which the Z3 encoding does not state.
+fn conversions(v: &Variant) -> Option<(String, rulebook_grammar::ast::Span)> {
+    if let Some(k) = v.game.kinds.iter().find(|k| k.converts_around.is_some() || k.converts_enclosed) {
+        return Some((k.file.clone(), k.span));
+    }
+    v.game
+        .hand
+        .as_ref()
+        .filter(|h| h.drop_limits.iter().any(|l| l.unlimited || l.next_to_own || l.enclosing || l.first_filling.is_some()))
+        .map(|h| (h.file.clone(), h.span))
 }
 
 /// A kind whose owner may pass (`pass`), which the Z3 encoding does not state.
@@ -557,6 +571,14 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
             "movement parts that apply only while a piece is unmoved or its owner not in check, or hops that may not jump a kind, are",
             "the other moves",
             "the Z3 encoding states a part's moves in every position and a hop over any screen; `if unmoved` needs the first-move rights (the FEN castling field's letters), `if not in check` the check and `not over` the screen's kind, which the encoding does not state for a part",
+        ));
+    }
+    if let Some((file, span)) = conversions(v) {
+        return Some(not_encoded(
+            (&file, span),
+            "conversions and drops that depend on the pieces around them are",
+            "the other moves",
+            "the Z3 encoding states a move or drop as one piece arriving; pieces that change side where it lands (`converts …`), drops from an endless supply and drops limited by the pieces around the cell are not stated",
         ));
     }
     if let Some(k) = passing(v) {
@@ -689,6 +711,9 @@ fn claims_verdicts(
     }
     if passing(v).is_some() {
         left_out.push("passes");
+    }
+    if conversions(v).is_some() {
+        left_out.push("conversions and drops that depend on the pieces around them");
     }
     if several_partners(v).is_some() {
         left_out.push("castling with partners of the later kinds");

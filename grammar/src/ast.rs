@@ -226,10 +226,23 @@ pub struct PieceDef {
 pub enum PieceItem {
     /// `royal`: no move may leave a royal piece of the mover attacked (check).
     Royal(Span),
-    /// `pass`: its owner may pass, a move that leaves the board as it is.
-    Pass(Span),
+    /// `pass [only when no other move]`: its owner may pass, a move that
+    /// leaves the board as it is (`true`: only with no other legal move).
+    Pass(Span, bool),
+    /// `converts around 1` / `converts enclosed`: enemy pieces near, or
+    /// closed off by, where it lands change side.
+    Converts(Span, Conversion),
     /// A movement part: `quiet ride W forward exactly 2 from rank 2 sets en-passant`.
     Part(MovePart),
+}
+
+/// What a piece converts where it lands (`converts …`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Conversion {
+    /// `around N`: enemy pieces within N king steps.
+    Around(u32),
+    /// `enclosed`: enemy lines between it and another piece of its side.
+    Enclosed,
 }
 
 /// One movement part of a piece.
@@ -542,6 +555,14 @@ pub enum HandRule {
         also_promoted: Option<Span>,
         /// `compulsory`: while its owner holds one, it must be dropped (the span of the word).
         compulsory: Option<Span>,
+        /// `unlimited`: a drop takes no piece from a hand.
+        unlimited: Option<Span>,
+        /// `next to own piece`: only next to a piece of the dropper's.
+        next_to_own: Option<Span>,
+        /// `enclosing`: only where the piece converts by `converts enclosed`.
+        enclosing: Option<Span>,
+        /// `first filling ZONE`: while a cell of the zone is empty, drops go only there.
+        first_filling: Option<Zone>,
     },
 }
 

@@ -404,7 +404,18 @@ impl Builder<'_> {
                     let inner = self.need(first_inner(child), item_span, "empty piece item")?;
                     body.push(match inner.as_rule() {
                         Rule::kw_royal => PieceItem::Royal(item_span),
-                        Rule::word_pass => PieceItem::Pass(item_span),
+                        Rule::piece_pass => PieceItem::Pass(item_span, inner.into_inner().any(|c| c.as_rule() == Rule::pass_stuck)),
+                        Rule::piece_converts => {
+                            let around = inner.into_inner().find(|c| c.as_rule() == Rule::converts_around);
+                            let conversion = match around {
+                                Some(a) => {
+                                    let n = a.into_inner().find(|c| c.as_rule() == Rule::number);
+                                    Conversion::Around(self.number(&self.need(n, item_span, "missing distance")?)?.node)
+                                }
+                                None => Conversion::Enclosed,
+                            };
+                            PieceItem::Converts(item_span, conversion)
+                        }
                         Rule::move_part => PieceItem::Part(self.move_part(inner)?),
                         _ => return Err(self.internal(item_span, "unknown piece item")),
                     });
@@ -817,6 +828,7 @@ impl Builder<'_> {
         let mut no_mate = None;
         let mut also_promoted = None;
         let mut compulsory = None;
+        let (mut unlimited, mut next_to_own, mut enclosing, mut first_filling) = (None, None, None, None);
         for c in pair.into_inner() {
             match c.as_rule() {
                 Rule::name => piece = Some(ident(&c)),
@@ -836,6 +848,14 @@ impl Builder<'_> {
                 Rule::drop_no_mate => no_mate = Some(span_of(&c)),
                 Rule::drop_promoted => also_promoted = Some(span_of(&c)),
                 Rule::drop_compulsory => compulsory = Some(span_of(&c)),
+                Rule::drop_unlimited => unlimited = Some(span_of(&c)),
+                Rule::drop_next_to => next_to_own = Some(span_of(&c)),
+                Rule::drop_enclosing => enclosing = Some(span_of(&c)),
+                Rule::drop_first_filling => {
+                    let c_span = span_of(&c);
+                    let z = c.into_inner().find(|p| p.as_rule() == Rule::zone);
+                    first_filling = Some(self.zone(self.need(z, c_span, "missing zone")?)?);
+                }
                 Rule::drop_where => {
                     let w_span = span_of(&c);
                     let w = self.need(first_inner(c), w_span, "empty drop zone")?;
@@ -863,6 +883,10 @@ impl Builder<'_> {
             no_mate,
             also_promoted,
             compulsory,
+            unlimited,
+            next_to_own,
+            enclosing,
+            first_filling,
         })
     }
 

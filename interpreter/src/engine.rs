@@ -5,6 +5,7 @@
 //! levels ([`frame`]).
 
 pub mod cond;
+pub mod convert;
 pub mod example;
 pub mod explosion;
 pub mod frame;

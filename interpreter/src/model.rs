@@ -274,6 +274,15 @@ pub struct PieceKind {
     /// `pass`: a player who has a piece of this kind may pass (a move that
     /// leaves the board as it is, written with its square twice).
     pub passes: bool,
+    /// `pass only when no other move`: the pass is legal only without
+    /// another legal move (ataxx, othello).
+    pub pass_when_stuck: bool,
+    /// `converts around N`: where it lands, enemy pieces within N king
+    /// steps change to its side (ataxx).
+    pub converts_around: Option<u32>,
+    /// `converts enclosed`: where it lands, every straight line of enemy
+    /// pieces from it to another piece of its side changes side (othello).
+    pub converts_enclosed: bool,
     /// The movement parts, each expanded per player.
     pub parts: Vec<Part>,
     /// Where it was defined (for diagnostics).
@@ -506,6 +515,16 @@ pub struct DropLimit {
     /// `compulsory`: while its owner holds one, drops of other kinds are
     /// not legal, and no other move is while a drop of it is legal (koedem).
     pub compulsory: bool,
+    /// `unlimited`: a drop takes no piece from a hand (ataxx's clones).
+    pub unlimited: bool,
+    /// `next to own piece`: only on a cell one king step from a piece of the dropper's.
+    pub next_to_own: bool,
+    /// `enclosing`: only where the piece converts by `converts enclosed` (othello).
+    pub enclosing: bool,
+    /// `first filling ZONE`, per player: while a cell of the zone is empty,
+    /// the kind is dropped only on the zone's empty cells, free of the other
+    /// limits (flipersi's centre).
+    pub first_filling: Option<[Vec<Cell>; 2]>,
 }
 
 /// How the game ends.

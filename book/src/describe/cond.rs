@@ -249,6 +249,7 @@ pub fn atom(game: &Game, a: &Atom, negated: bool) -> String {
             }
         }
         Atom::ToMove(w) => format!("{} is {}to move", who(game, *w), if negated { "not " } else { "" }),
+        Atom::BoardFull => format!("the board is {}full", if negated { "not " } else { "" }),
         Atom::Passed(w) => format!("{}'s last move was {}a pass", who(game, *w), if negated { "not " } else { "" }),
         Atom::HasOnly { who: w, counts } => {
             let listed: Vec<String> = counts

@@ -47,6 +47,18 @@ pub fn hand(game: &Game) -> Option<Section> {
             if limit.no_mate {
                 extra.push("never to give checkmate".to_string());
             }
+            if limit.unlimited {
+                extra.push("from an endless supply (a drop takes nothing from the hand)".to_string());
+            }
+            if limit.next_to_own {
+                extra.push("only next to a piece of the dropper's".to_string());
+            }
+            if limit.enclosing {
+                extra.push("only where it turns over at least one enemy piece".to_string());
+            }
+            if let Some(first) = &limit.first_filling {
+                extra.push(format!("but while any of {} is empty, only there (and free of these limits)", zone(game, &first[0])));
+            }
             if limit.compulsory {
                 extra.push("and while its owner holds one it must be dropped: no other drop is legal, and no other move while this drop is".to_string());
             }

@@ -44,7 +44,15 @@ pub fn movement(game: &Game, kind: &PieceKind) -> Section {
         .describes(rulebook_interpreter::model::doc::ItemRef::Piece(kind.name.clone()))
         .at(&kind.file, kind.span.start);
     if kind.passes {
-        s = s.paragraph(format!("A player who has a {} may pass: a move that leaves the board as it is (written with its square twice), legal when it leaves no royal piece of the player attacked.", kind.name));
+        let when = if kind.pass_when_stuck { ", only when they have no other legal move" } else { "" };
+        s = s.paragraph(format!("A player who has a {} may pass{when}: a move that leaves the board as it is (written with its square twice), legal when it leaves no royal piece of the player attacked.", kind.name));
+    }
+    if let Some(n) = kind.converts_around {
+        let steps = if n == 1 { "next to it".to_string() } else { format!("within {n} king steps of it") };
+        s = s.paragraph(format!("Where a {} lands, moved or dropped, every enemy piece {steps} changes to its side.", kind.name));
+    }
+    if kind.converts_enclosed {
+        s = s.paragraph(format!("Where a {} lands, moved or dropped, every straight line of enemy pieces from it up to another piece of its side (in any of the king's directions) changes to its side.", kind.name));
     }
     if kind.royal {
         s = s.paragraph(format!("The {} is royal: no move may leave it attacked, and a player whose royal piece is attacked is in check.", kind.name));

@@ -106,6 +106,7 @@ impl Encoder<'_> {
             Atom::InCheck(w) => self.in_check(s, roles.player(*w)),
             Atom::ChecksGiven { .. } => return Err(Unstated("check counting")),
             Atom::Passed(_) => return Err(Unstated("passing")),
+            Atom::BoardFull => return Err(Unstated("a full board")),
             Atom::ToMove(w) => Bool::from_bool(roles.to_move == roles.player(*w)),
             Atom::HasOnly { who, counts } => {
                 let p = roles.player(*who);

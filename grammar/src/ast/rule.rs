@@ -223,6 +223,8 @@ pub enum CondAtom {
     ToMove(Spanned<PlayerRef>),
     /// `mover passed`: the player's last move was a pass.
     Passed(Spanned<PlayerRef>),
+    /// `board full`: no cell of the board is empty.
+    BoardFull,
     /// `PLAYER has only King Bishop`.
     HasOnly {
         /// The player.

@@ -252,6 +252,7 @@ impl Builder<'_> {
             }
             Rule::cond_to_move => CondAtom::ToMove(player()?),
             Rule::cond_passed => CondAtom::Passed(player()?),
+            Rule::cond_full => CondAtom::BoardFull,
             Rule::cond_has_only => {
                 let kinds = children.iter().filter(|p| p.as_rule() == Rule::name).map(ident).collect();
                 CondAtom::HasOnly { player: player()?, kinds }

@@ -483,6 +483,10 @@ fn hand_rules() {
             no_mate: None,
             also_promoted: None,
             compulsory: None,
+            unlimited: None,
+            next_to_own: None,
+            enclosing: None,
+            first_filling: None,
         }
     );
     assert_eq!(text(&src, hand.rules[2].span), "drop any on empty");

@@ -359,6 +359,7 @@ impl Cx<'_> {
             Atom::ChecksGiven { who, times } => u32::from(self.pos.checks[self.player(*who) as usize]) >= *times,
             Atom::ToMove(w) => self.pos.side == self.player(*w),
             Atom::Passed(w) => self.pos.passed[self.player(*w) as usize],
+            Atom::BoardFull => game.geometry.board_cells().all(|c| self.pos.board[c as usize] != 0),
             Atom::HasOnly { who, counts } => {
                 self.material(self.player(*who)).iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))
             }

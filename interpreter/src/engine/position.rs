@@ -392,8 +392,11 @@ impl Position {
         let mut revealed = false;
         match m.kind {
             MoveKind::Drop => {
-                // `also promoted`: the piece goes down as its promoted form.
-                self.hand[us as usize][m.piece as usize] -= 1;
+                // `also promoted`: the piece goes down as its promoted form;
+                // an `unlimited` drop takes nothing from the hand.
+                if !game.hand.as_ref().is_some_and(|h| h.drop_limits.get(m.piece as usize).is_some_and(|l| l.unlimited)) {
+                    self.hand[us as usize][m.piece as usize] -= 1;
+                }
                 let placed = if m.is_promotion() { m.promotion } else { m.piece };
                 self.put(m.to, code(placed, us), t);
             }
@@ -488,6 +491,10 @@ impl Position {
                 MoveKind::EnPassant => lose(m.aux as Cell),
                 _ => {}
             }
+        }
+        if t.converting && m.kind != MoveKind::Castle && !m.is_pass() {
+            // `converts …`: enemy pieces near or closed off by the arrival change side.
+            crate::engine::convert::after_landing(game, t, self, m.to, us);
         }
         if m.gate != NO_KIND {
             // Gating: a piece from hand on the cell the move left (its right is not kept).

@@ -218,6 +218,13 @@ pub struct Tables {
     pub first_move_rights: bool,
     /// Some kind may pass (`pass`): counting takes the general path.
     pub passing: bool,
+    /// The king-step vectors of the board (every vector of -1, 0, 1 but
+    /// zero), where a kind converts or a drop must be next to a piece.
+    pub king_steps: Vec<Vec<i32>>,
+    /// Per cell, the cells one king step away (built where `king_steps` is).
+    pub neighbours: Vec<Vec<Cell>>,
+    /// Some kind converts enemy pieces where it lands (`converts …`).
+    pub converting: bool,
     /// Some `ply-end` rule takes first-move rights (`… loses its first-move
     /// right`): `Position::make` applies it after every move.
     pub loses_rights: bool,
@@ -680,6 +687,15 @@ impl Tables {
             })
             .collect();
         let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
+        // Conversions and drops next to a piece need the king steps.
+        let adjacency = game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed)
+            || game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.next_to_own || l.enclosing));
+        let king_steps: Vec<Vec<i32>> = if adjacency { king_step_vectors(geo.dims()) } else { Vec::new() };
+        let neighbours: Vec<Vec<Cell>> = if adjacency {
+            (0..ncells as Cell).map(|c| if geo.on_board[c as usize] { king_steps.iter().filter_map(|v| step(c, v)).collect() } else { Vec::new() }).collect()
+        } else {
+            Vec::new()
+        };
         let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
         let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
         let first_move_rights = gating || game.kinds.iter().flat_map(|k| &k.parts).any(|p| p.unmoved);
@@ -738,6 +754,9 @@ impl Tables {
             gating,
             first_move_rights,
             passing: game.kinds.iter().any(|k| k.passes),
+            king_steps,
+            neighbours,
+            converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
             loses_rights: game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_))),
             royal_mask,
             blast_index,
@@ -834,4 +853,15 @@ mod tests {
         }
         assert!(checked >= 12, "{checked} variants");
     }
+}
+
+/// Every vector of -1, 0 or 1 per axis but the zero vector: the king's
+/// steps in `dims` dimensions (8 in 2D, 26 in 3D).
+fn king_step_vectors(dims: usize) -> Vec<Vec<i32>> {
+    let mut out: Vec<Vec<i32>> = vec![Vec::new()];
+    for _ in 0..dims {
+        out = out.into_iter().flat_map(|v| (-1..=1).map(move |x| [v.clone(), vec![x]].concat())).collect();
+    }
+    out.retain(|v| v.iter().any(|&x| x != 0));
+    out
 }

@@ -292,6 +292,8 @@ pub enum Atom {
     ToMove(Who),
     /// The player's last move was a pass (`Position::passed`).
     Passed(Who),
+    /// No cell of the board is empty.
+    BoardFull,
     /// Every piece of the player on the board is of a listed kind, each kind
     /// at most as often as listed (`counts[kind]`).
     HasOnly {
@@ -365,7 +367,7 @@ impl Cond {
             }
             Atom::Distance { from, to, .. } => rel(from.who) || rel(to.who),
             Atom::Exiled { pieces, onto } => rel(pieces.who) || onto.is_some_and(|o| rel(o.who)),
-            Atom::PhaseEnds(_) => false,
+            Atom::PhaseEnds(_) | Atom::BoardFull => false,
             Atom::Attacks { pieces, target } | Atom::Faces { pieces, target, .. } => rel(pieces.who) || rel(target.who),
             Atom::InCheck(w) | Atom::ToMove(w) | Atom::Passed(w) | Atom::HasOnly { who: w, .. } | Atom::ChecksGiven { who: w, .. } => rel(*w),
         })

@@ -307,12 +307,17 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
             }
         }
         let mut royal = false;
-        let mut passes = false;
+        let (mut passes, mut pass_when_stuck, mut converts_around, mut converts_enclosed) = (false, false, None, false);
         let mut parts = Vec::new();
         for item in &p.node.body {
             match item {
                 ast::PieceItem::Royal(_) => royal = true,
-                ast::PieceItem::Pass(_) => passes = true,
+                ast::PieceItem::Pass(_, stuck) => {
+                    passes = true;
+                    pass_when_stuck = *stuck;
+                }
+                ast::PieceItem::Converts(_, ast::Conversion::Around(n)) => converts_around = Some(*n),
+                ast::PieceItem::Converts(_, ast::Conversion::Enclosed) => converts_enclosed = true,
                 ast::PieceItem::Part(part) => {
                     if let Some(part) = lower_part(&mut cx, p.file, part) {
                         let before = table_cells;
@@ -334,7 +339,7 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
                 }
             }
         }
-        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, plus, royal, passes, parts, span: p.node.span, file: p.file.to_string() });
+        kinds.push(PieceKind { name: p.node.name.node.clone(), letter, plus, royal, passes, pass_when_stuck, converts_around, converts_enclosed, parts, span: p.node.span, file: p.file.to_string() });
     }
     // A promoted form (`+P`) goes to hand as the kind lettered `P`: one must exist.
     for (k, p) in kinds.iter().zip(&draft.pieces) {

@@ -359,6 +359,19 @@ fn read_extension(game: &Game, pos: &mut Position, entries: &[ExtensionEntry], s
                     })?
                     .map(Box::new);
             }
+            "passed" => {
+                // The players whose last move was a pass: `w`, `b` or `wb`.
+                for (i, ch) in e.value.char_indices() {
+                    match ch {
+                        'w' => pos.passed[0] = true,
+                        'b' => pos.passed[1] = true,
+                        _ => {
+                            return Err(err_code(src, EXTENSION, e.value_at + i, e.value_at + i + ch.len_utf8(), format!("bad `passed`: `{ch}`"), "not a player")
+                                .with_help("`passed=` lists the players whose last move was a pass: `w`, `b` or `wb`"))
+                        }
+                    }
+                }
+            }
             key if crate::flow::text::KEYS.contains(&key) => {
                 if let Some(Err(x)) = crate::flow::text::read_key(game, pos, key, e.value) {
                     return Err(err_code(src, EXTENSION, e.value_at + x.start, e.value_at + x.end, format!("bad `{key}`: {}", x.message), "here")
@@ -367,7 +380,7 @@ fn read_extension(game: &Game, pos: &mut Position, entries: &[ExtensionEntry], s
             }
             _ => {
                 return Err(err_code(src, EXTENSION, e.key_at, e.key_at + e.key.len(), format!("unknown key `{}` in the extension field", e.key), "not a key of the position text")
-                    .with_help("the extension field's keys are: `frame`, `phase`, `oblige`, `out`, `waived`"));
+                    .with_help("the extension field's keys are: `frame`, `phase`, `oblige`, `out`, `waived`, `passed`"));
             }
         }
     }
@@ -382,6 +395,11 @@ fn write_extension(game: &Game, pos: &Position, out: &mut String) {
         entries.push(("frame", crate::engine::frame::write(game, frame)));
     }
     entries.extend(crate::flow::text::write_keys(game, pos));
+    if pos.passed.iter().any(|&p| p) {
+        // Who passed last (`pass` in a piece): rules may ask (`mover passed`).
+        let who: String = pos.passed.iter().zip(['w', 'b']).filter(|(p, _)| **p).map(|(_, c)| c).collect();
+        entries.push(("passed", who));
+    }
     if entries.is_empty() {
         return;
     }

@@ -13,8 +13,39 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
         return;
     }
     let us = pos.side;
+    let limits = game.hand.as_ref().map(|h| &h.drop_limits);
     for (kind, &n) in pos.hand[us as usize][..game.kinds.len()].iter().enumerate() {
-        if n == 0 {
+        let limit = limits.and_then(|l| l.get(kind));
+        if n == 0 && !limit.is_some_and(|l| l.unlimited) {
+            continue;
+        }
+        if let Some(first) = limit.and_then(|l| l.first_filling.as_ref()) {
+            // `first filling ZONE`: while the zone has an empty cell, only there.
+            let empty: Vec<Cell> = first[us as usize].iter().copied().filter(|&c| pos.board[c as usize] == 0).collect();
+            if !empty.is_empty() {
+                for c in empty {
+                    push_drop(out, kind, c as usize, t.drop_face[kind]);
+                }
+                continue;
+            }
+        }
+        if limit.is_some_and(|l| l.next_to_own || l.enclosing) {
+            // Drops that depend on the pieces around the cell: tested one by one.
+            let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
+            for (cell, &ok) in zone.iter().enumerate() {
+                if !ok || pos.board[cell] != 0 {
+                    continue;
+                }
+                let l = limit.expect("a limit");
+                let own = |c: &Cell| pos.board[*c as usize] != 0 && color_of(pos.board[*c as usize]) == us;
+                if l.next_to_own && !t.neighbours[cell].iter().any(own) {
+                    continue;
+                }
+                if l.enclosing && crate::engine::convert::enclosed(game, t, pos, cell as Cell, us).is_empty() {
+                    continue;
+                }
+                push_drop(out, kind, cell, t.drop_face[kind]);
+            }
             continue;
         }
         let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];

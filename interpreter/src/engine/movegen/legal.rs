@@ -28,7 +28,7 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
     }
     promotion_moves(game, t, pos, out);
     if t.passing {
-        pass_move(game, t, pos, out);
+        pass_move(game, t, pos, out, first);
     }
     if t.gating {
         add_gated(game, pos, out, first);
@@ -153,7 +153,7 @@ pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
         promotion_moves(game, t, pos, out);
     }
     if t.passing {
-        pass_move(game, t, pos, out);
+        pass_move(game, t, pos, out, first);
     }
     if t.gating {
         add_gated(game, pos, out, first);

@@ -24,8 +24,17 @@ pub(super) fn lower_hand(cx: &mut Cx, h: From<ast::Hand>, nkinds: usize) -> Hand
             }
             ast::HandRule::CaptureToHand => rules.capture_to_hand = true,
             ast::HandRule::DemotePromoted(k) => rules.demote_to = cx.kind(h.file, k),
-            ast::HandRule::Drop { piece, only, except, per_line, no_mate, also_promoted, compulsory } => {
-                let mut limit = DropLimit { per_line: None, no_mate: no_mate.is_some(), also_promoted: also_promoted.is_some(), compulsory: compulsory.is_some() };
+            ast::HandRule::Drop { piece, only, except, per_line, no_mate, also_promoted, compulsory, unlimited, next_to_own, enclosing, first_filling } => {
+                let mut limit = DropLimit {
+                    per_line: None,
+                    no_mate: no_mate.is_some(),
+                    also_promoted: also_promoted.is_some(),
+                    compulsory: compulsory.is_some(),
+                    unlimited: unlimited.is_some(),
+                    next_to_own: next_to_own.is_some(),
+                    enclosing: enclosing.is_some(),
+                    first_filling: first_filling.as_ref().and_then(|z| cx.zone(h.file, z)),
+                };
                 if let Some((n, axis)) = per_line {
                     match cx.geometry.axis_index(&axis.node) {
                         Some(a) if n.node >= 1 => limit.per_line = Some((a, n.node)),

@@ -196,7 +196,7 @@ fn mentions_own(a: &ast::CondAtom) -> bool {
         ast::CondAtom::Attacks { pieces, target } | ast::CondAtom::Faces { pieces, target, .. } => rel(pieces) || rel(target),
         ast::CondAtom::InCheck(p) | ast::CondAtom::ToMove(p) | ast::CondAtom::Passed(p) | ast::CondAtom::HasOnly { player: p, .. } | ast::CondAtom::ChecksGiven { player: p, .. } => relp(p),
         ast::CondAtom::Exiled { pieces, onto } => rel(pieces) || onto.as_ref().is_some_and(rel),
-        ast::CondAtom::PhaseEnds(_) => false,
+        ast::CondAtom::PhaseEnds(_) | ast::CondAtom::BoardFull => false,
     }
 }
 
@@ -344,6 +344,7 @@ fn lower_atom(cx: &mut Cx, file: &str, a: &Spanned<ast::CondAtom>, scope: &RuleS
         ast::CondAtom::ChecksGiven { player, times } => Atom::ChecksGiven { who: who(cx, file, player)?, times: times.node },
         ast::CondAtom::ToMove(p) => Atom::ToMove(who(cx, file, p)?),
         ast::CondAtom::Passed(p) => Atom::Passed(who(cx, file, p)?),
+        ast::CondAtom::BoardFull => Atom::BoardFull,
         ast::CondAtom::HasOnly { player, kinds: names } => {
             let w = who(cx, file, player);
             let mut counts = vec![0u8; kinds];
