@@ -135,6 +135,8 @@ const SETUPS: &[(&str, usize, usize, usize)] = &[
     ("rules/fairy/janggi.rules", 90, 32, 0),
     // Xiangqi's black (16) against P1P1P1P1P/9/9/M1BAKAB2 (5+6).
     ("rules/fairy/manchu.rules", 90, 27, 0),
+    // 10 × 10: 3q2q3/10/10/q8q/…/Q8Q/10/10/3Q2Q3, four amazons each.
+    ("rules/fairy/amazons.rules", 100, 8, 0),
     // 7 × 7: P5p/7/7/7/7/7/p5P, two stones each.
     ("rules/fairy/ataxx.rules", 49, 4, 0),
     // 10 × 10: the centre's four discs, 50 in each hand.

@@ -476,7 +476,7 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some() || passing(v).is_some() || conversions(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some() || passing(v).is_some() || conversions(v).is_some() || walls(v).is_some()
 }
 
 /// A movement part that applies only sometimes (`if unmoved`, `if not in
@@ -497,6 +497,11 @@ fn conversions(v: &Variant) -> Option<(String, rulebook_grammar::ast::Span)> {
         .as_ref()
         .filter(|h| h.drop_limits.iter().any(|l| l.unlimited || l.next_to_own || l.enclosing || l.first_filling.is_some()))
         .map(|h| (h.file.clone(), h.span))
+}
+
+/// A player who puts walls (`then … wall …`), which the Z3 encoding does not state.
+fn walls(v: &Variant) -> Option<&rulebook_interpreter::model::Player> {
+    v.game.players.iter().find(|p| p.wall.is_some())
 }
 
 /// A kind whose owner may pass (`pass`), which the Z3 encoding does not state.
@@ -571,6 +576,15 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
             "movement parts that apply only while a piece is unmoved or its owner not in check, or hops that may not jump a kind, are",
             "the other moves",
             "the Z3 encoding states a part's moves in every position and a hop over any screen; `if unmoved` needs the first-move rights (the FEN castling field's letters), `if not in check` the check and `not over` the screen's kind, which the encoding does not state for a part",
+        ));
+    }
+    if walls(v).is_some() {
+        let (file, span) = v.game.kinds.first().map_or((String::new(), rulebook_grammar::ast::Span::new(0, 0)), |k| (k.file.clone(), k.span));
+        return Some(not_encoded(
+            (&file, span),
+            "walls are",
+            "the moves without their walls",
+            "the Z3 encoding states moves of the players' pieces; the wall every move also puts (`then moves the wall anywhere`, `then shoots a wall from the moved piece`) is not stated",
         ));
     }
     if let Some((file, span)) = conversions(v) {
@@ -714,6 +728,9 @@ fn claims_verdicts(
     }
     if conversions(v).is_some() {
         left_out.push("conversions and drops that depend on the pieces around them");
+    }
+    if walls(v).is_some() {
+        left_out.push("walls");
     }
     if several_partners(v).is_some() {
         left_out.push("castling with partners of the later kinds");

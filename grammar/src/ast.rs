@@ -191,8 +191,19 @@ pub struct PlayerDef {
     pub no_royal: Option<Span>,
     /// `in check only when all royal pieces are attacked`: where the words stand.
     pub all_royal: Option<Span>,
+    /// `then moves the wall anywhere` / `then shoots a wall from the moved piece`.
+    pub wall: Option<Spanned<WallRule>>,
     /// The whole entry.
     pub span: Span,
+}
+
+/// What a player does with walls after each move (`then …` under `players`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WallRule {
+    /// `moves the wall anywhere`: the one wall moves to an empty square it did not stand on.
+    MovesAnywhere,
+    /// `shoots a wall from the moved piece`: a new wall where the moved piece could move.
+    ShootsFromMoved,
 }
 
 /// `forward +rank`: the direction word `forward` means the positive rank direction.

@@ -810,6 +810,8 @@ fn describe(rule: Rule) -> &'static [&'static str] {
         drop_first_filling | word_first | word_filling => &["`first filling ZONE`"],
         drop_enclosing | word_enclosing => &["`enclosing`"],
         cond_full | word_full => &["`board full`"],
+        player_wall => &["`then moves the wall anywhere` or `then shoots a wall from the moved piece`"],
+        wall_moves | wall_shoots | word_the | word_wall | word_anywhere | word_shoots | word_moved => &["`moves the wall anywhere` or `shoots a wall from the moved piece`"],
         cond_passed | word_passed => &["`PLAYER passed`"],
         mod_not_over => &["`not over PIECE`"],
         mod_if => &["`if unmoved` or `if not in check`"],

@@ -346,12 +346,18 @@ impl Builder<'_> {
             let mut directions = Vec::new();
             let mut no_royal = None;
             let mut all_royal = None;
+            let mut wall = None;
             for child in def.into_inner() {
                 match child.as_rule() {
                     Rule::name => name = Some(ident(&child)),
                     Rule::direction_decl => directions.push(self.direction_decl(child)?),
                     Rule::player_no_royal => no_royal = Some(span_of(&child)),
                     Rule::player_all_royal => all_royal = Some(span_of(&child)),
+                    Rule::player_wall => {
+                        let s = span_of(&child);
+                        let shoots = child.into_inner().any(|c| c.as_rule() == Rule::wall_shoots);
+                        wall = Some(Spanned::new(if shoots { WallRule::ShootsFromMoved } else { WallRule::MovesAnywhere }, s));
+                    }
                     _ => {}
                 }
             }
@@ -361,6 +367,7 @@ impl Builder<'_> {
                 directions,
                 no_royal,
                 all_royal,
+                wall,
                 span: def_span,
             });
         }

@@ -238,6 +238,21 @@ pub struct Player {
     /// royal pieces the player may leave some attacked, not all at once
     /// (spartan's two kings).
     pub all_royal: bool,
+    /// What the player does with walls after each move (duck chess, amazons).
+    pub wall: Option<WallRule>,
+}
+
+/// Walls: blockers nobody owns (FEN `*`): nothing moves onto or through
+/// them, nothing captures them. What a player does with them after each of
+/// its moves (`then …` under `players`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WallRule {
+    /// `moves the wall anywhere` (duck chess): the walls are taken away and
+    /// one is put on an empty square (after the move) where none stood.
+    MovesAnywhere,
+    /// `shoots a wall from the moved piece` (amazons): a new wall on a square
+    /// the moved piece could move to (quietly) from where it landed.
+    ShootsFromMoved,
 }
 
 impl Player {

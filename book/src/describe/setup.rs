@@ -47,6 +47,12 @@ pub fn players(game: &Game) -> Section {
                 .collect();
             let order = if i == 0 { "moves first" } else { "moves second" };
             let royal = if p.no_royal { " This player has no royal piece: never in check, never checkmated." } else { "" };
+            let wall = match p.wall {
+                None => "",
+                Some(rulebook_interpreter::model::WallRule::MovesAnywhere) => " After each move this player moves the wall (a blocker nobody owns, written `*`) to any empty square it did not stand on, as part of the move.",
+                Some(rulebook_interpreter::model::WallRule::ShootsFromMoved) => " After each move this player adds a wall (a blocker nobody owns, written `*`) on a square the moved piece could move to from where it landed, as part of the move; walls stay.",
+            };
+            let royal = format!("{royal}{wall}");
             if dirs.is_empty() {
                 format!("{} {order}.{royal}", player(game, i))
             } else {

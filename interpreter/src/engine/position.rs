@@ -81,7 +81,8 @@ pub struct Move {
     pub observed: u8,
     /// A gating move (`gate` in `hand`): the kind put from the mover's hand
     /// on the cell `second` (the cell the piece left, or castling's partner
-    /// cell); [`NO_KIND`] otherwise.
+    /// cell); [`WALL_GATE`]: a wall goes on `second` (duck chess, amazons);
+    /// [`NO_KIND`] otherwise. Read it through [`Move::gated`] and [`Move::wall`].
     pub gate: KindId,
 }
 
@@ -96,6 +97,11 @@ pub const DISPLACED: u8 = 2;
 pub const NO_PROMOTION: KindId = KindId::MAX;
 /// Marks a move without a reveal or unveiled capture.
 pub const NO_KIND: KindId = KindId::MAX;
+/// [`Move::gate`] of a move that also puts a wall on [`Move::second`].
+pub const WALL_GATE: KindId = KindId::MAX - 1;
+/// The board code of a wall: a blocker nobody owns (no kind has this code:
+/// kinds are at most 63, and kind 63 would be code 127 for white only).
+pub const WALL: u8 = 0x7F;
 
 impl Move {
     /// A plain move of `piece` from `from` to `to`.
@@ -115,6 +121,18 @@ impl Move {
     /// Does this move have a chance outcome (a reveal or an unveiled capture)?
     pub fn is_chance(&self) -> bool {
         self.reveal != NO_KIND || self.unveil != NO_KIND || self.outcome != 0
+    }
+
+    /// The kind a gating move puts from hand on `second`, if it is one.
+    #[inline]
+    pub fn gated(&self) -> Option<KindId> {
+        (self.gate != NO_KIND && self.gate != WALL_GATE).then_some(self.gate)
+    }
+
+    /// The cell where this move puts a wall (duck chess, amazons), if any.
+    #[inline]
+    pub fn wall(&self) -> Option<Cell> {
+        (self.gate == WALL_GATE).then_some(self.second)
     }
 
     /// Is this a pass (`pass` in a piece): a move of a piece to its own
@@ -176,6 +194,8 @@ pub struct Position {
     /// file letters): it has not moved and was not captured there. Kept only
     /// where the rules use the right (`gate` in `hand`); else empty.
     pub unmoved: [u64; WORDS],
+    /// Cells holding a wall (board code [`WALL`]): a blocker nobody owns.
+    pub walls: [u64; WORDS],
     /// Per player: its last move was a pass (`pass` in a piece); not
     /// written in FEN (a position given as text follows no pass).
     pub passed: [bool; 2],
@@ -211,6 +231,7 @@ impl Position {
             checks: [0; 2],
             unmoved: [0; WORDS],
             passed: [false; 2],
+            walls: [0; WORDS],
         }
     }
 
@@ -270,6 +291,7 @@ impl Position {
         self.hidden[..n].copy_from_slice(&src.hidden[..n]);
         self.unmoved[..n].copy_from_slice(&src.unmoved[..n]);
         self.passed = src.passed;
+        self.walls[..n].copy_from_slice(&src.walls[..n]);
         if self.spread.is_some() || src.spread.is_some() {
             self.spread.clone_from(&src.spread);
         }
@@ -349,6 +371,25 @@ impl Position {
             MoveKind::Normal | MoveKind::EnPassantSetter => m.to,
         };
         (self.board[cell as usize] != 0).then_some(cell)
+    }
+
+    /// Puts a wall on the empty `cell`.
+    pub fn set_wall(&mut self, cell: Cell) {
+        self.board[cell as usize] = WALL;
+        self.walls[cell as usize / 64] |= 1u64 << (cell % 64);
+    }
+
+    /// Takes every wall away.
+    pub fn clear_walls(&mut self, t: &Tables) {
+        for w in 0..t.nwords {
+            let mut bits = self.walls[w];
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.board[c] = 0;
+            }
+            self.walls[w] = 0;
+        }
     }
 
     /// Does `m` capture here (before it is made)?
@@ -496,10 +537,26 @@ impl Position {
             // `converts …`: enemy pieces near or closed off by the arrival change side.
             crate::engine::convert::after_landing(game, t, self, m.to, us);
         }
-        if m.gate != NO_KIND {
+        if let Some(kind) = m.gated() {
             // Gating: a piece from hand on the cell the move left (its right is not kept).
-            self.hand[us as usize][m.gate as usize] -= 1;
-            self.put(m.second, code(m.gate, us), t);
+            self.hand[us as usize][kind as usize] -= 1;
+            self.put(m.second, code(kind, us), t);
+        }
+        if let Some(cell) = m.wall() {
+            // Walls: the duck moves (the walls are taken away first), an arrow is added.
+            if game.players[us as usize].wall == Some(crate::model::WallRule::MovesAnywhere) {
+                self.clear_walls(t);
+            }
+            self.set_wall(cell);
+            // A wall on a square a pawn just passed: no capture can land there.
+            let n = self.ep_len as usize;
+            if let Some(i) = self.ep_targets[..n].iter().position(|&c| c == cell) {
+                self.ep_targets.copy_within(i + 1..n, i);
+                self.ep_len -= 1;
+                if self.ep_len == 0 {
+                    self.ep_victim = NO_CELL;
+                }
+            }
         }
         if revealed && game.end.fifty_move_reveal {
             resets = true;
@@ -565,6 +622,9 @@ impl Position {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
         }
         extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from(self.passed[0]) + 2 * u64::from(self.passed[1]));
+        for &w in &self.walls[..t.nwords] {
+            extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w ^ 0x5A5A);
+        }
         for hand in &self.hand {
             for &n in hand {
                 extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);

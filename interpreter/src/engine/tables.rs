@@ -225,6 +225,9 @@ pub struct Tables {
     pub neighbours: Vec<Vec<Cell>>,
     /// Some kind converts enemy pieces where it lands (`converts …`).
     pub converting: bool,
+    /// A player puts walls after its moves (`then … wall …`): every move
+    /// carries its wall, and counting takes the general path.
+    pub walling: bool,
     /// Some `ply-end` rule takes first-move rights (`… loses its first-move
     /// right`): `Position::make` applies it after every move.
     pub loses_rights: bool,
@@ -756,6 +759,7 @@ impl Tables {
             passing: game.kinds.iter().any(|k| k.passes),
             king_steps,
             neighbours,
+            walling: game.players.iter().any(|p| p.wall.is_some()),
             converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
             loses_rights: game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_))),
             royal_mask,

@@ -13,7 +13,7 @@
 use crate::model::geometry::{Cell, MAX_CELLS};
 use crate::model::{CastlingSide, Color, Game};
 use crate::engine::movegen;
-use crate::engine::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED};
+use crate::engine::position::{code, color_of, kind_of, Position, NO_CELL, PROMOTED, WALL};
 use crate::engine::spread::{Pair, SpreadState};
 use crate::engine::tables::Tables;
 use rulebook_grammar::ast::Span;
@@ -457,6 +457,13 @@ fn parse_slice(
             }
             if ch == '*' {
                 coords[0] = x;
+                if let (true, Some(cell)) = (game.players.iter().any(|p| p.wall.is_some()), cell_at(geo, coords).filter(|_| x < n)) {
+                    // A wall (duck chess, amazons) on a square of the board.
+                    pos.set_wall(cell);
+                    x += 1;
+                    j += 1;
+                    continue;
+                }
                 if x >= n || cell_at(geo, coords).is_some() {
                     return Err(err(src, at + j, at + j + 1, "`*` on a square that is not a hole", "not a hole")
                         .with_help("`*` marks a hole of the board; count empty squares with digits"));
@@ -1190,6 +1197,13 @@ fn write_slice(game: &Game, pos: &Position, axis: usize, coords: &mut Vec<usize>
                     let c = pos.board[cell as usize];
                     if c == 0 {
                         empty += 1;
+                    } else if c == WALL {
+                        // A wall: `*`, as a hole (the board tells them apart).
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push('*');
                     } else {
                         if empty > 0 {
                             out.push_str(&empty.to_string());

@@ -70,14 +70,19 @@ fn promotion_suffix(v: &Variant, piece: KindId, target: KindId) -> String {
 /// `/through`, `/bounce`.
 pub fn coordinate(v: &Variant, m: &Move) -> String {
     let mut s = coordinate_decision(v, m, false);
-    if m.gate != NO_KIND {
+    if let Some(kind) = m.gated() {
         // Gating (Fairy-Stockfish's form): the gated piece's letter in lower
         // case; castling that gates on the partner's cell is written from it.
         if m.kind == MoveKind::Castle && m.second == m.aux as Cell {
             let geo = &v.game.geometry;
             s = format!("{}{}", geo.name(m.aux as Cell), geo.name(m.from));
         }
-        s.push(v.game.kinds[m.gate as usize].letter.to_ascii_lowercase());
+        s.push(v.game.kinds[kind as usize].letter.to_ascii_lowercase());
+    }
+    if let Some(cell) = m.wall() {
+        // A wall (Fairy-Stockfish's form): `,` then the destination and the wall's square.
+        let geo = &v.game.geometry;
+        s = format!("{s},{}{}", geo.name(m.to), geo.name(cell));
     }
     s.push_str(&outcome_suffix(m));
     if m.reveal != NO_KIND {
@@ -425,10 +430,13 @@ pub fn san_plain_in(v: &Variant, pos: &Position, m: &Move, legal: &[Move], lette
 /// A gating move's SAN suffix: `/H` (castling also names the cell: `/He1`);
 /// empty for other moves.
 fn gate_suffix(v: &Variant, m: &Move, letters: Option<&LetterSet>) -> String {
-    if m.gate == NO_KIND {
-        return String::new();
+    if let Some(cell) = m.wall() {
+        return format!(",{}", v.game.geometry.name(cell));
     }
-    let mut s = format!("/{}", written_of(v, m.gate, letters));
+    let Some(kind) = m.gated() else {
+        return String::new();
+    };
+    let mut s = format!("/{}", written_of(v, kind, letters));
     if m.kind == MoveKind::Castle {
         s.push_str(&v.game.geometry.name(m.second));
     }
@@ -741,7 +749,7 @@ fn forms(v: &Variant, pos: &Position, m: &Move, legal: &[Move], set: Option<&Let
         }
     }
     if m.gate != NO_KIND {
-        // Every SAN form names the gated piece (`Nf3/H`, `O-O/Hh1`).
+        // Every SAN form names the gated piece (`Nf3/H`, `O-O/Hh1`) or the wall (`e4,e5`).
         let gate = gate_suffix(v, m, set);
         for f in &mut out {
             f.push_str(&gate);
@@ -751,12 +759,12 @@ fn forms(v: &Variant, pos: &Position, m: &Move, legal: &[Move], set: Option<&Let
         let coord = coordinate(v, &m.decision());
         out.push(coord.clone());
         out.push(coordinate(v, &Move { unveil: NO_KIND, outcome: 0, ..*m }));
-        if m.kind == MoveKind::Castle && (m.gate == NO_KIND || m.second == m.from) {
+        if m.kind == MoveKind::Castle && m.wall().is_none() && (m.gate == NO_KIND || m.second == m.from) {
             // The king's own destination also names castling (e1g1, e8c8&f7;
             // gating on the king's cell e1g1h, as Fairy-Stockfish writes it).
             let mut s = coordinate_decision(v, m, true);
-            if m.gate != NO_KIND {
-                s.push(v.game.kinds[m.gate as usize].letter.to_ascii_lowercase());
+            if let Some(kind) = m.gated() {
+                s.push(v.game.kinds[kind as usize].letter.to_ascii_lowercase());
             }
             out.push(s);
         }

@@ -21,6 +21,7 @@ pub(crate) fn add_gated(game: &Game, pos: &Position, out: &mut Vec<Move>, first:
     for i in first..end {
         let m = out[i];
         if m.kind == MoveKind::Drop || m.gate != NO_KIND {
+            // (Drops gate nothing; a move gates once.)
             continue;
         }
         let partner = if m.kind == MoveKind::Castle { m.aux as Cell } else { NO_CELL };

@@ -36,6 +36,9 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
     if t.drop_compulsory {
         compulsory_drops(game, pos, out, first);
     }
+    if t.walling {
+        add_walls(game, t, pos, out, first);
+    }
     if game.observe.is_some() {
         // The moves the plain rules allow, as observation changes them.
         let plain = out.split_off(first);
@@ -161,6 +164,9 @@ pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
     if t.drop_compulsory {
         compulsory_drops(game, pos, out, first);
     }
+    if t.walling {
+        add_walls(game, t, pos, out, first);
+    }
 }
 
 /// `compulsory` drops (koedem's king): while the side to move holds a piece
@@ -185,7 +191,7 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
     let first = out.len();
     let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1 && game.explosion.is_none();
     let (checked, pinned) = if fast && t.small {
-        let occ = pos.occupied[0][0] | pos.occupied[1][0];
+        let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
         let s = king_safety_small(t, pos, pos.royal[us as usize], us, occ);
         let mut pinned = [0; WORDS];
         pinned[0] = s.pinned;
@@ -233,7 +239,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.drop_compulsory || t.gating || t.passing || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
+    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.drop_compulsory || t.gating || t.passing || t.walling || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
@@ -241,7 +247,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
         return count_legal_walking(game, t, pos, scratch);
     }
     let king = pos.royal[us as usize];
-    let occ = pos.occupied[0][0] | pos.occupied[1][0];
+    let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
     let enemy = pos.occupied[(us ^ 1) as usize][0];
     let safety = king_safety_small(t, pos, king, us, occ);
     let checked = safety.checkers > 0;

@@ -17,6 +17,7 @@ mod legal;
 pub mod observe;
 mod gating;
 mod pass;
+mod walls;
 mod promote;
 mod spread;
 
@@ -29,11 +30,12 @@ use attack::*;
 use drops::drops;
 use gating::add_gated;
 use pass::pass_move;
+use walls::add_walls;
 use promote::promotion_moves;
 pub(crate) use drops::mating_drop;
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
-use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WORDS};
+use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WALL, WORDS};
 use crate::engine::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
 
 /// Where generated moves go: a move list, or a counter for bulk counting.
@@ -124,7 +126,7 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
                     } else if f & QUIET != 0 {
                         e.push(out, Move::normal(piece, from, to));
                     }
-                } else if f & CAPTURE != 0 && color_of(occ) != us {
+                } else if f & CAPTURE != 0 && occ != WALL && color_of(occ) != us {
                     e.push(out, Move::normal(piece, from, to));
                 }
             }
@@ -162,7 +164,7 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
                 } else if f & QUIET != 0 {
                     e.push(out, m);
                 }
-            } else if f & CAPTURE != 0 && color_of(occ) != us {
+            } else if f & CAPTURE != 0 && occ != WALL && color_of(occ) != us {
                 e.push(out, Move { kind: MoveKind::Normal, ..m });
             }
         } else {
@@ -182,7 +184,7 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
                         e.push(out, Move { kind, aux: ray.start, ..Move::normal(piece, from, to) });
                     }
                 } else {
-                    if f & CAPTURE != 0 && color_of(occ) != us {
+                    if f & CAPTURE != 0 && occ != WALL && color_of(occ) != us {
                         e.push(out, Move::normal(piece, from, to));
                     }
                     break;
@@ -224,7 +226,7 @@ fn ride(pos: &Position, e: &Emitter, out: &mut impl Sink, piece: u8, from: Cell,
                 e.push(out, Move::normal(piece, from, to));
             }
         } else {
-            if f & CAPTURE != 0 && color_of(occ) != pos.side {
+            if f & CAPTURE != 0 && occ != WALL && color_of(occ) != pos.side {
                 e.push(out, Move::normal(piece, from, to));
             }
             break;
@@ -338,7 +340,7 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         // its destination is tested after the move, with the partner gone).
         let them = us as Color ^ 1;
         if royal && bitsets {
-            let occ = pos.occupied[0][0] | pos.occupied[1][0];
+            let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
             if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
                 continue;
             }

@@ -109,7 +109,7 @@ pub(super) fn lower_players(players: Option<From<ast::Players>>, geo: &Geometry,
         let mk = |name: &str, sign: i8| {
             let mut orientation = vec![1i8; dims];
             orientation[1] = sign;
-            Player { name: name.into(), directions: vec![("forward".into(), 1, sign)], orientation, no_royal: false, all_royal: false }
+            Player { name: name.into(), directions: vec![("forward".into(), 1, sign)], orientation, no_royal: false, all_royal: false, wall: None }
         };
         return Ok([mk("white", 1), mk("black", -1)]);
     };
@@ -136,7 +136,10 @@ pub(super) fn lower_players(players: Option<From<ast::Players>>, geo: &Geometry,
                 }
             }
         }
-        out.push(Player { name: p.name.node.clone(), directions, orientation, no_royal: p.no_royal.is_some(), all_royal: p.all_royal.is_some() });
+        out.push(Player { name: p.name.node.clone(), directions, orientation, no_royal: p.no_royal.is_some(), all_royal: p.all_royal.is_some(), wall: p.wall.as_ref().map(|w| match w.node {
+            ast::WallRule::MovesAnywhere => WallRule::MovesAnywhere,
+            ast::WallRule::ShootsFromMoved => WallRule::ShootsFromMoved,
+        }) });
     }
     let words = |p: &Player| p.directions.iter().map(|d| d.0.clone()).collect::<BTreeSet<_>>();
     if out.len() == 2 && words(&out[0]) != words(&out[1]) {
