@@ -26,19 +26,7 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
     if !in_check(game, t, pos) {
         castling_moves_with(game, t, pos, out, false);
     }
-    promotion_moves(game, t, pos, out);
-    if t.passing {
-        pass_move(game, t, pos, out, first);
-    }
-    if t.gating {
-        add_gated(game, pos, out, first);
-    }
-    if t.drop_compulsory {
-        compulsory_drops(game, pos, out, first);
-    }
-    if t.walling {
-        add_walls(game, t, pos, out, first);
-    }
+    layers(game, t, pos, out, first);
     if game.observe.is_some() {
         // The moves the plain rules allow, as observation changes them.
         let plain = out.split_off(first);
@@ -152,6 +140,16 @@ pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut
     if t.drop_no_mate {
         retain_from(out, first, |m| !mating_drop(game, t, pos, m));
     }
+    layers(game, t, pos, out, first);
+}
+
+/// The layers around the plain legal moves in `out[first..]`, in order:
+/// promotions made as moves of their own (`promote.rs`), the pass
+/// (`pass.rs`: it may need to know that no other move exists), gating
+/// (`gating.rs`: copies of moves), compulsory drops (a filter) and walls
+/// (`walls.rs`: every move with its wall). Each costs one test in a game
+/// without it.
+fn layers(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
     if !game.promotion_moves.is_empty() {
         promotion_moves(game, t, pos, out);
     }
