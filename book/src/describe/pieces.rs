@@ -99,7 +99,13 @@ pub fn part(game: &Game, p: &Part) -> String {
         }
     }
     if p.lame {
-        extra.push("passing the cell one step along its longer leg, and blocked when that cell is occupied".to_string());
+        // The cells of `lame_path`: one for the knight and the alfil, two for the zebra.
+        let passed = p.vectors[0].first().map_or(1, |v| rulebook_interpreter::model::lame_path(v).len());
+        extra.push(if passed == 1 {
+            "passing the cell one step along its longer leg, and blocked when that cell is occupied".to_string()
+        } else {
+            format!("passing {passed} cells on its way (one step at a time along its longest remaining components: straight first, then diagonally), and blocked when any of them is occupied")
+        });
     } else if p.via_step {
         extra.push("passing the cell one step along its longer leg (where it can be seen, not blocked)".to_string());
     }

@@ -408,9 +408,20 @@ impl Position {
         } else {
             self.make_plain(m, game, t);
         }
-        // A pass: a move that leaves the piece where it is (no promotion).
+        if t.after_make {
+            self.after_make(m, game, t);
+        }
+    }
+
+    /// What some rules keep after a move ([`Tables::after_make`]): who
+    /// passed, first-move rights that rules take, checks given.
+    #[cold]
+    fn after_make(&mut self, m: &Move, game: &Game, t: &Tables) {
         let mover = (self.side ^ 1) as usize;
-        self.passed[mover] = m.is_pass();
+        if t.passing {
+            // A pass: a move that leaves the piece where it is (no promotion).
+            self.passed[mover] = m.is_pass();
+        }
         // First-move rights that rules take (`… loses its first-move right`).
         if t.loses_rights {
             crate::engine::cond::lose_rights(game, t, self);
@@ -418,7 +429,6 @@ impl Position {
         // Checks given, where a rule counts them: the mover's move gave check
         // when a royal piece of the side now to move is attacked.
         if t.counts_checks && crate::engine::movegen::royal_attacked(game, t, self, self.side) {
-            let mover = (self.side ^ 1) as usize;
             self.checks[mover] = self.checks[mover].saturating_add(1);
         }
     }
@@ -520,7 +530,7 @@ impl Position {
             }
             self.lose_right_at(m.from);
         }
-        if self.unmoved.iter().any(|&w| w != 0) {
+        if t.first_move_rights {
             // First-move rights: lost by the pieces that leave or are taken.
             let mut lose = |c: Cell| self.unmoved[c as usize / 64] &= !(1u64 << (c % 64));
             if m.kind != MoveKind::Drop {
@@ -537,13 +547,30 @@ impl Position {
             // `converts …`: enemy pieces near or closed off by the arrival change side.
             crate::engine::convert::after_landing(game, t, self, m.to, us);
         }
+        if m.gate != NO_KIND {
+            self.gate_or_wall(m, game, t);
+        }
+        if revealed && game.end.fifty_move_reveal {
+            resets = true;
+        }
+        self.halfmove = if resets { 0 } else { self.halfmove.saturating_add(1) };
+        if us == 1 {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side ^= 1;
+    }
+
+    /// The second part of a gating move (a piece from hand on the cell the
+    /// move left) or of a walled one (the duck moved, an arrow added).
+    #[cold]
+    fn gate_or_wall(&mut self, m: &Move, game: &Game, t: &Tables) {
+        let us = self.side;
         if let Some(kind) = m.gated() {
-            // Gating: a piece from hand on the cell the move left (its right is not kept).
+            // Gating: the gated piece keeps no first-move right.
             self.hand[us as usize][kind as usize] -= 1;
             self.put(m.second, code(kind, us), t);
         }
         if let Some(cell) = m.wall() {
-            // Walls: the duck moves (the walls are taken away first), an arrow is added.
             if game.players[us as usize].wall == Some(crate::model::WallRule::MovesAnywhere) {
                 self.clear_walls(t);
             }
@@ -558,14 +585,6 @@ impl Position {
                 }
             }
         }
-        if revealed && game.end.fifty_move_reveal {
-            resets = true;
-        }
-        self.halfmove = if resets { 0 } else { self.halfmove.saturating_add(1) };
-        if us == 1 {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.side ^= 1;
     }
 
     /// A captured (or exploded) piece of the castling kind, unless promoted,

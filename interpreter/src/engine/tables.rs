@@ -225,6 +225,15 @@ pub struct Tables {
     pub neighbours: Vec<Vec<Cell>>,
     /// Some kind converts enemy pieces where it lands (`converts …`).
     pub converting: bool,
+    /// `Position::make` keeps something after the plain move: who passed
+    /// (`pass`), rights rules take, checks given (one test per move otherwise).
+    pub after_make: bool,
+    /// Leaves are counted by listing the legal moves (no bulk counting):
+    /// some attack is not a plain leap or ride, or a mechanism beyond the
+    /// plain moves is in play (promotions to a royal kind, drop limits that
+    /// judge the whole position, layers after the legal moves, spread
+    /// pieces, tunnels, observation, explosions, rules).
+    pub general_counting: bool,
     /// A player puts walls after its moves (`then … wall …`): every move
     /// carries its wall, and counting takes the general path.
     pub walling: bool,
@@ -699,6 +708,7 @@ impl Tables {
         } else {
             Vec::new()
         };
+        let royal_promotion = game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal));
         let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
         let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
         let first_move_rights = gating || game.kinds.iter().flat_map(|k| &k.parts).any(|p| p.unmoved);
@@ -734,7 +744,7 @@ impl Tables {
             cells,
             attack_dirs,
             simple_attacks,
-            royal_promotion: game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal)),
+            royal_promotion,
             promo_targets,
             promo_zone,
             promo_from,
@@ -760,6 +770,22 @@ impl Tables {
             king_steps,
             neighbours,
             walling: game.players.iter().any(|p| p.wall.is_some()),
+            after_make: game.kinds.iter().any(|k| k.passes)
+                || game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_)))
+                || game.check_count_limit().is_some(),
+            general_counting: !simple_attacks
+                || royal_promotion
+                || drop_no_mate
+                || drop_compulsory
+                || gating
+                || game.kinds.iter().any(|k| k.passes)
+                || game.players.iter().any(|p| p.wall.is_some())
+                || !game.promotion_moves.is_empty()
+                || game.spread.is_some()
+                || game.tunnel.is_some()
+                || game.observe.is_some()
+                || game.explosion.is_some()
+                || !game.rules.is_empty(),
             converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
             loses_rights: game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_))),
             royal_mask,

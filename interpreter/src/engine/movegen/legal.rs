@@ -237,7 +237,7 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if !t.simple_attacks || t.royal_promotion || t.drop_no_mate || t.drop_compulsory || t.gating || t.passing || t.walling || !game.promotion_moves.is_empty() || pos.royal_count[us as usize] != 1 || pos.any_hidden() || game.spread.is_some() || game.tunnel.is_some() || game.observe.is_some() || game.explosion.is_some() || !game.rules.is_empty() {
+    if t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden() {
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
