@@ -384,3 +384,14 @@ fn a_level_pulled_out_of_the_shaft_is_drawn_where_it_stands() {
     assert!((x("IIa1") - shafts[1] - 2.0 * square).abs() < 0.2, "level II is 2 files out");
     assert_eq!(x("IIIa1"), shafts[2], "level III stands in the shaft");
 }
+
+#[test]
+fn a_wall_is_drawn_in_its_square() {
+    // Duck chess after 1. e4 with the duck on e5: a wall on e5, and 32 pieces.
+    let v = variant("rules/fairy/duck.rules");
+    let pos = v.parse_fen("rnbqkbnr/pppppppp/8/4*3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "<test>").expect("reads");
+    let text = svg::board(&v, &pos, &Marks::new());
+    let doc = check_document(&text);
+    assert_eq!(on_cells(&doc, "piece").len(), 32);
+    assert!(text.contains("class=\"wall\"") && text.contains("data-cell=\"e5\""), "{text}");
+}

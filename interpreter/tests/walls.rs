@@ -57,3 +57,12 @@ fn an_amazon_shoots_where_it_could_move_from_where_it_landed() {
     let after = fen_after(&v, fen, &["a1b2,b2j2"]);
     assert_eq!(after, "9q/10/10/10/10/10/10/2*7/*Q7*/1*8 b - - 1 1");
 }
+
+#[test]
+fn the_play_view_shows_the_duck() {
+    let v = duck();
+    let pos = v.parse_fen("rnbqkbnr/pppppppp/8/4*3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "<test>").expect("reads");
+    let text = rulebook_interpreter::play::view::render(&v, &pos, None, None, None);
+    let rank5 = text.lines().find(|l| l.trim_start().starts_with('5')).expect("rank 5");
+    assert!(rank5.contains('*'), "{text}");
+}

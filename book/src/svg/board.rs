@@ -80,6 +80,14 @@ fn draw_pieces(svg: &mut Svg, lay: &Layout, game: &Game, pos: &Position) {
         if code == 0 {
             continue;
         }
+        if code == rulebook_interpreter::engine::position::WALL {
+            // A wall (duck chess, amazons): a dark square inset in its cell.
+            if let Some((x, y)) = lay.corner(cell) {
+                let inset = lay.cell * 0.15;
+                svg.rect("wall", (x + inset, y + inset), (lay.cell - 2.0 * inset, lay.cell - 2.0 * inset), "#444", &attr("data-cell", &geo.name(cell)));
+            }
+            continue;
+        }
         let Some((x, y)) = lay.centre(cell) else { continue };
         let (kind, color) = (kind_of(code), color_of(code));
         let mut class = String::from("piece");

@@ -197,6 +197,9 @@ fn piece_text(game: &Game, pos: &Position, cell: Cell, letters: Option<&LetterSe
     if code == 0 {
         return "?".to_string();
     }
+    if code == crate::engine::position::WALL {
+        return "*".to_string(); // a wall (duck chess, amazons)
+    }
     let l = letter(game, kind_of(code), letters);
     // A promoted form (`+P`) keeps its `+`.
     let plus = if game.kinds[kind_of(code) as usize].plus { "+" } else { "" };
