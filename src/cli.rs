@@ -202,6 +202,11 @@ pub struct PerftArgs {
     /// Stop after this many seconds (decimals allowed; exit status 3, no count).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<std::time::Duration>,
+    /// Count with a transposition table of MB megabytes, shared by the
+    /// threads: a position met again at the same depth is counted once
+    /// (64-bit keys; LANGUAGE.md §7 gives the chance of a wrong count).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: Option<u64>,
 }
 
 /// Parses `--time`: a positive number of seconds, at most a year.

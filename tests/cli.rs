@@ -37,6 +37,23 @@ fn perft_depth_zero_is_one() {
 }
 
 #[test]
+fn perft_with_a_hash_table_counts_the_same() {
+    // Kiwipete perft 4 (4,085,603), with a 1 MB table on two threads and a
+    // 16 MB one on one; `--hash 0` is refused.
+    for args in [["--hash", "1", "-j", "2"], ["--hash", "16", "-j", "1"]] {
+        let mut all = vec!["perft", "", "4", "--fen", KIWIPETE];
+        let path = rules("chess.rules");
+        all[1] = &path;
+        all.extend(args);
+        let out = run(&all);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(stdout(&out).lines().last(), Some("4085603"));
+    }
+    let out = run(&["perft", &rules("chess.rules"), "3", "--hash", "0"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
 fn perft_with_several_threads_counts_the_same() {
     // Depth 4 is where root moves are shared among threads.
     let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -";

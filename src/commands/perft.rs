@@ -38,7 +38,11 @@ pub fn run(args: &PerftArgs, cx: Context) -> Result<u8, Failure> {
 /// The budget of `--max-nodes` and `--time`, its clock started now.
 fn budget(args: &PerftArgs) -> Arc<Budget> {
     let deadline = args.time.map(|d| Instant::now() + d);
-    Arc::new(Budget::new(args.max_nodes, deadline))
+    let budget = Budget::new(args.max_nodes, deadline);
+    Arc::new(match args.hash {
+        Some(mb) => budget.with_hash(mb as usize),
+        None => budget,
+    })
 }
 
 /// The report of a count stopped by `--max-nodes` or `--time` (exit 3).

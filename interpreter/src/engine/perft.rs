@@ -46,6 +46,55 @@ pub struct Budget {
     deadline: Option<Instant>,
     /// 0 while going on, else 1 + the [`Stop`] reason.
     stopped: AtomicU8,
+    /// Counts already made, shared by every thread (`--hash MB`).
+    table: Option<PerftTable>,
+}
+
+/// A transposition table for perft (`--hash MB`): the count below a
+/// position at a depth, found again when the position recurs. A slot holds
+/// two words, the count with the depth (`data`) and the position's 64-bit
+/// key xor `data` (`check`), written and read without locks by every thread:
+/// a slot two threads wrote at once fails the check and is a miss. A wrong
+/// hit needs two positions with the same 64-bit key (and depth) in one slot:
+/// with keys spread evenly, each probe has a chance of at most 2⁻⁶⁴ of that,
+/// under 10⁻¹⁰ over 10⁹ probes (LANGUAGE §7).
+pub struct PerftTable {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl std::fmt::Debug for PerftTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PerftTable").field("slots", &self.slots.len()).finish()
+    }
+}
+
+impl PerftTable {
+    /// A table of about `megabytes` MB (a power of two of 16-byte slots, at least one).
+    pub fn with_megabytes(megabytes: usize) -> PerftTable {
+        let wanted = (megabytes.saturating_mul(1 << 20) / 16).max(1);
+        let n = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        PerftTable { slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), mask: n - 1 }
+    }
+
+    /// The count stored for `key` at `depth`, if any.
+    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        let slot = &self.slots[key as usize & self.mask];
+        let data = slot[1].load(Ordering::Relaxed);
+        let check = slot[0].load(Ordering::Relaxed);
+        (data != 0 && check ^ data == key && (data & 0xFF) as u32 == depth).then_some(data >> 8)
+    }
+
+    /// Stores the count below `key` at `depth` (replacing what was there).
+    fn store(&self, key: u64, depth: u32, count: u64) {
+        if count >= 1 << 56 || depth > 0xFF {
+            return;
+        }
+        let data = count << 8 | u64::from(depth);
+        let slot = &self.slots[key as usize & self.mask];
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
 }
 
 impl Budget {
@@ -56,8 +105,16 @@ impl Budget {
             counted: AtomicU64::new(0),
             max_nodes: max_nodes.unwrap_or(u64::MAX),
             deadline,
+            table: None,
             stopped: AtomicU8::new(0),
         }
+    }
+
+    /// The budget with a transposition table of about `megabytes` MB
+    /// ([`PerftTable`]), which the counts under it share.
+    pub fn with_hash(mut self, megabytes: usize) -> Budget {
+        self.table = Some(PerftTable::with_megabytes(megabytes));
+        self
     }
 
     /// The leaves counted so far, by every thread (reported in batches).
@@ -114,6 +171,10 @@ pub fn perft_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -
 trait Watch {
     /// `leaves` were counted below one position; `false` stops the count.
     fn leaves(&mut self, leaves: u64) -> bool;
+    /// The transposition table, if the count has one.
+    fn table(&self) -> Option<&PerftTable> {
+        None
+    }
 }
 
 /// No limits.
@@ -141,6 +202,10 @@ impl Watch for Watched<'_> {
         }
         let batch = std::mem::take(&mut self.pending);
         self.budget.charge(batch)
+    }
+
+    fn table(&self) -> Option<&PerftTable> {
+        self.budget.table.as_ref()
     }
 }
 
@@ -178,6 +243,18 @@ fn perft_with(
             None => return flow_node(v, pos, depth, rest, grandchildren, watch),
         }
     };
+    // A position whose key says everything that decides the count below it:
+    // no flow state, no level out of rest, no spread or face-down pieces.
+    let hashed = match watch.table() {
+        Some(table) if depth >= 2 && starts.is_empty() && pos.flow.is_none() && pos.frame.is_none() && pos.spread.is_none() && !pos.any_hidden() => {
+            let key = pos.key(&t);
+            if let Some(n) = table.probe(key, depth) {
+                return watch.leaves(n).then_some(n);
+            }
+            Some(key)
+        }
+        _ => None,
+    };
     if depth == 1 {
         let mut n = crate::engine::movegen::count_legal(&v.game, &t, pos, moves);
         for s in &starts {
@@ -202,6 +279,9 @@ fn perft_with(
         for end in &ends {
             total += perft_with(v, end, depth - 1, rest, grandchildren, watch)?;
         }
+    }
+    if let (Some(key), Some(table)) = (hashed, watch.table()) {
+        table.store(key, depth, total);
     }
     Some(total)
 }
