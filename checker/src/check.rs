@@ -476,55 +476,120 @@ fn builtin_lemmas(v: &Variant) -> Vec<Lemma> {
 /// entangles, moves of halves, collisions), tunnels, or the moves
 /// observation makes (slowed and displaced)?
 pub fn beyond_encoding(v: &Variant) -> bool {
-    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || promoted_drops(v).is_some() || v.game.players.iter().any(|p| p.all_royal) || several_partners(v).is_some() || !v.game.promotion_moves.is_empty() || gating(v).is_some() || conditional_part(v).is_some() || passing(v).is_some() || conversions(v).is_some() || walls(v).is_some()
+    v.game.spread.is_some() || v.game.tunnel.is_some() || v.game.observe.is_some() || v.game.explosion.is_some() || !move_gaps(v).is_empty()
 }
 
-/// A movement part that applies only sometimes (`if unmoved`, `if not in
-/// check`), which the Z3 encoding does not state.
-fn conditional_part(v: &Variant) -> Option<&rulebook_interpreter::model::Part> {
-    v.game.kinds.iter().flat_map(|k| &k.parts).find(|p| p.unmoved || p.not_in_check || p.not_over.is_some())
+/// One kind of move the Z3 encoding leaves out, where the moves are
+/// otherwise plain: its C0240 notice and its words in the proofs' caveat.
+struct MoveGap {
+    /// Where the notice points.
+    at: (String, Span),
+    /// What is left out, ending in "is" or "are" (see [`not_encoded`]).
+    what: &'static str,
+    /// What the consistency results still cover.
+    covered: &'static str,
+    /// What the encoding states instead.
+    detail: &'static str,
+    /// Its name in "proved over moves leaving out …".
+    left_out: &'static str,
 }
 
-/// A kind that converts enemy pieces (`converts …`), or drops limited by the
-/// pieces around them (`unlimited`, `next to own piece`, `enclosing`, `first
-/// filling`), which the Z3 encoding does not state.
-fn conversions(v: &Variant) -> Option<(String, rulebook_grammar::ast::Span)> {
-    if let Some(k) = v.game.kinds.iter().find(|k| k.converts_around.is_some() || k.converts_enclosed) {
-        return Some((k.file.clone(), k.span));
+/// The moves of `v` the Z3 encoding leaves out beyond spread pieces,
+/// tunnels, observation and explosions, in the order their notices are
+/// chosen (the first is the one `check` shows).
+fn move_gaps(v: &Variant) -> Vec<MoveGap> {
+    let game = &v.game;
+    let mut out = Vec::new();
+    let mut gap = |at: (String, Span), what, covered, detail, left_out| out.push(MoveGap { at, what, covered, detail, left_out });
+    if let (true, Some(k)) = (game.players.iter().any(|p| p.all_royal), game.kinds.iter().find(|k| k.royal)) {
+        gap(
+            (k.file.clone(), k.span),
+            "a player in check only when all royal pieces are attacked is",
+            "the moves that leave no royal piece attacked",
+            "the Z3 encoding makes a move legal when it leaves none of the mover's royal pieces attacked; such a player may also leave some of them attacked, which the encoding does not state",
+            "moves that leave some, not all, royal pieces attacked",
+        );
     }
-    v.game
-        .hand
-        .as_ref()
-        .filter(|h| h.drop_limits.iter().any(|l| l.unlimited || l.next_to_own || l.enclosing || l.first_filling.is_some()))
-        .map(|h| (h.file.clone(), h.span))
-}
-
-/// A player who puts walls (`then … wall …`), which the Z3 encoding does not state.
-fn walls(v: &Variant) -> Option<&rulebook_interpreter::model::Player> {
-    v.game.players.iter().find(|p| p.wall.is_some())
-}
-
-/// A kind whose owner may pass (`pass`), which the Z3 encoding does not state.
-fn passing(v: &Variant) -> Option<&rulebook_interpreter::model::PieceKind> {
-    v.game.kinds.iter().find(|k| k.passes)
-}
-
-/// The `hand` block, where pieces may be gated (`gate …`), which the Z3
-/// encoding does not state.
-fn gating(v: &Variant) -> Option<&rulebook_interpreter::model::HandRules> {
-    v.game.hand.as_ref().filter(|h| h.gate_cells.iter().any(|c| c.is_some()))
-}
-
-/// The castling rule, where it has several partner kinds (`with Rook or
-/// Chancellor`): the Z3 encoding castles with the first only.
-fn several_partners(v: &Variant) -> Option<&rulebook_interpreter::model::CastlingRule> {
-    v.game.castling.as_ref().filter(|c| c.partners.len() > 1)
-}
-
-/// The `hand` block, where a kind may be dropped as its promoted form
-/// (`also promoted`), which the Z3 encoding does not state.
-fn promoted_drops(v: &Variant) -> Option<&rulebook_interpreter::model::HandRules> {
-    v.game.hand.as_ref().filter(|h| h.drop_limits.iter().any(|l| l.also_promoted))
+    if let Some(c) = game.castling.as_ref().filter(|c| c.partners.len() > 1) {
+        gap(
+            (c.file.clone(), c.span),
+            "castling with several partner kinds is",
+            "castling with the first partner kind",
+            "the Z3 encoding castles with the first partner kind written; castling with the others is not stated",
+            "castling with partners of the later kinds",
+        );
+    }
+    if let Some(k) = game.kinds.iter().find(|k| k.parts.iter().any(|p| p.unmoved || p.not_in_check || p.not_over.is_some())) {
+        let p = k.parts.iter().find(|p| p.unmoved || p.not_in_check || p.not_over.is_some()).map_or(k.span, |p| p.span);
+        gap(
+            (k.file.clone(), p),
+            "movement parts that apply only while a piece is unmoved or its owner not in check, or hops that may not jump a kind, are",
+            "the other moves",
+            "the Z3 encoding states a part's moves in every position and a hop over any screen; `if unmoved` needs the first-move rights (the FEN castling field's letters), `if not in check` the check and `not over` the screen's kind, which the encoding does not state for a part",
+            "moves of parts that apply only while unmoved or not in check, and hops that may not jump a kind",
+        );
+    }
+    if game.players.iter().any(|p| p.wall.is_some()) {
+        gap(
+            game.kinds.first().map_or((String::new(), Span::new(0, 0)), |k| (k.file.clone(), k.span)),
+            "walls are",
+            "the moves without their walls",
+            "the Z3 encoding states moves of the players' pieces; the wall every move also puts (`then moves the wall anywhere`, `then shoots a wall from the moved piece`) is not stated",
+            "walls",
+        );
+    }
+    let converts = game.kinds.iter().find(|k| k.converts_around.is_some() || k.converts_enclosed).map(|k| (k.file.clone(), k.span)).or_else(|| {
+        game.hand
+            .as_ref()
+            .filter(|h| h.drop_limits.iter().any(|l| l.unlimited || l.next_to_own || l.enclosing || l.first_filling.is_some()))
+            .map(|h| (h.file.clone(), h.span))
+    });
+    if let Some(at) = converts {
+        gap(
+            at,
+            "conversions and drops that depend on the pieces around them are",
+            "the other moves",
+            "the Z3 encoding states a move or drop as one piece arriving; pieces that change side where it lands (`converts …`), drops from an endless supply and drops limited by the pieces around the cell are not stated",
+            "conversions and drops that depend on the pieces around them",
+        );
+    }
+    if let Some(k) = game.kinds.iter().find(|k| k.passes) {
+        gap(
+            (k.file.clone(), k.span),
+            "passing is",
+            "the moves that are not passes",
+            "the Z3 encoding states moves that change the board; a pass (`pass`) and the record of who passed last are not stated",
+            "passes",
+        );
+    }
+    if let Some(h) = game.hand.as_ref().filter(|h| h.gate_cells.iter().any(|c| c.is_some())) {
+        gap(
+            (h.file.clone(), h.span),
+            "gating is",
+            "the moves without gating",
+            "the Z3 encoding states moves and drops; a move that also puts a piece from hand on the square it leaves (`gate`), and the first-move rights it needs, are not stated",
+            "gating",
+        );
+    }
+    if let Some(m) = game.promotion_moves.first() {
+        gap(
+            (m.file.clone(), m.span),
+            "promotions made as moves of their own are",
+            "the other moves",
+            "the Z3 encoding promotes a piece only as part of a move that arrives in a zone; `becomes … in place` promotes instead of moving, which the encoding does not state",
+            "promotions made as moves of their own",
+        );
+    }
+    if let Some(h) = game.hand.as_ref().filter(|h| h.drop_limits.iter().any(|l| l.also_promoted)) {
+        gap(
+            (h.file.clone(), h.span),
+            "drops of promoted forms are",
+            "the other moves",
+            "the Z3 encoding drops a piece from a hand as its own kind; `also promoted` drops it as its promoted form too, which the encoding does not state",
+            "drops of promoted forms",
+        );
+    }
+    out
 }
 
 /// A C0240 notice at `at`: `what` (ending in "is" or "are") is not in the
@@ -553,79 +618,8 @@ fn encoding_scope(v: &Variant) -> Option<Diagnostic> {
                 .with_detail("claims that Z3 proves by induction over the plain moves are reported as HOLDS TO DEPTH: only the search from the setup checks them on the others"),
         );
     }
-    if let (true, Some(k)) = (game.players.iter().any(|p| p.all_royal), game.kinds.iter().find(|k| k.royal)) {
-        return Some(not_encoded(
-            (&k.file, k.span),
-            "a player in check only when all royal pieces are attacked is",
-            "the moves that leave no royal piece attacked",
-            "the Z3 encoding makes a move legal when it leaves none of the mover's royal pieces attacked; such a player may also leave some of them attacked, which the encoding does not state",
-        ));
-    }
-    if let Some(c) = several_partners(v) {
-        return Some(not_encoded(
-            (&c.file, c.span),
-            "castling with several partner kinds is",
-            "castling with the first partner kind",
-            "the Z3 encoding castles with the first partner kind written; castling with the others is not stated",
-        ));
-    }
-    if let Some(p) = conditional_part(v) {
-        let file = v.game.kinds.iter().find(|k| k.parts.iter().any(|q| q.span == p.span)).map_or(String::new(), |k| k.file.clone());
-        return Some(not_encoded(
-            (&file, p.span),
-            "movement parts that apply only while a piece is unmoved or its owner not in check, or hops that may not jump a kind, are",
-            "the other moves",
-            "the Z3 encoding states a part's moves in every position and a hop over any screen; `if unmoved` needs the first-move rights (the FEN castling field's letters), `if not in check` the check and `not over` the screen's kind, which the encoding does not state for a part",
-        ));
-    }
-    if walls(v).is_some() {
-        let (file, span) = v.game.kinds.first().map_or((String::new(), rulebook_grammar::ast::Span::new(0, 0)), |k| (k.file.clone(), k.span));
-        return Some(not_encoded(
-            (&file, span),
-            "walls are",
-            "the moves without their walls",
-            "the Z3 encoding states moves of the players' pieces; the wall every move also puts (`then moves the wall anywhere`, `then shoots a wall from the moved piece`) is not stated",
-        ));
-    }
-    if let Some((file, span)) = conversions(v) {
-        return Some(not_encoded(
-            (&file, span),
-            "conversions and drops that depend on the pieces around them are",
-            "the other moves",
-            "the Z3 encoding states a move or drop as one piece arriving; pieces that change side where it lands (`converts …`), drops from an endless supply and drops limited by the pieces around the cell are not stated",
-        ));
-    }
-    if let Some(k) = passing(v) {
-        return Some(not_encoded(
-            (&k.file, k.span),
-            "passing is",
-            "the moves that are not passes",
-            "the Z3 encoding states moves that change the board; a pass (`pass`) and the record of who passed last are not stated",
-        ));
-    }
-    if let Some(h) = gating(v) {
-        return Some(not_encoded(
-            (&h.file, h.span),
-            "gating is",
-            "the moves without gating",
-            "the Z3 encoding states moves and drops; a move that also puts a piece from hand on the square it leaves (`gate`), and the first-move rights it needs, are not stated",
-        ));
-    }
-    if let Some(m) = game.promotion_moves.first() {
-        return Some(not_encoded(
-            (&m.file, m.span),
-            "promotions made as moves of their own are",
-            "the other moves",
-            "the Z3 encoding promotes a piece only as part of a move that arrives in a zone; `becomes … in place` promotes instead of moving, which the encoding does not state",
-        ));
-    }
-    if let Some(h) = promoted_drops(v) {
-        return Some(not_encoded(
-            (&h.file, h.span),
-            "drops of promoted forms are",
-            "the other moves",
-            "the Z3 encoding drops a piece from a hand as its own kind; `also promoted` drops it as its promoted form too, which the encoding does not state",
-        ));
+    if let Some(g) = move_gaps(v).into_iter().next() {
+        return Some(not_encoded((&g.at.0, g.at.1), g.what, g.covered, g.detail));
     }
     if let (Some(o), None, None) = (&game.observe, &game.spread, &game.tunnel) {
         return Some(
@@ -711,33 +705,7 @@ fn claims_verdicts(
     if v.game.explosion.is_some() {
         left_out.push("explosions");
     }
-    if promoted_drops(v).is_some() {
-        left_out.push("drops of promoted forms");
-    }
-    if !v.game.promotion_moves.is_empty() {
-        left_out.push("promotions made as moves of their own");
-    }
-    if gating(v).is_some() {
-        left_out.push("gating");
-    }
-    if conditional_part(v).is_some() {
-        left_out.push("moves of parts that apply only while unmoved or not in check, and hops that may not jump a kind");
-    }
-    if passing(v).is_some() {
-        left_out.push("passes");
-    }
-    if conversions(v).is_some() {
-        left_out.push("conversions and drops that depend on the pieces around them");
-    }
-    if walls(v).is_some() {
-        left_out.push("walls");
-    }
-    if several_partners(v).is_some() {
-        left_out.push("castling with partners of the later kinds");
-    }
-    if v.game.players.iter().any(|p| p.all_royal) {
-        left_out.push("moves that leave some, not all, royal pieces attacked");
-    }
+    left_out.extend(move_gaps(v).iter().map(|g| g.left_out));
     if rulebook_interpreter::flow::oblige::any(&v.game) {
         left_out.push("the decisions rules oblige");
     }

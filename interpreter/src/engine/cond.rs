@@ -98,7 +98,7 @@ pub(crate) fn lose_rights(game: &Game, t: &Tables, pos: &mut Position) {
         }
     }
     for c in lost {
-        pos.unmoved[c as usize / 64] &= !(1u64 << (c % 64));
+        pos.set_first_move_right(c, false);
     }
 }
 

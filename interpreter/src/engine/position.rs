@@ -192,7 +192,8 @@ pub struct Position {
     pub checks: [u8; 2],
     /// Cells whose piece keeps its first-move right (the FEN castling field's
     /// file letters): it has not moved and was not captured there. Kept only
-    /// where the rules use the right (`gate` in `hand`); else empty.
+    /// where the rules use the right (`gate` in `hand`, a part `if unmoved`:
+    /// `Tables::first_move_rights`); else empty.
     pub unmoved: [u64; WORDS],
     /// Cells holding a wall (board code [`WALL`]): a blocker nobody owns.
     pub walls: [u64; WORDS],
@@ -239,6 +240,23 @@ impl Position {
     #[inline]
     pub fn is_hidden(&self, cell: Cell) -> bool {
         self.hidden[cell as usize / 64] >> (cell % 64) & 1 != 0
+    }
+
+    /// Does the piece on `cell` keep its first-move right ([`Position::unmoved`])?
+    #[inline]
+    pub fn has_first_move_right(&self, cell: Cell) -> bool {
+        self.unmoved[cell as usize / 64] >> (cell % 64) & 1 != 0
+    }
+
+    /// Gives the piece on `cell` its first-move right (`true`) or takes it.
+    #[inline]
+    pub fn set_first_move_right(&mut self, cell: Cell, right: bool) {
+        let bit = 1u64 << (cell % 64);
+        if right {
+            self.unmoved[cell as usize / 64] |= bit;
+        } else {
+            self.unmoved[cell as usize / 64] &= !bit;
+        }
     }
 
     /// Turns the piece on `cell` face down (`true`) or face up.
@@ -532,15 +550,13 @@ impl Position {
         }
         if t.first_move_rights {
             // First-move rights: lost by the pieces that leave or are taken.
-            let mut lose = |c: Cell| self.unmoved[c as usize / 64] &= !(1u64 << (c % 64));
             if m.kind != MoveKind::Drop {
-                lose(m.from);
-                lose(m.to);
+                self.set_first_move_right(m.from, false);
+                self.set_first_move_right(m.to, false);
             }
-            match m.kind {
-                MoveKind::Castle => lose(m.aux as Cell),
-                MoveKind::EnPassant => lose(m.aux as Cell),
-                _ => {}
+            if matches!(m.kind, MoveKind::Castle | MoveKind::EnPassant) {
+                // The partner, or the pawn taken en passant.
+                self.set_first_move_right(m.aux as Cell, false);
             }
         }
         if t.converting && m.kind != MoveKind::Castle && !m.is_pass() {

@@ -708,6 +708,10 @@ impl Tables {
         } else {
             Vec::new()
         };
+        let passing = game.kinds.iter().any(|k| k.passes);
+        let walling = game.players.iter().any(|p| p.wall.is_some());
+        let loses_rights = game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_)));
+        let counts_checks = game.check_count_limit().is_some();
         let royal_promotion = game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal));
         let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
         let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
@@ -766,20 +770,18 @@ impl Tables {
             drop_compulsory,
             gating,
             first_move_rights,
-            passing: game.kinds.iter().any(|k| k.passes),
+            passing,
             king_steps,
             neighbours,
-            walling: game.players.iter().any(|p| p.wall.is_some()),
-            after_make: game.kinds.iter().any(|k| k.passes)
-                || game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_)))
-                || game.check_count_limit().is_some(),
+            walling,
+            after_make: passing || loses_rights || counts_checks,
             general_counting: !simple_attacks
                 || royal_promotion
                 || drop_no_mate
                 || drop_compulsory
                 || gating
-                || game.kinds.iter().any(|k| k.passes)
-                || game.players.iter().any(|p| p.wall.is_some())
+                || passing
+                || walling
                 || !game.promotion_moves.is_empty()
                 || game.spread.is_some()
                 || game.tunnel.is_some()
@@ -787,13 +789,13 @@ impl Tables {
                 || game.explosion.is_some()
                 || !game.rules.is_empty(),
             converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
-            loses_rights: game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_))),
+            loses_rights,
             royal_mask,
             blast_index,
             blast_cells,
             blast_spared,
             blast_immune,
-            counts_checks: game.check_count_limit().is_some(),
+            counts_checks,
             zobrist,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
         }

@@ -631,17 +631,17 @@ fn set_castling_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src
 /// the right to the player's piece on that file of its first rank.
 fn set_first_move_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, src: &FenSource, at: usize) -> Result<(), Diagnostic> {
     let color: Color = if ch.is_ascii_uppercase() { 0 } else { 1 };
-    let mark = |pos: &mut Position, c: Cell| pos.unmoved[c as usize / 64] |= 1u64 << (c % 64);
     if matches!(ch.to_ascii_uppercase(), 'K' | 'Q') && game.castling.is_some() {
         set_castling_right(game, t, pos, ch, src, at)?;
         if let Some(rule) = &game.castling {
             if let Some(king) = movegen::castler(t, pos, rule, color) {
-                mark(pos, king);
+                pos.set_first_move_right(king, true);
             }
         }
-        for &r in &pos.castling[color as usize].clone() {
+        let rights = pos.castling[color as usize];
+        for &r in &rights {
             if r != NO_CELL {
-                mark(pos, r);
+                pos.set_first_move_right(r, true);
             }
         }
         return Ok(());
@@ -655,7 +655,7 @@ fn set_first_move_right(game: &Game, t: &Tables, pos: &mut Position, ch: char, s
         return Err(err(src, at, at + ch.len_utf8(), format!("bad castling right `{ch}`"), format!("no piece of that side on {}", game.geometry.name(cell)))
             .with_help("a file letter gives the piece on that file of its owner's first rank its first-move right; remove the letter"));
     }
-    mark(pos, cell);
+    pos.set_first_move_right(cell, true);
     Ok(())
 }
 
@@ -686,19 +686,18 @@ fn first_rank_cell(game: &Game, color: Color, letter: char) -> Option<Cell> {
 /// Fairy-Stockfish reads the file letters of a Chess960 position with gates).
 fn castling_from_first_move_rights(game: &Game, t: &Tables, pos: &mut Position) {
     let Some(rule) = &game.castling else { return };
-    let has = |pos: &Position, c: Cell| pos.unmoved[c as usize / 64] >> (c % 64) & 1 != 0;
     for color in 0..2u8 {
         if pos.castling[color as usize].iter().any(|&r| r != NO_CELL) {
             continue;
         }
         let Some(king) = movegen::castler(t, pos, rule, color) else { continue };
-        if !has(pos, king) {
+        if !pos.has_first_move_right(king) {
             continue;
         }
         let kc = game.geometry.coords(king);
         for c in game.geometry.board_cells() {
             let cc = game.geometry.coords(c);
-            if c == king || cc[1..] != kc[1..] || !has(pos, c) || !movegen::is_partner(rule, pos.board[c as usize], color) {
+            if c == king || cc[1..] != kc[1..] || !pos.has_first_move_right(c) || !movegen::is_partner(rule, pos.board[c as usize], color) {
                 continue;
             }
             let short = cc[0] > kc[0];
@@ -724,7 +723,7 @@ fn first_move_letters(game: &Game, pos: &Position, color: Color) -> String {
     let castler = game.castling.as_ref().map(|rule| code(rule.king, color));
     let mut cells: Vec<Cell> = geo
         .board_cells()
-        .filter(|&c| pos.unmoved[c as usize / 64] >> (c % 64) & 1 != 0)
+        .filter(|&c| pos.has_first_move_right(c))
         .filter(|&c| pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == color)
         .filter(|&c| !rights.contains(&c) && !(castles && Some(pos.board[c as usize]) == castler))
         .collect();

@@ -19,38 +19,34 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
         if n == 0 && !limit.is_some_and(|l| l.unlimited) {
             continue;
         }
-        if let Some(first) = limit.and_then(|l| l.first_filling.as_ref()) {
+        let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
+        // `also promoted`: each drop once more as the promoted form.
+        let face = t.drop_face[kind];
+        let empty = |c: &Cell| pos.board[*c as usize] == 0;
+        if let Some(first) = limit.and_then(|l| l.first_filling.as_ref()).filter(|z| z[us as usize].iter().any(empty)) {
             // `first filling ZONE`: while the zone has an empty cell, only there.
-            let empty: Vec<Cell> = first[us as usize].iter().copied().filter(|&c| pos.board[c as usize] == 0).collect();
-            if !empty.is_empty() {
-                for c in empty {
-                    push_drop(out, kind, c as usize, t.drop_face[kind]);
-                }
-                continue;
+            for &c in first[us as usize].iter().filter(|c| empty(c)) {
+                push_drop(out, kind, c as usize, face);
             }
+            continue;
         }
-        if limit.is_some_and(|l| l.next_to_own || l.enclosing) {
+        if let Some(l) = limit.filter(|l| l.next_to_own || l.enclosing) {
             // Drops that depend on the pieces around the cell: tested one by one.
-            let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
+            let own = |c: &Cell| pos.board[*c as usize] != 0 && color_of(pos.board[*c as usize]) == us;
             for (cell, &ok) in zone.iter().enumerate() {
                 if !ok || pos.board[cell] != 0 {
                     continue;
                 }
-                let l = limit.expect("a limit");
-                let own = |c: &Cell| pos.board[*c as usize] != 0 && color_of(pos.board[*c as usize]) == us;
                 if l.next_to_own && !t.neighbours[cell].iter().any(own) {
                     continue;
                 }
                 if l.enclosing && crate::engine::convert::enclosed(game, t, pos, cell as Cell, us).is_empty() {
                     continue;
                 }
-                push_drop(out, kind, cell, t.drop_face[kind]);
+                push_drop(out, kind, cell, face);
             }
             continue;
         }
-        let zone = &t.drop_zone[(kind * 2 + us as usize) * t.ncells..][..t.ncells];
-        // `also promoted`: each drop once more as the promoted form.
-        let face = t.drop_face[kind];
         match &t.drop_lines[kind] {
             None => {
                 for (cell, &ok) in zone.iter().enumerate() {

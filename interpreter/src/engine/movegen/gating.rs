@@ -16,7 +16,6 @@ pub(crate) fn add_gated(game: &Game, pos: &Position, out: &mut Vec<Move>, first:
     if pos.unmoved.iter().all(|&w| w == 0) || pos.hand[us].iter().all(|&n| n == 0) {
         return;
     }
-    let has_right = |c: Cell| pos.unmoved[c as usize / 64] >> (c % 64) & 1 != 0;
     let end = out.len();
     for i in first..end {
         let m = out[i];
@@ -26,7 +25,7 @@ pub(crate) fn add_gated(game: &Game, pos: &Position, out: &mut Vec<Move>, first:
         }
         let partner = if m.kind == MoveKind::Castle { m.aux as Cell } else { NO_CELL };
         for cell in [m.from, partner] {
-            if cell == NO_CELL || !has_right(cell) {
+            if cell == NO_CELL || !pos.has_first_move_right(cell) {
                 continue;
             }
             if m.kind == MoveKind::Castle {

@@ -199,7 +199,7 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
 #[cold]
 fn applies_now(t: &Tables, pos: &Position, from: Cell, when: u8) -> bool {
     use crate::engine::tables::{WHEN_UNCHECKED, WHEN_UNMOVED};
-    if when & WHEN_UNMOVED != 0 && pos.unmoved[from as usize / 64] >> (from % 64) & 1 == 0 {
+    if when & WHEN_UNMOVED != 0 && !pos.has_first_move_right(from) {
         return false;
     }
     if when & WHEN_UNCHECKED != 0 {

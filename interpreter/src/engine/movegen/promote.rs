@@ -45,18 +45,17 @@ pub(crate) fn promotion_moves(game: &Game, t: &Tables, pos: &Position, out: &mut
         retain_from(out, start, |m| {
             let mut next = pos.clone();
             next.make(m, game, t);
-            !royal_attacked(game, t, &next, us) && !(rule.no_check && royal_attacked(game, t, &next, us ^ 1)) && !(rule.no_attack && attacks_enemy(t, &next, m.to, us))
+            !royal_attacked(game, t, &next, us) && !(rule.no_check && royal_attacked(game, t, &next, us ^ 1)) && !(rule.no_attack && attacks_enemy(t, next, m.to, us))
         });
     }
 }
 
 /// Does the piece of `us` on `cell` attack a piece of the other player (`next`
 /// is the position after the promotion, the other player to move)?
-fn attacks_enemy(t: &Tables, next: &Position, cell: Cell, us: Color) -> bool {
-    let mut probe = next.clone();
-    probe.side = us;
-    probe.ep_len = 0;
+fn attacks_enemy(t: &Tables, mut next: Position, cell: Cell, us: Color) -> bool {
+    next.side = us;
+    next.ep_len = 0;
     let mut moves = Vec::new();
-    piece_moves(&probe, t, cell, &mut moves);
+    piece_moves(&next, t, cell, &mut moves);
     moves.iter().any(|m| m.kind != MoveKind::EnPassant && next.board[m.to as usize] != 0 && color_of(next.board[m.to as usize]) != us)
 }

@@ -26,11 +26,11 @@ pub(crate) fn add_walls(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<M
             WallRule::MovesAnywhere => game.geometry.board_cells().filter(|&c| after.board[c as usize] == 0).collect(),
             // The squares the moved piece could move to from where it landed.
             WallRule::ShootsFromMoved => {
-                let mut probe = after.clone();
-                probe.side = us;
-                probe.ep_len = 0;
+                // The moved piece's moves, as if it were to move again.
+                after.side = us;
+                after.ep_len = 0;
                 let mut steps = Vec::new();
-                piece_moves(&probe, t, m.to, &mut steps);
+                piece_moves(&after, t, m.to, &mut steps);
                 let mut cells: Vec<Cell> = steps.iter().filter(|s| after.board[s.to as usize] == 0).map(|s| s.to).collect();
                 cells.sort_unstable();
                 cells.dedup();
