@@ -494,20 +494,37 @@ impl Cx<'_> {
     fn any_run(&self, pieces: PieceSet, axes: &[usize], mut found: impl FnMut(u32) -> bool) -> bool {
         let game = self.game;
         let owner = self.player(pieces.who);
-        let offsets = frame::offsets_of(self.pos).unwrap_or_default();
         let dims = game.geometry.dims();
-        let member = |c: Option<Cell>| c.is_some_and(|c| self.is_member(pieces.kind, owner, c));
+        // The tables' unit steps when they are the position's frame's (the
+        // usual case); else each step is worked out across the levels.
+        let framed = !frame::tables_match(self.t, self.pos);
+        let offsets = if framed { frame::offsets_of(self.pos).unwrap_or_default() } else { Vec::new() };
+        let step = |axis: usize, forward: bool, from: Cell| -> Option<Cell> {
+            if !framed {
+                return self.t.unit_step(axis, forward, from);
+            }
+            let mut v = vec![0i32; dims];
+            v[axis] = if forward { 1 } else { -1 };
+            frame::step(game, &offsets, from, &v)
+        };
+        // The set's cells as a bitset, built once: each run's steps test it.
+        let mut set = [0u64; crate::engine::position::WORDS];
+        let mut starts = Vec::with_capacity(32);
+        for c in self.pos.cells_of(owner, self.t.nwords) {
+            if self.is_member(pieces.kind, owner, c) {
+                set[c as usize / 64] |= 1 << (c % 64);
+                starts.push(c);
+            }
+        }
+        let member = |c: Option<Cell>| c.is_some_and(|c| set[c as usize / 64] >> (c % 64) & 1 != 0);
         for &axis in axes {
-            let mut fwd = vec![0i32; dims];
-            fwd[axis] = 1;
-            let back: Vec<i32> = fwd.iter().map(|x| -x).collect();
-            for start in self.pos.cells_of(owner, self.t.nwords) {
-                if !member(Some(start)) || member(frame::step(game, &offsets, start, &back)) {
-                    continue; // not a piece of the set, or not the first of its run
+            for &start in &starts {
+                if member(step(axis, false, start)) {
+                    continue; // not the first of its run
                 }
                 let mut n = 1u32;
                 let mut at = start;
-                while let Some(next) = frame::step(game, &offsets, at, &fwd).filter(|&c| member(Some(c))) {
+                while let Some(next) = step(axis, true, at).filter(|&c| member(Some(c))) {
                     n += 1;
                     at = next;
                     if n > dims as u32 * 4096 {

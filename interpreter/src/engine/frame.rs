@@ -95,7 +95,12 @@ pub fn swinging(pos: &Position) -> bool {
 /// Were `t` built for the frame `pos` stands in? (Debug assertions in move
 /// generation catch tables of another frame.)
 pub fn tables_match(t: &Tables, pos: &Position) -> bool {
-    offsets_of(pos).unwrap_or_default() == t.frame
+    match &pos.frame {
+        // Resting tables have an empty frame; a frame with every level at rest is the resting one.
+        None => t.frame.is_empty(),
+        Some(f) if t.frame.is_empty() => f.levels.iter().all(|l| l.offset == 0),
+        Some(f) => f.levels.len() == t.frame.len() && f.levels.iter().zip(&t.frame).all(|(l, &o)| l.offset == o),
+    }
 }
 
 /// The offsets of `pos`'s frame (`None`: the resting geometry).

@@ -265,6 +265,11 @@ pub struct Tables {
     /// indices need not change monotonically along a ray, so the attack test
     /// generates the attacker's captures forward.
     pub frame: Vec<i8>,
+    /// One step along each axis, forward and back, from every cell in these
+    /// tables' frame ([`Tables::unit_step`]): the `line` condition walks
+    /// runs of pieces with it instead of working each step out across the
+    /// levels.
+    unit_steps: Vec<Cell>,
 }
 
 impl Tables {
@@ -798,7 +803,23 @@ impl Tables {
             counts_checks,
             zobrist,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
+            unit_steps: (0..geo.dims() * 2)
+                .flat_map(|k| {
+                    let mut v = vec![0i32; geo.dims()];
+                    v[k / 2] = if k % 2 == 0 { 1 } else { -1 };
+                    (0..ncells).map(move |c| step(c as Cell, &v).unwrap_or(NO_CELL)).collect::<Vec<_>>()
+                })
+                .collect(),
         }
+    }
+
+    /// The cell one step from `from` along `axis` (`forward`: +1, else −1)
+    /// in these tables' frame, or `None` off the board.
+    #[inline]
+    pub fn unit_step(&self, axis: usize, forward: bool, from: Cell) -> Option<Cell> {
+        let k = axis * 2 + usize::from(!forward);
+        let c = *self.unit_steps.get(k * self.ncells + from as usize)?;
+        (c != NO_CELL).then_some(c)
     }
 
     /// The rays of a piece of `kind` and `color` standing on `from`.
