@@ -14,11 +14,7 @@ use rulebook_interpreter::flow::Action;
 use rulebook_interpreter::{Move, Position, Variant};
 use serde::Serialize;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-/// Depth from which root moves are shared among threads.
-const PARALLEL_DEPTH: u32 = 4;
 
 /// Runs `rulebook perft`.
 pub fn run(args: &PerftArgs, cx: Context) -> Result<u8, Failure> {
@@ -61,9 +57,9 @@ fn stopped(args: &PerftArgs, budget: &Budget, why: Stop) -> Failure {
 }
 
 /// The count below each root move of `pos`, `depth` plies deep (`depth` ≥ 1),
-/// in generation order, or `None` if `budget` stopped it. Root moves are
-/// shared among `jobs` threads when the search is deep enough to pay for
-/// them; `tick` is called after each.
+/// in generation order, or `None` if `budget` stopped it. With `jobs` > 1
+/// the tree is split among that many threads ([`count::perft_split`]);
+/// `tick` is called after each root move.
 pub fn divide(
     v: &Variant,
     pos: &Position,
@@ -73,35 +69,14 @@ pub fn divide(
     tick: &(dyn Fn() + Sync),
 ) -> Option<Vec<(Move, u64)>> {
     // A phase or a ply in progress: the flow layer's decisions, on one thread.
-    if jobs <= 1 || depth < PARALLEL_DEPTH || pos.flow.is_some() {
-        return count::divide(v, pos, depth, budget, |_, _| tick());
+    match pool(jobs, depth, pos) {
+        Some(pool) => pool.install(|| count::divide_split(v, pos, depth, count::SPLIT_DEPTH, budget, tick)),
+        None => count::divide(v, pos, depth, budget, |_, _| tick()),
     }
-    let moves = v.legal_moves(pos);
-    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
-    let next = AtomicUsize::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(m) = moves.get(i) else { break };
-        // A stopped budget stops every thread at its next look.
-        let Some(n) = count::perft_limited(v, &v.play(pos, m), depth - 1, budget) else { break };
-        counts[i].store(n, Ordering::Relaxed);
-        tick();
-    };
-    std::thread::scope(|s| {
-        for _ in 1..jobs.min(moves.len()) {
-            // A thread that cannot be started leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(s, work);
-        }
-        work();
-    });
-    if budget.stopped().is_some() {
-        return None;
-    }
-    Some(moves.into_iter().zip(counts).map(|(m, c)| (m, c.into_inner())).collect())
 }
 
 /// The number of leaves `depth` plies below `pos`, or `None` if `budget`
-/// stopped the count.
+/// stopped the count; on `jobs` threads as in [`divide`].
 pub fn total(
     v: &Variant,
     pos: &Position,
@@ -110,15 +85,23 @@ pub fn total(
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
+    let n = match pool(jobs, depth, pos) {
+        Some(pool) => pool.install(|| count::perft_split(v, pos, depth, count::SPLIT_DEPTH, budget)),
+        None => count::perft_limited(v, pos, depth, budget),
+    }?;
+    tick();
+    Some(n)
+}
+
+/// A pool of `jobs` threads for a count `depth` plies below `pos`, or
+/// `None` where one thread counts: one job, a count too shallow to split
+/// ([`count::SPLIT_DEPTH`]), a ply in progress at the root, or a pool the
+/// system cannot start (the count then runs on this thread).
+fn pool(jobs: usize, depth: u32, pos: &Position) -> Option<rayon::ThreadPool> {
+    if jobs <= 1 || depth < count::SPLIT_DEPTH || pos.flow.is_some() {
+        return None;
     }
-    if jobs <= 1 || depth < PARALLEL_DEPTH || pos.flow.is_some() {
-        let n = count::perft_limited(v, pos, depth, budget)?;
-        tick();
-        return Some(n);
-    }
-    Some(divide(v, pos, depth, jobs, budget, tick)?.iter().map(|(_, n)| n).sum())
+    rayon::ThreadPoolBuilder::new().num_threads(jobs).build().ok()
 }
 
 /// The count below each decision of `pos` (`depth` ≥ 1), for `--divide`
