@@ -12,7 +12,7 @@
 
 use crate::engine::frame;
 use crate::engine::movegen;
-use crate::engine::position::{color_of, kind_of, Move, MoveKind, Position};
+use crate::engine::position::{color_of, kind_of, Move, MoveKind, Position, NO_CELL};
 use crate::engine::tables::Tables;
 use crate::model::cond::{Atom, Cond, Effect, PieceSet, Range, Rule, Scope, Trigger, Who};
 use crate::model::geometry::Cell;
@@ -265,6 +265,12 @@ impl Cx<'_> {
         c.any_of.iter().any(|conj| conj.iter().all(|lit| self.atom(&lit.atom) != lit.negated))
     }
 
+    /// The cells holding a piece of the set (without collecting them).
+    fn members(&self, s: PieceSet) -> impl Iterator<Item = Cell> + '_ {
+        let owner = self.player(s.who);
+        self.pos.cells_of(owner, self.t.nwords).filter(move |&c| self.is_member(s.kind, owner, c))
+    }
+
     /// The cells holding a piece of the set, and its owner.
     fn cells(&self, s: PieceSet) -> (Color, Vec<Cell>) {
         let owner = self.player(s.who);
@@ -307,20 +313,40 @@ impl Cx<'_> {
 
     /// Do `a` and `b` stand on one line along `axis` (only that coordinate
     /// differs) with every cell between them on the board and empty?
-    fn facing(&self, a: Cell, b: Cell, axis: usize, through: bool) -> bool {
-        // Cells are numbered with axis 0 fastest: on one line along `axis`
-        // exactly when they agree once that coordinate is taken out.
+    /// The cells `a` faces along `axis`: the nearest piece each way (with
+    /// `through`, every piece on the line), none beyond a cell off the board
+    /// unless `through`.
+    fn faced(&self, a: Cell, axis: usize, through: bool) -> impl Iterator<Item = Cell> + '_ {
+        // Cells are numbered with axis 0 fastest: the line through `a` along
+        // `axis` is `base + k * stride`.
         let geo = &self.game.geometry;
         let stride = geo.stride(axis);
-        let (ka, kb) = (geo.coord(a, axis), geo.coord(b, axis));
+        let ka = geo.coord(a, axis);
         let base = a as usize - ka * stride;
-        if b as usize - kb * stride != base {
-            return false;
+        let size = geo.size(axis);
+        let pos = self.pos;
+        let mut found = [NO_CELL; 2];
+        let mut n = 0;
+        let mut all = Vec::new();
+        for way in [-1isize, 1] {
+            let mut k = ka as isize + way;
+            while (0..size as isize).contains(&k) {
+                let c = base + k as usize * stride;
+                if !geo.on_board[c] && !through {
+                    break; // a hole in the board stands between
+                }
+                if pos.board[c] != 0 {
+                    if !through {
+                        found[n] = c as Cell;
+                        n += 1;
+                        break;
+                    }
+                    all.push(c as Cell);
+                }
+                k += way;
+            }
         }
-        through || (ka.min(kb) + 1..ka.max(kb)).all(|k| {
-            let c = base + k * stride;
-            geo.on_board[c] && self.pos.board[c] == 0
-        })
+        found.into_iter().take(n).chain(all)
     }
 
     fn is_member(&self, kind: Option<u8>, owner: Color, cell: Cell) -> bool {
@@ -386,9 +412,8 @@ impl Cx<'_> {
                 cells.iter().any(|&c| movegen::attacked(game, self.t, self.pos, c, owner ^ 1))
             }
             Atom::Faces { pieces, target, axis, through } => {
-                let (_, a) = self.cells(*pieces);
-                let (_, b) = self.cells(*target);
-                a.iter().any(|&x| b.iter().any(|&y| x != y && self.facing(x, y, *axis, *through)))
+                let owner = self.player(target.who);
+                self.members(*pieces).any(|x| self.faced(x, *axis, *through).any(|y| self.is_member(target.kind, owner, y)))
             }
             Atom::Coloured { pieces, like } => {
                 let colour = frame::cell_colour(game, *like);

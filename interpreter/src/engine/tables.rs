@@ -149,6 +149,11 @@ pub struct Tables {
     pub nwords: usize,
     /// Per `(kind * 2 + color) * ncells + cell`: range in [`Tables::rays`].
     pub ray_index: Vec<(u32, u32)>,
+    /// Per `kind * 2 + color` and cell, `nwords` words: the cells a capture
+    /// by that piece from that cell may land on, whatever stands between
+    /// (a superset for hops and exact leaps). The forward attack test skips
+    /// the pieces whose reach misses the cell.
+    pub capture_reach: Vec<u64>,
     /// All rays.
     pub rays: Vec<Ray>,
     /// All ray cells.
@@ -617,6 +622,17 @@ impl Tables {
                 }
             }
         }
+        // Per piece and cell, every cell a capture of it may land on (a
+        // superset for hops and exact leaps, whose rays hold cells they pass).
+        let nwords = ncells.div_ceil(64);
+        let mut capture_reach = vec![0u64; ray_index.len() * nwords];
+        for (i, &(a, b)) in ray_index.iter().enumerate() {
+            for ray in rays[a as usize..b as usize].iter().filter(|r| r.flags & CAPTURE != 0) {
+                for &c in &cells[ray.start as usize..ray.start as usize + ray.len as usize] {
+                    capture_reach[i * nwords + c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+        }
         let mut small_moves = vec![SmallMoves::default(); if small { ray_index.len() } else { 0 }];
         let mut small_rides = Vec::new();
         for (i, entry) in small_moves.iter_mut().enumerate() {
@@ -747,8 +763,9 @@ impl Tables {
 
         Tables {
             ncells,
-            nwords: ncells.div_ceil(64),
+            nwords,
             ray_index,
+            capture_reach,
             rays,
             cells,
             attack_dirs,

@@ -30,8 +30,13 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
         return false; // nobody captures their own piece
     }
     let occupied = |c: Cell| c == cell || pos.board[c as usize] != 0;
+    let (word, bit) = (cell as usize / 64, cell % 64);
     for from in pos.cells_of(by, t.nwords) {
         let kind = kind_of(pos.board[from as usize]);
+        let kc = kind as usize * 2 + by as usize;
+        if t.capture_reach[(kc * t.ncells + from as usize) * t.nwords + word] >> bit & 1 == 0 {
+            continue; // no capture of this piece lands on `cell`, whatever stands between
+        }
         for ray in t.rays_of(kind, by, from) {
             let f = ray.flags;
             if f & CAPTURE == 0 {
