@@ -4,8 +4,15 @@
 //! exists for it), then the time of the verifier (`rulebook check`, default
 //! options) on rules/chess.rules and rules/4d-schach.rules, stage by stage.
 //!
+//! First the peak resident memory of `rulebook perft rules/chess.rules 7`
+//! from the start, one thread, without and with `--hash 256` (the CLI run as
+//! a child process, its peak read from `wait4`), with each run's time. It
+//! runs before anything else: Linux counts the resident memory of the
+//! process that starts a child in the child's peak, and this process is
+//! then a few megabytes.
+//!
 //! Run: `cargo bench --bench perft_vs_shakmaty` (add `-- --quick` for smaller
-//! perft depths; the check runs once either way).
+//! perft depths, 6 for the memory runs; the check runs once either way).
 
 use rulebook_checker::Verdict;
 use rulebook_interpreter::{model::load::load, engine::perft::perft, Variant};
@@ -23,6 +30,9 @@ fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    // First, while this process is small: Linux counts the memory of the
+    // process that starts a child in the child's peak.
+    memory(if quick { 6 } else { 7 });
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.rules");
     let game = match load(&rules) {
         Ok((g, _)) => g,
@@ -160,5 +170,50 @@ fn verify(file: &str, v: &Variant) {
     if report.claims.iter().any(|c| c.verdict == Verdict::Refuted) {
         eprintln!("the verifier refutes a claim of {file}");
         std::process::exit(1);
+    }
+}
+
+/// Runs `rulebook perft rules/chess.rules DEPTH -j 1` as a child process
+/// without and with `--hash 256` and prints each run's count, time and peak
+/// resident memory (the child's own, from `wait4`'s resource usage).
+fn memory(depth: u32) {
+    let bin = env!("CARGO_BIN_EXE_rulebook");
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.rules");
+    println!("{:<26} {:>5} {:>12} {:>10} {:>12}", "chess memory (CLI, -j 1)", "depth", "nodes", "time", "peak RSS");
+    for hash in [None, Some(256)] {
+        let mut cmd = std::process::Command::new(bin);
+        cmd.arg("perft").arg(&rules).arg(depth.to_string()).args(["-j", "1"]).stdout(std::process::Stdio::piped());
+        if let Some(mb) = hash {
+            cmd.args(["--hash", &mb.to_string()]);
+        }
+        let started = Instant::now();
+        let Ok(mut child) = cmd.spawn() else {
+            eprintln!("cannot run {bin}");
+            std::process::exit(2);
+        };
+        let mut out = String::new();
+        if let Some(mut stdout) = child.stdout.take() {
+            let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
+        }
+        // SAFETY: `rusage` is plain data that wait4 fills; the pid is our own
+        // child, not yet waited for.
+        let (status, usage) = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let mut status = 0;
+            let pid = libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage);
+            (if pid > 0 { status } else { -1 }, usage)
+        };
+        let t = started.elapsed();
+        let nodes = out.lines().last().unwrap_or("").trim().to_string();
+        if status != 0 {
+            eprintln!("rulebook perft failed (status {status}): {out}");
+            std::process::exit(2);
+        }
+        let label = match hash {
+            None => "without --hash".to_string(),
+            Some(mb) => format!("with --hash {mb}"),
+        };
+        // ru_maxrss is in kilobytes on Linux.
+        println!("{:<26} {:>5} {:>12} {:>8.3} s {:>9.1} MB", label, depth, nodes, t.as_secs_f64(), usage.ru_maxrss as f64 / 1024.0);
     }
 }
