@@ -129,28 +129,31 @@ impl Ctx<'_> {
 
 /// The outcomes of the decision `m`: one per branch combination of the
 /// units a capture attempt collapses; a single outcome (0) otherwise.
-fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> Vec<u8> {
+fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> impl Iterator<Item = u8> {
+    // At most four: two branches of the attacker times two of the victim.
+    let list = |all: &[u8]| {
+        let mut a = [0u8; 4];
+        a[..all.len()].copy_from_slice(all);
+        a.into_iter().take(all.len())
+    };
     if m.spread & crate::engine::spread::ACTION == TUNNEL {
-        return vec![THROUGH, BOUNCE];
+        return list(&[THROUGH, BOUNCE]);
     }
     if m.spread != 0 || matches!(m.kind, MoveKind::Castle | MoveKind::Drop) {
-        return vec![0];
+        return list(&[0]);
     }
     let vcell = crate::engine::spread::victim_cell(m);
     if pos.board[vcell as usize] == 0 {
-        return vec![0];
+        return list(&[0]);
     }
     let attacker = state.pair_at(m.from);
     let victim = state.pair_at(vcell).filter(|v| attacker.is_none_or(|a| a.unit != v.unit));
-    let a_branches: &[u8] = if attacker.is_some() { &[ATTACKER_RED, ATTACKER_BLUE] } else { &[0] };
-    let v_branches: &[u8] = if victim.is_some() { &[VICTIM_RED, VICTIM_BLUE] } else { &[0] };
-    let mut all = Vec::new();
-    for &a in a_branches {
-        for &v in v_branches {
-            all.push(a | v);
-        }
+    match (attacker.is_some(), victim.is_some()) {
+        (true, true) => list(&[ATTACKER_RED | VICTIM_RED, ATTACKER_RED | VICTIM_BLUE, ATTACKER_BLUE | VICTIM_RED, ATTACKER_BLUE | VICTIM_BLUE]),
+        (true, false) => list(&[ATTACKER_RED, ATTACKER_BLUE]),
+        (false, true) => list(&[VICTIM_RED, VICTIM_BLUE]),
+        (false, false) => list(&[0]),
     }
-    all
 }
 
 /// Pushes every outcome of the decision `m` if every one leaves the mover out of check.
@@ -196,13 +199,14 @@ fn splits(
         - (1..=rules.entangle.as_ref().map_or(0, |e| e.labels.len()) as u8)
             .filter(|l| state.pairs.iter().any(|p| p.label == *l))
             .count();
+    let mut parts: Vec<Move> = Vec::new();
     for from in pos.cells_of(us, t.nwords) {
         if state.pair_at(from).is_some() {
             continue; // only a conventional piece splits
         }
         let piece = kind_of(pos.board[from as usize]);
         // Its quiet moves: distinct empty targets, no promotion.
-        let mut parts: Vec<Move> = Vec::new();
+        parts.clear();
         for m in pseudo.iter().filter(|m| m.from == from) {
             if matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter)
                 && pos.board[m.to as usize] == 0
