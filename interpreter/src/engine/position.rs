@@ -197,6 +197,10 @@ pub struct Position {
     pub unmoved: [u64; WORDS],
     /// Cells holding a wall (board code [`WALL`]): a blocker nobody owns.
     pub walls: [u64; WORDS],
+    /// The Zobrist key of the pieces on the board (walls left out), kept by
+    /// [`Position::put`] and [`Position::take`] so that [`Position::key`]
+    /// does not walk the pieces.
+    board_key: u64,
     /// Per player: its last move was a pass (`pass` in a piece); not
     /// written in FEN (a position given as text follows no pass).
     pub passed: [bool; 2],
@@ -233,6 +237,7 @@ impl Position {
             unmoved: [0; WORDS],
             passed: [false; 2],
             walls: [0; WORDS],
+            board_key: 0,
         }
     }
 
@@ -287,6 +292,7 @@ impl Position {
     #[inline]
     pub fn copy_from(&mut self, src: &Position, t: &Tables) {
         self.board[..t.ncells].copy_from_slice(&src.board[..t.ncells]);
+        self.board_key = src.board_key;
         for (mine, theirs) in self.occupied.iter_mut().zip(&src.occupied) {
             mine[..t.nwords].copy_from_slice(&theirs[..t.nwords]);
         }
@@ -326,6 +332,7 @@ impl Position {
     pub fn put(&mut self, cell: Cell, code: u8, t: &Tables) {
         let color = color_of(code);
         self.board[cell as usize] = code;
+        self.board_key ^= t.zobrist[code as usize * t.ncells + cell as usize];
         self.occupied[color as usize][cell as usize / 64] |= 1 << (cell % 64);
         if t.royal_mask >> kind_of(code) & 1 != 0 {
             self.royal_count[color as usize] += 1;
@@ -340,6 +347,9 @@ impl Position {
         if code != 0 {
             let color = color_of(code);
             self.board[cell as usize] = 0;
+            if code != WALL {
+                self.board_key ^= t.zobrist[code as usize * t.ncells + cell as usize];
+            }
             self.occupied[color as usize][cell as usize / 64] &= !(1 << (cell % 64));
             if t.royal_mask >> kind_of(code) & 1 != 0 {
                 self.royal_count[color as usize] -= 1;
@@ -638,12 +648,8 @@ impl Position {
 
     /// A hash of everything that decides the legal moves (for repetition).
     pub fn key(&self, t: &Tables) -> u64 {
-        let mut h = 0u64;
-        for color in 0..2 {
-            for c in self.cells_of(color, t.nwords) {
-                h ^= t.zobrist[self.board[c as usize] as usize * t.ncells + c as usize];
-            }
-        }
+        let h = self.board_key;
+        debug_assert_eq!(h, self.board_key_walked(t), "the board key kept by put and take");
         let mut extra = self.side as u64;
         for rights in &self.castling {
             for &r in rights {
@@ -660,9 +666,10 @@ impl Position {
         for &w in &self.walls[..t.nwords] {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w ^ 0x5A5A);
         }
+        // Hands (and pools) eight counts to a word.
         for hand in &self.hand {
-            for &n in hand {
-                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);
+            for c in hand.chunks_exact(8) {
+                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
             }
         }
         if self.any_hidden() {
@@ -670,8 +677,8 @@ impl Position {
                 extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
             }
             for pool in &self.pool {
-                for &n in pool {
-                    extra = extra.wrapping_mul(0x100000001B3).wrapping_add(n as u64);
+                for c in pool.chunks_exact(8) {
+                    extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
                 }
             }
         }
@@ -697,6 +704,12 @@ impl Position {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from(self.checks[0]) << 8 | u64::from(self.checks[1]));
         }
         h ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The key of the pieces on the board, worked out from the board (what
+    /// `board_key` must equal; debug builds check it at every [`Position::key`]).
+    fn board_key_walked(&self, t: &Tables) -> u64 {
+        (0..2).flat_map(|color| self.cells_of(color, t.nwords)).fold(0, |h, c| h ^ t.zobrist[self.board[c as usize] as usize * t.ncells + c as usize])
     }
 }
 
