@@ -81,6 +81,18 @@ pub struct SmallMoves {
     pub general: bool,
 }
 
+/// The leaping attack directions of one player on a board of at most 64
+/// cells, grouped by the kinds that make them ([`Tables::leap_groups`]).
+#[derive(Clone, Debug, Default)]
+pub struct LeapGroups {
+    /// How many directions at the front of the player's `attack_dirs` the
+    /// groups stand for (0 on larger boards: the groups are then unused).
+    pub leaps: usize,
+    /// Per group: the kinds (a bitmask) and, per cell, the cells from which
+    /// one of them attacks it.
+    pub groups: Vec<(u64, Vec<u64>)>,
+}
+
 /// One direction along which some pieces of one player attack, with the kinds
 /// that reach each distance.
 #[derive(Clone, Debug)]
@@ -160,6 +172,11 @@ pub struct Tables {
     pub cells: Vec<Cell>,
     /// Per player, the attack directions.
     pub attack_dirs: [Vec<AttackDir>; 2],
+    /// On boards of at most 64 cells, per attacking player: the directions
+    /// at the front of `attack_dirs` that reach one cell only (leaps), merged
+    /// by the kinds that make them: one mask test per group instead of one
+    /// per direction. The bitset attack tests start at `attack_dirs[leaps..]`.
+    pub leap_groups: [LeapGroups; 2],
     /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
     pub simple_attacks: bool,
     /// A move can add a royal piece to the board (a promotion to a royal
@@ -570,6 +587,7 @@ impl Tables {
             })
             .collect();
         let small = ncells <= 64 && !framed;
+        let mut leap_groups: [LeapGroups; 2] = Default::default();
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
         if small {
@@ -590,6 +608,17 @@ impl Tables {
                         .iter()
                         .find(|&&(_, l)| l >= 2)
                         .is_none_or(|&(s, _)| cells[s as usize + 1] > cells[s as usize]);
+                }
+            }
+            for (color, dirs) in attack_dirs.iter().enumerate() {
+                let leaping = dirs.iter().take_while(|d| d.reach.len() == 1);
+                let g = &mut leap_groups[color];
+                for dir in leaping {
+                    g.leaps += 1;
+                    match g.groups.iter_mut().find(|(kinds, _)| *kinds == dir.reach[0]) {
+                        Some((_, masks)) => masks.iter_mut().zip(&dir.masks).for_each(|(m, d)| *m |= d),
+                        None => g.groups.push((dir.reach[0], dir.masks.clone())),
+                    }
                 }
             }
             for (kc, bits) in promo_mask.iter_mut().enumerate() {
@@ -769,6 +798,7 @@ impl Tables {
             rays,
             cells,
             attack_dirs,
+            leap_groups,
             simple_attacks,
             royal_promotion,
             promo_targets,
