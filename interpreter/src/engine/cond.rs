@@ -265,10 +265,17 @@ impl Cx<'_> {
         c.any_of.iter().any(|conj| conj.iter().all(|lit| self.atom(&lit.atom) != lit.negated))
     }
 
-    /// The cells holding a piece of the set (without collecting them).
-    fn members(&self, s: PieceSet) -> impl Iterator<Item = Cell> + '_ {
+    /// Does `f` hold for some cell holding a piece of the set? (Without
+    /// collecting the cells; a set of the game's one royal kind whose owner
+    /// has one royal piece is that piece's cell, which the position keeps.)
+    fn any_member(&self, s: PieceSet, mut f: impl FnMut(Cell) -> bool) -> bool {
         let owner = self.player(s.who);
-        self.pos.cells_of(owner, self.t.nwords).filter(move |&c| self.is_member(s.kind, owner, c))
+        if let Some(k) = s.kind {
+            if self.t.royal_mask == 1u64 << k && self.pos.royal_count[owner as usize] == 1 {
+                return f(self.pos.royal[owner as usize]);
+            }
+        }
+        self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(s.kind, owner, c)).any(f)
     }
 
     /// The cells holding a piece of the set, and its owner.
@@ -413,7 +420,7 @@ impl Cx<'_> {
             }
             Atom::Faces { pieces, target, axis, through } => {
                 let owner = self.player(target.who);
-                self.members(*pieces).any(|x| self.faced(x, *axis, *through).any(|y| self.is_member(target.kind, owner, y)))
+                self.any_member(*pieces, |x| self.faced(x, *axis, *through).any(|y| self.is_member(target.kind, owner, y)))
             }
             Atom::Coloured { pieces, like } => {
                 let colour = frame::cell_colour(game, *like);
