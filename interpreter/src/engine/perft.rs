@@ -193,14 +193,8 @@ fn perft_with(
     moves.clear();
     // The position's frame decides the tables (one branch when no level has slid).
     let t = v.tables_for(pos);
-    let starts = if v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none() {
-        // Nothing for the flow layer (the common case, tested cheaply).
-        Vec::new()
-    } else {
-        match v.ply_starts(pos, &t) {
-            Some(starts) => starts,
-            None => return flow_node(v, pos, depth, rest, grandchildren, watch),
-        }
+    let Some(starts) = ply_starts(v, pos, &t) else {
+        return flow_node(v, pos, depth, rest, grandchildren, watch);
     };
     // A position whose key says everything that decides the count below it:
     // no flow state, no level out of rest, no spread or face-down pieces.
@@ -243,6 +237,16 @@ fn perft_with(
         table.store(key, depth, total);
     }
     Some(total)
+}
+
+/// The moves of `pos` after which a rule obliges more decisions
+/// ([`Variant::ply_starts`]; none in the common case, tested cheaply), or
+/// `None` where the flow layer lists the node's decisions.
+fn ply_starts(v: &Variant, pos: &Position, t: &crate::engine::tables::Tables) -> Option<Vec<crate::flow::ply::PlyStart>> {
+    if v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none() {
+        return Some(Vec::new());
+    }
+    v.ply_starts(pos, t)
 }
 
 /// The number of complete plies through `next`, the position after a move

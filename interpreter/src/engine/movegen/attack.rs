@@ -162,19 +162,10 @@ pub(super) fn before(ray: u64, b: u32, ascending: bool) -> u64 {
 /// [`attacked_simple`] with bitsets; `occ` is every occupied cell.
 #[inline]
 pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> bool {
-    let leaps = &t.leap_groups[by as usize];
-    let theirs = pos.occupied[by as usize][0];
-    for (kinds, masks) in &leaps.groups {
-        let mut hits = masks[cell as usize] & occ & theirs;
-        while hits != 0 {
-            let b = hits.trailing_zeros();
-            hits &= hits - 1;
-            if kinds >> kind_of(pos.board[b as usize]) & 1 != 0 {
-                return true;
-            }
-        }
+    if leaping_attackers(t, pos, cell, by, occ) != 0 {
+        return true;
     }
-    for dir in &t.attack_dirs[by as usize][leaps.leaps..] {
+    for dir in &t.attack_dirs[by as usize][t.leap_groups[by as usize].leaps..] {
         let ray = dir.masks[cell as usize];
         let hits = ray & occ;
         if hits == 0 {
@@ -194,6 +185,26 @@ pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, 
     false
 }
 
+/// The cells of `by`'s pieces that attack `cell` by a leap
+/// ([`Tables::leap_groups`]), on a board of at most 64 cells; `occ` is
+/// every occupied cell.
+#[inline]
+fn leaping_attackers(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> u64 {
+    let theirs = pos.occupied[by as usize][0];
+    let mut found = 0;
+    for (kinds, masks) in &t.leap_groups[by as usize].groups {
+        let mut hits = masks[cell as usize] & occ & theirs;
+        while hits != 0 {
+            let b = hits.trailing_zeros();
+            hits &= hits - 1;
+            if kinds >> kind_of(pos.board[b as usize]) & 1 != 0 {
+                found |= 1 << b;
+            }
+        }
+    }
+    found
+}
+
 /// What the royal piece's safety allows, on a board of at most 64 cells.
 pub(super) struct Safety {
     /// How many enemy pieces attack the royal piece.
@@ -209,20 +220,10 @@ pub(super) struct Safety {
 #[inline]
 pub(super) fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64) -> Safety {
     let mut s = Safety { checkers: 0, resolve: 0, pinned: 0 };
-    let leaps = &t.leap_groups[(us ^ 1) as usize];
-    let theirs = pos.occupied[(us ^ 1) as usize][0];
-    for (kinds, masks) in &leaps.groups {
-        let mut hits = masks[king as usize] & occ & theirs;
-        while hits != 0 {
-            let b = hits.trailing_zeros();
-            hits &= hits - 1;
-            if kinds >> kind_of(pos.board[b as usize]) & 1 != 0 {
-                s.checkers += 1;
-                s.resolve |= 1 << b;
-            }
-        }
-    }
-    for dir in &t.attack_dirs[(us ^ 1) as usize][leaps.leaps..] {
+    let leapers = leaping_attackers(t, pos, king, us ^ 1, occ);
+    s.checkers = leapers.count_ones();
+    s.resolve = leapers;
+    for dir in &t.attack_dirs[(us ^ 1) as usize][t.leap_groups[(us ^ 1) as usize].leaps..] {
         let ray = dir.masks[king as usize];
         let hits = ray & occ;
         if hits == 0 {

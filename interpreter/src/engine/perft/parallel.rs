@@ -8,7 +8,7 @@
 //! The functions here run in the caller's rayon pool (the global one unless
 //! the caller installs its own, as `rulebook perft -j N` does).
 
-use super::{ends_of, perft_limited, Budget};
+use super::{ends_of, perft_limited, ply_starts, Budget};
 use crate::engine::position::{Move, Position};
 use crate::engine::variant::Variant;
 use rayon::prelude::*;
@@ -63,19 +63,12 @@ pub fn divide_split(v: &Variant, pos: &Position, depth: u32, split: u32, budget:
 /// in for them; at a node the flow layer decides, the ends of its plies.
 fn children(v: &Variant, pos: &Position) -> Vec<Position> {
     let t = v.tables_for(pos);
-    let starts = if v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none() {
-        Vec::new()
-    } else {
-        match v.ply_starts(pos, &t) {
-            Some(starts) => starts,
-            None => {
-                let mut ends = Vec::new();
-                for (_, next) in v.successors(pos) {
-                    crate::flow::perft::ends_through(v, next, &mut ends);
-                }
-                return ends;
-            }
+    let Some(starts) = ply_starts(v, pos, &t) else {
+        let mut ends = Vec::new();
+        for (_, next) in v.successors(pos) {
+            crate::flow::perft::ends_through(v, next, &mut ends);
         }
+        return ends;
     };
     let mut moves = Vec::with_capacity(256);
     crate::engine::movegen::legal_moves(&v.game, &t, pos, &mut moves);
