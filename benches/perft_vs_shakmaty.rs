@@ -29,20 +29,24 @@ fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (r, t.elapsed())
 }
 
+/// The variant of `file` (relative to the repository root); exits 2 if it does not load.
+fn variant(file: &str) -> Variant {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    match load(&path) {
+        Ok((g, _)) => Variant::new(Arc::new(g)),
+        Err((d, _)) => {
+            eprintln!("cannot load {}: {:?}", path.display(), d);
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     // First, while this process is small: Linux counts the memory of the
     // process that starts a child in the child's peak.
     memory(if quick { 6 } else { 7 });
-    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.rules");
-    let game = match load(&rules) {
-        Ok((g, _)) => g,
-        Err((d, _)) => {
-            eprintln!("cannot load {}: {:?}", rules.display(), d);
-            std::process::exit(2);
-        }
-    };
-    let v = Variant::new(Arc::new(game));
+    let v = variant("rules/chess.rules");
     let cases = [
         ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", if quick { 5 } else { 6 }),
         ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", if quick { 4 } else { 5 }),
@@ -121,14 +125,7 @@ fn main() {
     let mut loaded: Vec<(&str, Variant)> = Vec::new();
     for (name, file, fen, depth, quick_depth) in others {
         if !loaded.iter().any(|(f, _)| *f == file) {
-            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-            match load(&path) {
-                Ok((g, _)) => loaded.push((file, Variant::new(Arc::new(g)))),
-                Err((d, _)) => {
-                    eprintln!("cannot load {}: {:?}", path.display(), d);
-                    std::process::exit(2);
-                }
-            }
+            loaded.push((file, variant(file)));
         }
         let Some((_, v)) = loaded.iter().find(|(f, _)| *f == file) else { continue };
         let pos = match fen.map_or_else(|| v.start(), |f| v.parse_fen(&f, name)) {

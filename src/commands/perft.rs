@@ -23,9 +23,13 @@ pub fn run(args: &PerftArgs, cx: Context) -> Result<u8, Failure> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |n| n.get(),
     );
+    // One pool for the whole command (a suite counts many positions); none
+    // for one job, or where the system cannot start one (one thread counts).
+    let pool = if jobs > 1 { rayon::ThreadPoolBuilder::new().num_threads(jobs).build().ok() } else { None };
+    let pool = pool.as_ref();
     match (&args.epd, args.depth) {
-        (Some(suite), _) => run_suite(&mut loaded, args, suite, jobs, cx),
-        (None, Some(depth)) => run_one(&mut loaded, args, depth, jobs, cx),
+        (Some(suite), _) => run_suite(&mut loaded, args, suite, pool, cx),
+        (None, Some(depth)) => run_one(&mut loaded, args, depth, pool, cx),
         // clap requires DEPTH without --epd; say so anyway rather than panic.
         (None, None) => Err(Failure::usage("give a DEPTH, or a suite with --epd FILE")),
     }
@@ -57,35 +61,34 @@ fn stopped(args: &PerftArgs, budget: &Budget, why: Stop) -> Failure {
 }
 
 /// The count below each root move of `pos`, `depth` plies deep (`depth` ≥ 1),
-/// in generation order, or `None` if `budget` stopped it. With `jobs` > 1
-/// the tree is split among that many threads ([`count::perft_split`]);
+/// in generation order, or `None` if `budget` stopped it. With a `pool`
+/// the tree is split among its threads ([`count::perft_split`]);
 /// `tick` is called after each root move.
 pub fn divide(
     v: &Variant,
     pos: &Position,
     depth: u32,
-    jobs: usize,
+    pool: Option<&rayon::ThreadPool>,
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Option<Vec<(Move, u64)>> {
-    // A phase or a ply in progress: the flow layer's decisions, on one thread.
-    match pool(jobs, depth, pos) {
+    match splitting(pool, depth, pos) {
         Some(pool) => pool.install(|| count::divide_split(v, pos, depth, count::SPLIT_DEPTH, budget, tick)),
         None => count::divide(v, pos, depth, budget, |_, _| tick()),
     }
 }
 
 /// The number of leaves `depth` plies below `pos`, or `None` if `budget`
-/// stopped the count; on `jobs` threads as in [`divide`].
+/// stopped the count; on the `pool`'s threads as in [`divide`].
 pub fn total(
     v: &Variant,
     pos: &Position,
     depth: u32,
-    jobs: usize,
+    pool: Option<&rayon::ThreadPool>,
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Option<u64> {
-    let n = match pool(jobs, depth, pos) {
+    let n = match splitting(pool, depth, pos) {
         Some(pool) => pool.install(|| count::perft_split(v, pos, depth, count::SPLIT_DEPTH, budget)),
         None => count::perft_limited(v, pos, depth, budget),
     }?;
@@ -93,15 +96,12 @@ pub fn total(
     Some(n)
 }
 
-/// A pool of `jobs` threads for a count `depth` plies below `pos`, or
-/// `None` where one thread counts: one job, a count too shallow to split
-/// ([`count::SPLIT_DEPTH`]), a ply in progress at the root, or a pool the
-/// system cannot start (the count then runs on this thread).
-fn pool(jobs: usize, depth: u32, pos: &Position) -> Option<rayon::ThreadPool> {
-    if jobs <= 1 || depth < count::SPLIT_DEPTH || pos.flow.is_some() {
-        return None;
-    }
-    rayon::ThreadPoolBuilder::new().num_threads(jobs).build().ok()
+/// The pool a count `depth` plies below `pos` splits among, or `None` where
+/// one thread counts: no pool, a count too shallow to split
+/// ([`count::SPLIT_DEPTH`]), or a ply in progress at the root (the flow
+/// layer's decisions).
+fn splitting<'p>(pool: Option<&'p rayon::ThreadPool>, depth: u32, pos: &Position) -> Option<&'p rayon::ThreadPool> {
+    pool.filter(|_| depth >= count::SPLIT_DEPTH && pos.flow.is_none())
 }
 
 /// The count below each decision of `pos` (`depth` ≥ 1), for `--divide`
@@ -195,7 +195,7 @@ fn run_one(
     loaded: &mut Loaded,
     args: &PerftArgs,
     depth: u32,
-    jobs: usize,
+    pool: Option<&rayon::ThreadPool>,
     cx: Context,
 ) -> Result<u8, Failure> {
     let start = position(loaded, args.fen.as_deref(), cx)?;
@@ -234,7 +234,7 @@ fn run_one(
         let rows = if depth == 0 {
             Some(Vec::new())
         } else {
-            divide(v, &pos, depth, jobs, &budget, &|| bar.inc(1))
+            divide(v, &pos, depth, pool, &budget, &|| bar.inc(1))
         };
         bar.finish_and_clear();
         let Some(rows) = rows else {
@@ -266,7 +266,7 @@ fn run_one(
             None => return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes))),
         }
     } else {
-        match total(v, &pos, depth, jobs, &budget, &|| ()) {
+        match total(v, &pos, depth, pool, &budget, &|| ()) {
             Some(n) => (n, None),
             None => return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes))),
         }
@@ -352,7 +352,7 @@ fn run_suite(
     loaded: &mut Loaded,
     args: &PerftArgs,
     path: &std::path::Path,
-    jobs: usize,
+    pool: Option<&rayon::ThreadPool>,
     cx: Context,
 ) -> Result<u8, Failure> {
     let name = path.display().to_string();
@@ -412,7 +412,7 @@ fn run_suite(
     let mut results = Vec::with_capacity(runnable.len());
     let mut failed = 0;
     for (case, pos, depth, expected) in runnable {
-        let Some(nodes) = total(v, pos, depth, jobs, &budget, &|| ()) else {
+        let Some(nodes) = total(v, pos, depth, pool, &budget, &|| ()) else {
             bar.finish_and_clear();
             return Err(stopped(args, &budget, budget.stopped().unwrap_or(Stop::Nodes)));
         };

@@ -318,8 +318,6 @@ impl Cx<'_> {
         have
     }
 
-    /// Do `a` and `b` stand on one line along `axis` (only that coordinate
-    /// differs) with every cell between them on the board and empty?
     /// The cells `a` faces along `axis`: the nearest piece each way (with
     /// `through`, every piece on the line), none beyond a cell off the board
     /// unless `through`.
@@ -529,10 +527,10 @@ impl Cx<'_> {
         let dims = game.geometry.dims();
         // The tables' unit steps when they are the position's frame's (the
         // usual case); else each step is worked out across the levels.
-        let framed = !frame::tables_match(self.t, self.pos);
-        let offsets = if framed { frame::offsets_of(self.pos).unwrap_or_default() } else { Vec::new() };
+        let own_tables = frame::tables_match(self.t, self.pos);
+        let offsets = if own_tables { Vec::new() } else { frame::offsets_of(self.pos).unwrap_or_default() };
         let step = |axis: usize, forward: bool, from: Cell| -> Option<Cell> {
-            if !framed {
+            if own_tables {
                 return self.t.unit_step(axis, forward, from);
             }
             let mut v = vec![0i32; dims];

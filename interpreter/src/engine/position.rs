@@ -332,7 +332,7 @@ impl Position {
     pub fn put(&mut self, cell: Cell, code: u8, t: &Tables) {
         let color = color_of(code);
         self.board[cell as usize] = code;
-        self.board_key ^= t.zobrist[code as usize * t.ncells + cell as usize];
+        self.board_key ^= piece_key(t, code, cell);
         self.occupied[color as usize][cell as usize / 64] |= 1 << (cell % 64);
         if t.royal_mask >> kind_of(code) & 1 != 0 {
             self.royal_count[color as usize] += 1;
@@ -348,7 +348,7 @@ impl Position {
             let color = color_of(code);
             self.board[cell as usize] = 0;
             if code != WALL {
-                self.board_key ^= t.zobrist[code as usize * t.ncells + cell as usize];
+                self.board_key ^= piece_key(t, code, cell);
             }
             self.occupied[color as usize][cell as usize / 64] &= !(1 << (cell % 64));
             if t.royal_mask >> kind_of(code) & 1 != 0 {
@@ -666,20 +666,15 @@ impl Position {
         for &w in &self.walls[..t.nwords] {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w ^ 0x5A5A);
         }
-        // Hands (and pools) eight counts to a word.
         for hand in &self.hand {
-            for c in hand.chunks_exact(8) {
-                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-            }
+            extra = mix_counts(extra, hand);
         }
         if self.any_hidden() {
             for &w in &self.hidden[..t.nwords] {
                 extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
             }
             for pool in &self.pool {
-                for c in pool.chunks_exact(8) {
-                    extra = extra.wrapping_mul(0x100000001B3).wrapping_add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-                }
+                extra = mix_counts(extra, pool);
             }
         }
         if let Some(spread) = &self.spread {
@@ -709,8 +704,19 @@ impl Position {
     /// The key of the pieces on the board, worked out from the board (what
     /// `board_key` must equal; debug builds check it at every [`Position::key`]).
     fn board_key_walked(&self, t: &Tables) -> u64 {
-        (0..2).flat_map(|color| self.cells_of(color, t.nwords)).fold(0, |h, c| h ^ t.zobrist[self.board[c as usize] as usize * t.ncells + c as usize])
+        (0..2).flat_map(|color| self.cells_of(color, t.nwords)).fold(0, |h, c| h ^ piece_key(t, self.board[c as usize], c))
     }
+}
+
+/// The Zobrist key of piece `code` on `cell` (the same in every frame).
+#[inline]
+fn piece_key(t: &Tables, code: u8, cell: Cell) -> u64 {
+    t.zobrist[code as usize * t.ncells + cell as usize]
+}
+
+/// `h` with 64 per-kind counts (a hand or a pool) mixed in, eight to a word.
+fn mix_counts(h: u64, counts: &[u8; 64]) -> u64 {
+    counts.chunks_exact(8).fold(h, |h, c| h.wrapping_mul(0x100000001B3).wrapping_add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
 }
 
 /// Iterates over the set bits of a word.
