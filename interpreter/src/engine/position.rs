@@ -291,7 +291,12 @@ impl Position {
     /// a position of the same game, so its unused cells are already empty.
     #[inline]
     pub fn copy_from(&mut self, src: &Position, t: &Tables) {
-        self.board[..t.ncells].copy_from_slice(&src.board[..t.ncells]);
+        if t.ncells <= 64 {
+            // A fixed length: a few vector moves instead of a call to memcpy.
+            self.board[..64].copy_from_slice(&src.board[..64]);
+        } else {
+            self.board[..t.ncells].copy_from_slice(&src.board[..t.ncells]);
+        }
         self.board_key = src.board_key;
         for (mine, theirs) in self.occupied.iter_mut().zip(&src.occupied) {
             mine[..t.nwords].copy_from_slice(&theirs[..t.nwords]);
@@ -309,7 +314,7 @@ impl Position {
         self.checks = src.checks;
         // Pools are empty without face-down pieces: skip the copy then.
         let n = t.nwords;
-        if src.hidden[..n].iter().chain(&self.hidden[..n]).any(|&w| w != 0) {
+        if (0..n).any(|w| src.hidden[w] | self.hidden[w] != 0) {
             self.pool = src.pool;
         }
         self.hidden[..n].copy_from_slice(&src.hidden[..n]);

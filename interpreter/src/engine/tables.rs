@@ -8,6 +8,9 @@ use crate::engine::position::{NO_CELL, NO_KIND};
 use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::{BTreeMap, HashMap};
 
+mod reach;
+pub use reach::ReachLookup;
+
 /// A ray may end on an empty cell.
 pub const QUIET: u8 = 1;
 /// A ray may end by capturing.
@@ -49,35 +52,25 @@ pub const WHEN_UNMOVED: u8 = 1;
 /// [`Ray::when`]: only while its owner is not in check (`if not in check`).
 pub const WHEN_UNCHECKED: u8 = 2;
 
-/// A ride as bitsets, for counting on boards of at most 64 cells.
-#[derive(Clone, Copy, Debug)]
-pub struct SmallRide {
-    /// The ray's cells.
-    pub mask: u64,
-    /// Cell indices increase along the ray.
-    pub ascending: bool,
-    /// May end on an empty cell.
-    pub quiet: bool,
-    /// May end by capturing.
-    pub capture: bool,
-    /// `exactly`: only the last cell, over empty cells before it.
-    pub exact: bool,
-    /// For an exact ride, the last cell.
-    pub last: u8,
-}
-
 /// The moves of one piece on one cell as bitsets (boards of at most 64 cells):
-/// all leaps merged into two masks, then the rides. `general` marks pieces
-/// whose parts need the walker (hops).
+/// all leaps merged into two masks, then the rides as table lookups
+/// ([`reach`]), and what a landing there counts for.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SmallMoves {
     /// Cells a leap reaches that may be entered when empty.
     pub quiet_leaps: u64,
     /// Cells a leap reaches that may be entered by capturing.
     pub capture_leaps: u64,
-    /// Range of this piece's rides in [`Tables::small_rides`].
+    /// The cells where a move from here promotes (one rule covers them all).
+    pub promo_cells: u64,
+    /// Range of this piece's ride lookups in [`Tables::reach_lookups`].
     pub rides: (u32, u32),
-    /// Some part is a hop: count with the walker.
+    /// A move onto a promotion cell counts for this many moves more than
+    /// one (the rule's choices, less one).
+    pub promo_extra: u8,
+    /// Count with the walker instead: some part is a hop or applies only
+    /// sometimes, two parts may reach one cell alike, or several promotion
+    /// rules apply.
     pub general: bool,
 }
 
@@ -212,8 +205,10 @@ pub struct Tables {
     pub promo_choices: Vec<u8>,
     /// Per `(kind * 2 + color) * ncells + cell` (small boards): the piece's moves as bitsets.
     pub small_moves: Vec<SmallMoves>,
-    /// The rides [`SmallMoves::rides`] points into.
-    pub small_rides: Vec<SmallRide>,
+    /// The ride lookups [`SmallMoves::rides`] points into.
+    pub reach_lookups: Vec<ReachLookup>,
+    /// The tables of every ride lookup: the cells a group of rides reaches.
+    pub reach: Vec<u64>,
     /// Per `(kind * 2 + color) * ncells + cell` (small boards): the cells a part that
     /// takes en passant may capture on from there.
     pub ep_reach: Vec<u64>,
@@ -663,10 +658,12 @@ impl Tables {
             }
         }
         let mut small_moves = vec![SmallMoves::default(); if small { ray_index.len() } else { 0 }];
-        let mut small_rides = Vec::new();
+        let mut reach_lookups = Vec::new();
+        let mut reach_tables = reach::ReachBuilder::default();
         for (i, entry) in small_moves.iter_mut().enumerate() {
             let (a, b) = ray_index[i];
-            let first = small_rides.len() as u32;
+            let first = reach_lookups.len() as u32;
+            let mut rides = Vec::new();
             for ray in &rays[a as usize..b as usize] {
                 let f = ray.flags;
                 if ray.when != 0 {
@@ -683,17 +680,15 @@ impl Tables {
                 } else if f & HOP != 0 {
                     entry.general = true;
                 } else {
-                    small_rides.push(SmallRide {
-                        mask: ray.mask,
-                        ascending: ray.ascending,
-                        quiet: f & QUIET != 0,
-                        capture: f & CAPTURE != 0,
-                        exact: f & EXACT != 0,
-                        last: cells[ray.start as usize + ray.len as usize - 1] as u8,
-                    });
+                    let cells = cells[ray.start as usize..ray.start as usize + ray.len as usize].to_vec();
+                    rides.push((reach::RideCells { cells, exact: f & EXACT != 0 }, f & QUIET != 0, f & CAPTURE != 0));
                 }
             }
-            entry.rides = (first, small_rides.len() as u32);
+            match reach_tables.lookups((i % ncells) as Cell, rides) {
+                Some(lookups) => reach_lookups.extend(lookups),
+                None => entry.general = true,
+            }
+            entry.rides = (first, reach_lookups.len() as u32);
         }
         let takes_ep: Vec<bool> = (0..nkinds * 2)
             .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
@@ -723,6 +718,14 @@ impl Tables {
                         slot.1 |= modes;
                     }
                 }
+            }
+        }
+        for (i, entry) in small_moves.iter_mut().enumerate() {
+            let kc = i / ncells;
+            entry.general |= may_repeat[kc] || promo_choices[kc] == u8::MAX;
+            if promo_choices[kc] > 1 && !entry.general {
+                entry.promo_cells = promo_mask[kc];
+                entry.promo_extra = promo_choices[kc] - 1;
             }
         }
         let mut drop_zone = vec![false; nkinds * 2 * ncells];
@@ -813,7 +816,8 @@ impl Tables {
             promo_choices,
             ep_reach,
             small_moves,
-            small_rides,
+            reach_lookups,
+            reach: reach_tables.reach,
             takes_ep,
             may_repeat,
             drop_zone,

@@ -159,17 +159,26 @@ pub(super) fn before(ray: u64, b: u32, ascending: bool) -> u64 {
     }
 }
 
-/// [`attacked_simple`] with bitsets; `occ` is every occupied cell.
+/// [`attacked_simple`] with bitsets; `occ` is every occupied cell (as the
+/// board is, or as a move being tested leaves it: it holds every piece of `by`).
 #[inline]
 pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> bool {
-    if leaping_attackers(t, pos, cell, by, occ) != 0 {
-        return true;
+    let theirs = pos.occupied[by as usize][0];
+    for (kinds, masks) in &t.leap_groups[by as usize].groups {
+        let mut hits = masks[cell as usize] & theirs;
+        while hits != 0 {
+            let b = hits.trailing_zeros();
+            hits &= hits - 1;
+            if kinds >> kind_of(pos.board[b as usize]) & 1 != 0 {
+                return true;
+            }
+        }
     }
     for dir in &t.attack_dirs[by as usize][t.leap_groups[by as usize].leaps..] {
         let ray = dir.masks[cell as usize];
         let hits = ray & occ;
-        if hits == 0 {
-            continue;
+        if ray & theirs == 0 {
+            continue; // no piece of `by` on the ray
         }
         let b = nearest(hits, dir.ascending);
         let code = pos.board[b as usize];
@@ -223,12 +232,13 @@ pub(super) fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Colo
     let leapers = leaping_attackers(t, pos, king, us ^ 1, occ);
     s.checkers = leapers.count_ones();
     s.resolve = leapers;
+    let theirs = pos.occupied[(us ^ 1) as usize][0];
     for dir in &t.attack_dirs[(us ^ 1) as usize][t.leap_groups[(us ^ 1) as usize].leaps..] {
         let ray = dir.masks[king as usize];
-        let hits = ray & occ;
-        if hits == 0 {
-            continue;
+        if ray & theirs == 0 {
+            continue; // no enemy piece on the ray: no check, no pin
         }
+        let hits = ray & occ;
         let b = nearest(hits, dir.ascending);
         let code = pos.board[b as usize];
         if color_of(code) != us {

@@ -2,6 +2,7 @@
 //! generation with pins and checks found once, and bulk counting at perft leaves.
 
 use super::*;
+use crate::engine::tables::SmallMoves;
 
 /// The legal moves by the definition alone: every pseudo-legal move, drop and
 /// castling tried on a copy, with the walking attack test. Slow; the reference
@@ -48,57 +49,29 @@ pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool
 }
 
 /// The cells the piece on `from` may land on (pseudo-legal, en passant aside),
-/// with bitsets; `None` when one of its parts needs the general walker (hops,
-/// several promotion rules).
-#[inline]
-pub(super) fn landing_small(t: &Tables, kc: usize, from: Cell, occ: u64, enemy: u64) -> Option<u64> {
+/// with bitsets and ride lookups, and the entry they came from; `None` when
+/// one of its parts needs the general walker ([`SmallMoves::general`]).
+#[inline(always)]
+pub(super) fn landing_small(t: &Tables, kc: usize, from: Cell, occ: u64, enemy: u64) -> Option<(u64, &SmallMoves)> {
     let entry = &t.small_moves[kc * t.ncells + from as usize];
-    if entry.general || t.promo_choices[kc] == u8::MAX {
+    if entry.general {
         return None;
     }
-    let mut landing = (entry.quiet_leaps & !occ) | (entry.capture_leaps & enemy);
-    for ride in &t.small_rides[entry.rides.0 as usize..entry.rides.1 as usize] {
-        if ride.exact {
-            let last = 1u64 << ride.last;
-            if ride.mask & occ & !last == 0 {
-                if occ & last == 0 {
-                    if ride.quiet {
-                        landing |= last;
-                    }
-                } else if ride.capture && enemy & last != 0 {
-                    landing |= last;
-                }
-            }
-            continue;
-        }
-        let hits = ride.mask & occ;
-        if hits == 0 {
-            if ride.quiet {
-                landing |= ride.mask;
-            }
-        } else {
-            let b = nearest(hits, ride.ascending);
-            if ride.quiet {
-                landing |= before(ride.mask, b, ride.ascending);
-            }
-            if ride.capture && enemy >> b & 1 != 0 {
-                landing |= 1 << b;
-            }
-        }
+    let (mut quiet, mut capture) = (entry.quiet_leaps, entry.capture_leaps);
+    for lookup in &t.reach_lookups[entry.rides.0 as usize..entry.rides.1 as usize] {
+        let reach = t.reach[lookup.slot(occ)];
+        quiet |= reach & lookup.quiet;
+        capture |= reach & lookup.capture;
     }
     // Parts of one kind land on distinct cells (kinds whose parts overlap are
     // counted by the general path, which removes repeats).
-    Some(landing)
+    Some(((quiet & !occ) | (capture & enemy), entry))
 }
 
-/// The number of moves landing on `cells`, each promotion choice counted.
+/// The number of moves landing on `cells` from `entry`'s cell, each promotion choice counted.
 #[inline(always)]
-pub(super) fn moves_onto(t: &Tables, kc: usize, cells: u64) -> u64 {
-    let n = cells.count_ones() as u64;
-    match t.promo_choices[kc] {
-        0 | 1 => n,
-        k => n + (cells & t.promo_mask[kc]).count_ones() as u64 * (k as u64 - 1),
-    }
+pub(super) fn moves_onto(entry: &SmallMoves, cells: u64) -> u64 {
+    cells.count_ones() as u64 + (cells & entry.promo_cells).count_ones() as u64 * entry.promo_extra as u64
 }
 
 /// Appends the legal moves of the side to move, each chance outcome (the
@@ -249,67 +222,87 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     let enemy = pos.occupied[(us ^ 1) as usize][0];
     let safety = king_safety_small(t, pos, king, us, occ);
     let checked = safety.checkers > 0;
-    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
     if checked && game.hand.is_some() {
         // Drops that block a check: the general path.
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
+    // The royal piece: each landing tested with it lifted.
     let mut count = 0u64;
-    for from in pos.cells_of(us, t.nwords) {
-        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
-        if from == king {
-            let without_king = occ & !(1u64 << from);
-            match landing_small(t, kc, from, occ, enemy) {
-                Some(mut cells) if t.promo_choices[kc] == 0 && !t.may_repeat[kc] => {
-                    while cells != 0 {
-                        let to = cells.trailing_zeros();
-                        cells &= cells - 1;
-                        if !attacked_small(t, pos, to as Cell, us ^ 1, without_king) {
-                            count += 1;
-                        }
-                    }
-                }
-                _ => {
-                    let start = scratch.len();
-                    piece_moves_once(pos, t, from, scratch);
-                    retain_from(scratch, start, |m| !attacked_small(t, pos, m.to, us ^ 1, without_king));
+    let kc = kind_of(pos.board[king as usize]) as usize * 2 + us as usize;
+    let without_king = occ & !(1u64 << king);
+    match landing_small(t, kc, king, occ, enemy) {
+        Some((mut cells, entry)) if entry.promo_extra == 0 && entry.promo_cells == 0 => {
+            while cells != 0 {
+                let to = cells.trailing_zeros();
+                cells &= cells - 1;
+                if !attacked_small(t, pos, to as Cell, us ^ 1, without_king) {
+                    count += 1;
                 }
             }
-            continue;
         }
-        if safety.checkers >= 2 {
-            continue; // only the royal piece can answer a double check
+        _ => {
+            piece_moves_once(pos, t, king, scratch);
+            retain_from(scratch, 0, |m| !attacked_small(t, pos, m.to, us ^ 1, without_king));
         }
-        let ep = pos.ep_len != 0 && t.ep_reach[kc * t.ncells + from as usize] & ep_cells != 0;
-        if safety.pinned >> from & 1 != 0 || ep || t.may_repeat[kc] {
-            let start = scratch.len();
-            piece_moves_once(pos, t, from, scratch);
-            if checked || safety.pinned >> from & 1 != 0 {
-                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
-            } else if ep {
-                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
-            }
-            continue;
-        }
-        match landing_small(t, kc, from, occ, enemy) {
-            Some(cells) => count += moves_onto(t, kc, cells & safety.resolve),
-            None => {
-                let start = scratch.len();
-                piece_moves_once(pos, t, from, scratch);
-                if checked {
-                    retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
-                }
-            }
+    }
+    if safety.checkers >= 2 {
+        return count + scratch.len() as u64; // only the royal piece can answer a double check
+    }
+    // The others: pinned pieces, en-passant takers and pieces whose parts the
+    // tables do not hold are walked, and tried on a copy where needed.
+    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
+    let others = pos.occupied[us as usize][0] & !(1u64 << king);
+    let (counted, mut walked) = count_by_tables(t, pos, others & !safety.pinned, occ, enemy, safety.resolve, ep_cells);
+    count += counted;
+    walked |= others & safety.pinned;
+    while walked != 0 {
+        let from = walked.trailing_zeros() as Cell;
+        walked &= walked - 1;
+        let start = scratch.len();
+        piece_moves_once(pos, t, from, scratch);
+        if checked || safety.pinned >> from & 1 != 0 {
+            retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+        } else if ep_cells != 0 {
+            retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
         }
     }
     if !checked {
-        let mut drops_count = Counter(0);
-        drops(game, t, pos, &mut drops_count);
-        count += drops_count.0;
+        if game.hand.is_some() {
+            let mut drops_count = Counter(0);
+            drops(game, t, pos, &mut drops_count);
+            count += drops_count.0;
+        }
         castling_moves(game, t, pos, scratch);
     }
     count + scratch.len() as u64
+}
+
+/// The moves of `pieces` (the side to move's, none royal or pinned) that
+/// land on `resolve`, counted from the tables; returns that count and the
+/// pieces left for the walker: those whose parts the tables do not hold
+/// ([`SmallMoves::general`]) and those that may capture on an en-passant
+/// target in `ep_cells`. A small function of its own, so that its loop
+/// keeps everything in registers.
+#[inline(never)]
+fn count_by_tables(t: &Tables, pos: &Position, mut pieces: u64, occ: u64, enemy: u64, resolve: u64, ep_cells: u64) -> (u64, u64) {
+    let us = pos.side as usize;
+    let (mut count, mut walked) = (0u64, 0u64);
+    while pieces != 0 {
+        let from = pieces.trailing_zeros() as Cell;
+        let bit = pieces & pieces.wrapping_neg();
+        pieces &= pieces - 1;
+        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us;
+        if ep_cells != 0 && t.ep_reach[kc * t.ncells + from as usize] & ep_cells != 0 {
+            walked |= bit;
+            continue;
+        }
+        match landing_small(t, kc, from, occ, enemy) {
+            Some((cells, entry)) => count += moves_onto(entry, cells & resolve),
+            None => walked |= bit,
+        }
+    }
+    (count, walked)
 }
 
 /// [`count_legal`] for boards of more than 64 cells: walks the rays.

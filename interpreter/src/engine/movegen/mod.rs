@@ -311,6 +311,9 @@ pub(crate) fn castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingR
 fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, bitsets: bool) {
     let Some(rule) = &game.castling else { return };
     let us = pos.side as usize;
+    if pos.castling[us].iter().all(|&c| c == NO_CELL) {
+        return; // no castling right left
+    }
     let Some(king) = castler(t, pos, rule, us as Color) else { return };
     // A royal castler may not cross or land on an attacked cell; any other
     // castles through attacks (only the mover's royal pieces must be safe after it).
@@ -333,7 +336,15 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         // Every cell between the pieces and their destinations is empty but for the two.
         let lo = king.min(rook).min(kt).min(rt);
         let hi = king.max(rook).max(kt).max(rt);
-        if (lo..=hi).any(|c| c != king && c != rook && pos.board[c as usize] != 0) {
+        let blocked = if t.small {
+            // Bits `lo..=hi` (cells below 64) against every piece and wall.
+            let span = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+            let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
+            occ & span & !(1u64 << king) & !(1u64 << rook) != 0
+        } else {
+            (lo..=hi).any(|c| c != king && c != rook && pos.board[c as usize] != 0)
+        };
+        if blocked {
             continue;
         }
         // The king crosses no attacked cell (its start was tested: not in check;
