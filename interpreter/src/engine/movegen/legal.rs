@@ -287,19 +287,26 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
 #[inline(never)]
 fn count_by_tables(t: &Tables, pos: &Position, mut pieces: u64, occ: u64, enemy: u64, resolve: u64, ep_cells: u64) -> (u64, u64) {
     let us = pos.side as usize;
-    let (mut count, mut walked) = (0u64, 0u64);
+    let kc_of = |from: Cell| kind_of(pos.board[from as usize]) as usize * 2 + us;
+    let mut walked = 0u64;
+    if ep_cells != 0 {
+        let mut scan = pieces;
+        while scan != 0 {
+            let from = scan.trailing_zeros() as Cell;
+            scan &= scan - 1;
+            if t.ep_reach[kc_of(from) * t.ncells + from as usize] & ep_cells != 0 {
+                walked |= 1 << from;
+            }
+        }
+        pieces &= !walked;
+    }
+    let mut count = 0u64;
     while pieces != 0 {
         let from = pieces.trailing_zeros() as Cell;
-        let bit = pieces & pieces.wrapping_neg();
         pieces &= pieces - 1;
-        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us;
-        if ep_cells != 0 && t.ep_reach[kc * t.ncells + from as usize] & ep_cells != 0 {
-            walked |= bit;
-            continue;
-        }
-        match landing_small(t, kc, from, occ, enemy) {
+        match landing_small(t, kc_of(from), from, occ, enemy) {
             Some((cells, entry)) => count += moves_onto(entry, cells & resolve),
-            None => walked |= bit,
+            None => walked |= 1 << from,
         }
     }
     (count, walked)
