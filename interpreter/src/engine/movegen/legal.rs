@@ -40,12 +40,36 @@ pub(crate) fn legal_moves_plain_reference(game: &Game, t: &Tables, pos: &Positio
 
 /// Does `m` leave the mover's royal pieces unattacked? (Tried on a copy.)
 pub fn legal_by_trial(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
-    if game.explosion.is_some() {
-        return crate::engine::explosion::legal_by_trial(game, t, pos, m);
+    Trial::new(game, t, pos).legal(m)
+}
+
+/// Tries moves of one position on one reusable copy (cloned at the first
+/// trial, then overwritten by [`Position::copy_from`]): [`legal_by_trial`]
+/// without a clone of the whole position per move.
+pub(crate) struct Trial<'a> {
+    game: &'a Game,
+    t: &'a Tables,
+    pos: &'a Position,
+    probe: Option<Position>,
+}
+
+impl<'a> Trial<'a> {
+    /// Trials of moves of `pos`.
+    pub(crate) fn new(game: &'a Game, t: &'a Tables, pos: &'a Position) -> Self {
+        Trial { game, t, pos, probe: None }
     }
-    let mut next = pos.clone();
-    next.make(m, game, t);
-    !royal_attacked(game, t, &next, pos.side)
+
+    /// Does `m` leave the mover's royal pieces unattacked?
+    pub(crate) fn legal(&mut self, m: &Move) -> bool {
+        let (game, t, pos) = (self.game, self.t, self.pos);
+        if game.explosion.is_some() {
+            return crate::engine::explosion::legal_by_trial(game, t, pos, m);
+        }
+        let next = self.probe.get_or_insert_with(|| pos.clone());
+        next.copy_from(pos, t);
+        next.make(m, game, t);
+        !royal_attacked(game, t, next, pos.side)
+    }
 }
 
 /// The cells the piece on `from` may land on (pseudo-legal, en passant aside),
@@ -183,9 +207,11 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
         if pos.royal_count[us as usize] == 0 {
             return;
         }
-        retain_from(out, first, |m| m.kind == MoveKind::Castle || legal_by_trial(game, t, pos, m));
+        let mut trial = Trial::new(game, t, pos);
+        retain_from(out, first, |m| m.kind == MoveKind::Castle || trial.legal(m));
         return;
     }
+    let mut trial = Trial::new(game, t, pos);
     // Fast path: not in check, one royal piece, plain attacks. Only the royal
     // piece, pinned pieces and en-passant captures need a test.
     let king = pos.royal[us as usize];
@@ -195,9 +221,9 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
         if from == king {
             retain_from(out, start, |m| king_step_safe(t, pos, m, us));
         } else if pinned[from as usize / 64] >> (from % 64) & 1 != 0 {
-            retain_from(out, start, |m| legal_by_trial(game, t, pos, m));
+            retain_from(out, start, |m| trial.legal(m));
         } else if pos.ep_len != 0 {
-            retain_from(out, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+            retain_from(out, start, |m| m.kind != MoveKind::EnPassant || trial.legal(m));
         }
     }
     drops(game, t, pos, out);
@@ -256,15 +282,16 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     let (counted, mut walked) = count_by_tables(t, pos, others & !safety.pinned, occ, enemy, safety.resolve, ep_cells);
     count += counted;
     walked |= others & safety.pinned;
+    let mut trial = Trial::new(game, t, pos);
     while walked != 0 {
         let from = walked.trailing_zeros() as Cell;
         walked &= walked - 1;
         let start = scratch.len();
         piece_moves_once(pos, t, from, scratch);
         if checked || safety.pinned >> from & 1 != 0 {
-            retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+            retain_from(scratch, start, |m| trial.legal(m));
         } else if ep_cells != 0 {
-            retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+            retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || trial.legal(m));
         }
     }
     if !checked {
@@ -322,6 +349,7 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
         return scratch.len() as u64;
     }
     let mut count = Counter(0);
+    let mut trial = Trial::new(game, t, pos);
     for from in pos.cells_of(us, t.nwords) {
         let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
         let ep = pos.ep_len != 0 && t.takes_ep[kc];
@@ -332,9 +360,9 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
             if from == king {
                 retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
             } else if is_pinned {
-                retain_from(scratch, start, |m| legal_by_trial(game, t, pos, m));
+                retain_from(scratch, start, |m| trial.legal(m));
             } else if ep {
-                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || legal_by_trial(game, t, pos, m));
+                retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || trial.legal(m));
             }
         } else {
             piece_moves(pos, t, from, &mut count);
