@@ -58,10 +58,21 @@ impl Pair {
 /// The spread pieces of a position. Kept canonical (pairs sorted by their
 /// red cell, units numbered in order of first appearance), so equal states
 /// compare and hash equal.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct SpreadState {
     /// The pairs.
     pub pairs: Vec<Pair>,
+}
+
+impl Clone for SpreadState {
+    fn clone(&self) -> Self {
+        SpreadState { pairs: self.pairs.clone() }
+    }
+
+    /// Reuses the pairs' allocation ([`Position::copy_from`] of a reused copy allocates nothing).
+    fn clone_from(&mut self, source: &Self) {
+        self.pairs.clone_from(&source.pairs);
+    }
 }
 
 impl SpreadState {

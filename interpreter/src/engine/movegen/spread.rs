@@ -22,8 +22,7 @@ pub fn spread_in_check(game: &Game, t: &Tables, pos: &Position, color: Color) ->
         return royal_attacked(game, t, pos, color);
     };
     let them = color ^ 1;
-    let royal: Vec<Cell> =
-        pos.cells_of(color, t.nwords).filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0).collect();
+    let royal = pos.cells_of(color, t.nwords).filter(|&c| t.royal_mask >> kind_of(pos.board[c as usize]) & 1 != 0);
     for k in royal {
         if !attacked(game, t, pos, k, them) {
             continue;
@@ -71,7 +70,7 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     }
     drops(game, t, pos, &mut pseudo);
     let checked = spread_in_check(game, t, pos, us);
-    let ctx = &Ctx { game, t, pos, state, checked };
+    let ctx = &Ctx { game, t, pos, state, checked, probe: Default::default() };
     let mut castles = Vec::new();
     let mut scratch = Vec::new();
     if state.pairs.is_empty() && !pos.any_hidden() {
@@ -104,6 +103,8 @@ struct Ctx<'a> {
     state: &'a SpreadState,
     /// Is the side to move in check?
     checked: bool,
+    /// The copy each outcome is tried on (cloned once, then overwritten).
+    probe: std::cell::RefCell<Option<Position>>,
 }
 
 impl Ctx<'_> {
@@ -169,9 +170,11 @@ fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut Vec<Move>, scr
             scratch.push(mv);
             continue;
         }
-        let mut next = pos.clone();
+        let mut probe = ctx.probe.borrow_mut();
+        let next = probe.get_or_insert_with(|| pos.clone());
+        next.copy_from(pos, t);
         next.make(&mv, game, t);
-        if spread_in_check(game, t, &next, pos.side) {
+        if spread_in_check(game, t, next, pos.side) {
             return;
         }
         scratch.push(mv);
@@ -200,6 +203,7 @@ fn splits(
             .filter(|l| state.pairs.iter().any(|p| p.label == *l))
             .count();
     let mut parts: Vec<Move> = Vec::new();
+    let mut sets: Vec<(Move, Cell)> = Vec::new();
     for from in pos.cells_of(us, t.nwords) {
         if state.pair_at(from).is_some() {
             continue; // only a conventional piece splits
@@ -230,12 +234,9 @@ fn splits(
             parts.extend(castles.iter().filter(|m| m.from == from && four(m)));
         }
         let forward = rules.red_forward.contains(&piece);
-        let dist = |c: Cell| -> usize {
-            let (a, b) = (geo.coords(from), geo.coords(c));
-            a.iter().zip(&b).map(|(x, y)| x.abs_diff(*y)).sum()
-        };
+        let dist = |c: Cell| -> usize { (0..geo.dims()).map(|a| geo.coord(from, a).abs_diff(geo.coord(c, a))).sum() };
         // Cell sets: two parts, or one part and stay.
-        let mut sets: Vec<(Move, Cell)> = Vec::new();
+        sets.clear();
         for (i, a) in parts.iter().enumerate() {
             for b in &parts[i + 1..] {
                 if a.to == b.to {
@@ -253,26 +254,26 @@ fn splits(
             sets.push((*a, from));
         }
         let mut exposed = None;
-        for (main, second) in sets {
+        for &(main, second) in &sets {
             let base = Move { second, ..main };
             let stay = second == from;
             let safe = ctx.split_safe(from, stay, &mut exposed);
             for (w, weight) in rules.weights.iter().enumerate() {
                 let flags = SPLIT | (w as u8) << WEIGHT_SHIFT;
                 let symmetric = weight.red_faces.len() == weight.blue_faces.len();
-                let mut colourings: Vec<u8> = Vec::new();
-                if forward {
+                let one = |c: u8| ([c, 0], 1);
+                let (colourings, n) = if forward {
                     // Red is the front cell.
-                    colourings.push(if dist(base.to) >= dist(base.second) { 0 } else { RED_SECOND });
+                    one(if dist(base.to) >= dist(base.second) { 0 } else { RED_SECOND })
                 } else if symmetric {
                     // One action; its red cell: the moved one (move and stay),
                     // the castling one, else the first in board order.
                     let special = stay || base.kind == MoveKind::Castle;
-                    colourings.push(if special || base.to < base.second { 0 } else { RED_SECOND });
+                    one(if special || base.to < base.second { 0 } else { RED_SECOND })
                 } else {
-                    colourings.extend([0, RED_SECOND]);
-                }
-                for c in colourings {
+                    ([0, RED_SECOND], 2)
+                };
+                for &c in &colourings[..n] {
                     with_outcomes(ctx, Move { spread: flags | c, ..base }, safe, out, scratch);
                 }
             }
