@@ -19,6 +19,12 @@ use std::time::Instant;
 use z3::ast::{Bool, Int};
 use z3::{Params, SatResult, Solver};
 
+/// The resource limit of one query in a side's incremental solver (Z3's
+/// `rlimit`, a count of its steps: the same on every machine, so where a
+/// query stops does not depend on the machine's speed or load). About a
+/// second of work here; a query that needs more is asked again alone.
+const INCREMENTAL_RLIMIT: u32 = 10_000_000;
+
 /// Why a question was not decided when the overall deadline (the whole
 /// check's time budget) passed before or while it was asked.
 pub const BUDGET_SPENT: &str = "time budget spent";
@@ -165,6 +171,16 @@ impl From<(SatResult, &Solver)> for Outcome {
     }
 }
 
+/// What one side's round of Houdini found, asked on a thread of its own.
+struct Round {
+    /// The first candidate broken, with why.
+    broken: Option<(usize, Induction)>,
+    /// Queries asked.
+    queries: u32,
+    /// Some question went unanswered because the deadline had passed.
+    budget_spent: bool,
+}
+
 /// Asks Z3 about one variant.
 pub struct Prover<'a> {
     /// The encoder.
@@ -202,16 +218,16 @@ impl<'a> Prover<'a> {
         true
     }
 
-    /// A solver for one query, with its time limit (the per-query timeout,
-    /// at most the time left); `None` once the deadline has passed.
-    fn fresh_solver(&self) -> Option<Solver> {
+    /// A solver for one query, with its time limit (`limit_ms`, at most the
+    /// time left); `None` once the deadline has passed.
+    fn fresh_solver(&self, limit_ms: u32) -> Option<Solver> {
         let left = self.deadline.saturating_duration_since(Instant::now()).as_millis();
         if left == 0 {
             return None;
         }
         let solver = Solver::new_for_logic("QF_FD").unwrap_or_default();
         let mut params = Params::new();
-        params.set_u32("timeout", self.timeout_ms.min(left.min(u32::MAX as u128) as u32).max(1));
+        params.set_u32("timeout", limit_ms.min(left.min(u32::MAX as u128) as u32).max(1));
         solver.set_params(&params);
         Some(solver)
     }
@@ -241,6 +257,7 @@ impl<'a> Prover<'a> {
         let made = made.as_mut()?;
         let mut params = Params::new();
         params.set_u32("timeout", self.timeout_ms.min(left.min(u32::MAX as u128) as u32).max(1));
+        params.set_u32("rlimit", INCREMENTAL_RLIMIT);
         made.solver.set_params(&params);
         Some(made)
     }
@@ -436,23 +453,38 @@ impl<'a> Prover<'a> {
     /// asserted unguarded, the rest through their literals.
     fn ask(&mut self, side: Color, how: Solving, domains: &[Bool], facts: &[Bool]) -> Answer {
         let asked = Instant::now();
-        let outcome = match how {
+        let mut outcome = match how {
             Solving::Incremental => self.solver(side).map(|made| {
                 for d in domains {
                     made.solver.assert(d);
                 }
                 let literals: Vec<Bool> = facts.iter().map(|f| made.guard(f)).collect();
                 let result = made.solver.check_assumptions(&literals);
-                (result, &made.solver).into()
+                Outcome::from((result, &made.solver))
             }),
-            Solving::Fresh => self.fresh_solver().map(|solver| {
+            Solving::Fresh => None,
+        };
+        // The incremental solver works within a resource limit (a count of
+        // its steps, the same on every machine): a query it does not settle
+        // within it goes to a solver of its own, whose preprocessing may cut
+        // the transition down (on Nebelschach some took 3–6 s incrementally
+        // and 1.6 s alone). The side's solver is kept: where it stopped does
+        // not depend on the machine.
+        // (Z3 gives the same reason for both limits: the clock tells them apart.)
+        let spent_ms = asked.elapsed().as_millis().min(u32::MAX as u128) as u32;
+        let timed_out = spent_ms >= self.timeout_ms;
+        let spilled = matches!(&outcome, Some(o) if o.result == SatResult::Unknown) && !timed_out;
+        if how == Solving::Fresh || spilled {
+            // What is left of the query's time limit.
+            let limit = if spilled { self.timeout_ms - spent_ms } else { self.timeout_ms };
+            outcome = self.fresh_solver(limit).map(|solver| {
                 for f in domains.iter().chain(facts) {
                     solver.assert(f);
                 }
                 let result = solver.check();
-                (result, &solver).into()
-            }),
-        };
+                Outcome::from((result, &solver))
+            });
+        }
         let Some(Outcome { result, model, reason }) = outcome else {
             self.budget_spent = true;
             return Answer::Unknown(BUDGET_SPENT.into());
@@ -460,9 +492,10 @@ impl<'a> Prover<'a> {
         self.queries += 1;
         let n_facts = domains.len() + facts.len();
         if std::env::var_os("RULEBOOK_TIMINGS").is_some() {
-            eprintln!("           query {}: side {side}, {n_facts} facts, {result:?} in {:.2} s", self.queries, asked.elapsed().as_secs_f64());
+            let alone = if spilled { " (asked again alone)" } else { "" };
+            eprintln!("           query {}: side {side}, {n_facts} facts, {result:?} in {:.2} s{alone}", self.queries, asked.elapsed().as_secs_f64());
         }
-        if result == SatResult::Unknown && how == Solving::Incremental {
+        if how == Solving::Incremental && timed_out {
             // A query cut short (at a moment that depends on the machine):
             // the next one of this side starts afresh, so that what it
             // answers does not depend on how far this one got.
@@ -510,67 +543,117 @@ impl<'a> Prover<'a> {
     /// built-in lemmas) that is inductive together: assuming all of them (and
     /// the background facts) before any legal move, each holds after it. Returns, per candidate, the
     /// verdict (a candidate dropped on the way keeps the reason it was dropped).
+    ///
+    /// The two sides' questions of a round are independent: the second
+    /// side's are asked on a thread of its own (with its own Z3 context and
+    /// prover, whose incremental solver lives as long as the induction)
+    /// while this thread asks the first side's. The outcome is the one of
+    /// asking them in turn: when the first side breaks a candidate, the
+    /// second side's answers of that round are dropped (and its queries not
+    /// counted). The second side's solver sees every round, so its answers
+    /// do not depend on timing either.
     pub fn induction(&mut self, candidates: &[Lemma]) -> Vec<Induction> {
-        let mut verdict: Vec<Option<Induction>> = vec![None; candidates.len()];
-        let kinds = self.enc.variant.game.kinds.len() as i64;
-        'restart: loop {
-            let alive: Vec<usize> = (0..candidates.len()).filter(|&i| verdict[i].is_none()).collect();
-            if alive.is_empty() {
-                break;
-            }
-            // Each restart builds the formulas of every candidate left: past
-            // the deadline, none is decided any more.
-            if self.out_of_time() {
-                for i in alive {
-                    verdict[i] = Some(Induction::Unknown(BUDGET_SPENT.into()));
-                }
-                break;
-            }
-            for side in 0..2u8 {
-                let step = self.steps[side as usize].clone();
-                let mut assumed = self.background(side);
-                for &j in &alive {
-                    assumed.push(self.lemma_holds(&self.state, &candidates[j]));
-                }
-                let broken: Vec<(Vec<Bool>, Bool)> = alive.iter().map(|&i| self.violated(&step.next, &candidates[i])).collect();
-                // One small query per moving kind asks whether any candidate
-                // breaks; only when one might is each candidate asked alone,
-                // first over pseudo-legal moves, then over legal moves.
-                let domains: Vec<Bool> = broken.iter().flat_map(|(domain, _)| domain.iter().cloned()).collect();
-                for k in -1..kinds {
-                    // (`available_of(k)`: available, moving a piece of kind k.)
-                    let mut facts = assumed.clone();
-                    facts.push(step.available_of(k));
-                    facts.push(Bool::or(&broken.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>()));
-                    if let Answer::Unsat = self.ask_escalating(side, &domains, &facts) {
-                        continue;
+        let variant = self.enc.variant;
+        let (timeout_ms, deadline) = (self.timeout_ms, self.deadline);
+        std::thread::scope(|scope| {
+            let (jobs, job_rx) = std::sync::mpsc::channel::<Vec<usize>>();
+            let (found_tx, found) = std::sync::mpsc::channel::<Round>();
+            let helper = scope.spawn(move || {
+                let mut other = Prover::new(variant, timeout_ms, deadline);
+                for alive in job_rx {
+                    let before = other.queries;
+                    let broken = other.induction_round(1, candidates, &alive);
+                    let round = Round { broken, queries: other.queries - before, budget_spent: other.budget_spent };
+                    if found_tx.send(round).is_err() {
+                        break;
                     }
-                    for (n, &i) in alive.iter().enumerate() {
-                        let mut one = assumed.clone();
-                        one.push(broken[n].1.clone());
-                        one.push(step.available_of(k));
-                        if let Answer::Unsat = self.ask_escalating(side, &broken[n].0, &one) {
+                }
+            });
+            let mut verdict: Vec<Option<Induction>> = vec![None; candidates.len()];
+            loop {
+                let alive: Vec<usize> = (0..candidates.len()).filter(|&i| verdict[i].is_none()).collect();
+                if alive.is_empty() {
+                    break;
+                }
+                // Each restart builds the formulas of every candidate left: past
+                // the deadline, none is decided any more.
+                if self.out_of_time() {
+                    for i in alive {
+                        verdict[i] = Some(Induction::Unknown(BUDGET_SPENT.into()));
+                    }
+                    break;
+                }
+                let parallel = jobs.send(alive.clone()).is_ok();
+                let first = self.induction_round(0, candidates, &alive);
+                let second = match parallel.then(|| found.recv().ok()).flatten() {
+                    Some(round) => round,
+                    // No helper (it could not start, or it failed): this thread asks.
+                    None => {
+                        if let Some((i, why)) = first {
+                            verdict[i] = Some(why);
                             continue;
                         }
-                        // Legal: available and no royal piece of the mover attacked after it.
-                        one.push(step.safe.clone());
-                        match self.ask_escalating(side, &broken[n].0, &one) {
-                            Answer::Unsat => {}
-                            Answer::Sat(w) => {
-                                verdict[i] = Some(Induction::NotInductive(w));
-                                continue 'restart;
-                            }
-                            Answer::Unknown(why) => {
-                                verdict[i] = Some(Induction::Unknown(why));
-                                continue 'restart;
-                            }
-                        }
+                        Round { broken: self.induction_round(1, candidates, &alive), queries: 0, budget_spent: false }
                     }
+                };
+                if let Some((i, why)) = first {
+                    verdict[i] = Some(why);
+                    continue;
+                }
+                self.queries += second.queries;
+                self.budget_spent |= second.budget_spent;
+                match second.broken {
+                    Some((i, why)) => verdict[i] = Some(why),
+                    None => break,
                 }
             }
-            break;
+            drop(jobs);
+            let _ = helper.join();
+            verdict.into_iter().map(|v| v.unwrap_or(Induction::Proved)).collect()
+        })
+    }
+
+    /// One round of Houdini for `side`: the first of the `alive` candidates
+    /// that a move of `side` breaks, assuming them all, with why (a
+    /// counterexample to induction, or the reason the solver gave up); `None`
+    /// when no move of `side` breaks any.
+    fn induction_round(&mut self, side: Color, candidates: &[Lemma], alive: &[usize]) -> Option<(usize, Induction)> {
+        let kinds = self.enc.variant.game.kinds.len() as i64;
+        let step = self.steps[side as usize].clone();
+        let mut assumed = self.background(side);
+        for &j in alive {
+            assumed.push(self.lemma_holds(&self.state, &candidates[j]));
         }
-        verdict.into_iter().map(|v| v.unwrap_or(Induction::Proved)).collect()
+        let broken: Vec<(Vec<Bool>, Bool)> = alive.iter().map(|&i| self.violated(&step.next, &candidates[i])).collect();
+        // One small query per moving kind asks whether any candidate
+        // breaks; only when one might is each candidate asked alone,
+        // first over pseudo-legal moves, then over legal moves.
+        let domains: Vec<Bool> = broken.iter().flat_map(|(domain, _)| domain.iter().cloned()).collect();
+        for k in -1..kinds {
+            // (`available_of(k)`: available, moving a piece of kind k.)
+            let mut facts = assumed.clone();
+            facts.push(step.available_of(k));
+            facts.push(Bool::or(&broken.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>()));
+            if let Answer::Unsat = self.ask_escalating(side, &domains, &facts) {
+                continue;
+            }
+            for (n, &i) in alive.iter().enumerate() {
+                let mut one = assumed.clone();
+                one.push(broken[n].1.clone());
+                one.push(step.available_of(k));
+                if let Answer::Unsat = self.ask_escalating(side, &broken[n].0, &one) {
+                    continue;
+                }
+                // Legal: available and no royal piece of the mover attacked after it.
+                one.push(step.safe.clone());
+                match self.ask_escalating(side, &broken[n].0, &one) {
+                    Answer::Unsat => {}
+                    Answer::Sat(w) => return Some((i, Induction::NotInductive(w))),
+                    Answer::Unknown(why) => return Some((i, Induction::Unknown(why))),
+                }
+            }
+        }
+        None
     }
 
     /// A move property: no legal move from any state satisfying the background
