@@ -109,6 +109,29 @@ pub struct Step {
     /// stands face up. Only decided where it matters (captures go to hand);
     /// else the constant -1.
     pub unveil: Int,
+    /// The finite domains of the move's own terms (key, moving kind,
+    /// victim, revealed kinds): part of `available`, and apart so that an
+    /// incremental solver can assert them once, unguarded (the
+    /// finite-domain solver needs the bounds of its integer constants
+    /// asserted at top level).
+    pub bounds: Bool,
+    /// Per moving kind `k` (at index `k + 1`; -1 for a drop): `available`
+    /// with `mover` equal to `k`, stated with that kind's disjuncts only.
+    pub by_kind: Vec<Bool>,
+    /// No royal piece of the mover is attacked after the move (`legal` is
+    /// `available` and `safe`).
+    pub safe: Bool,
+}
+
+impl Step {
+    /// The move is available and moves a piece of kind `k` (-1: a drop):
+    /// `available` and `mover = k`, as one smaller formula.
+    pub fn available_of(&self, k: i64) -> Bool {
+        usize::try_from(k + 1)
+            .ok()
+            .and_then(|i| self.by_kind.get(i).cloned())
+            .unwrap_or_else(|| Bool::and(&[self.available.clone(), self.mover.eq(Int::from_i64(k))]))
+    }
 }
 
 /// The encoder of one variant.
@@ -150,6 +173,12 @@ struct PieceMove {
 
 fn int(v: i64) -> Int {
     Int::from_i64(v)
+}
+
+/// Exactly one of `options` holds (a cardinality constraint).
+fn exactly_one(options: &[Bool]) -> Bool {
+    let weighted: Vec<(&Bool, i32)> = options.iter().map(|o| (o, 1)).collect();
+    Bool::pb_eq(&weighted, 1)
 }
 
 /// The sum of `terms` (0 for none).
@@ -578,7 +607,8 @@ impl<'a> Encoder<'a> {
         };
 
         // Which moves are available: one disjunct per piece move, drop and castling side.
-        let mut options = Vec::new();
+        // (Each with the kind that moves: -1 for a drop, the king for castling.)
+        let mut options: Vec<(i64, Bool)> = Vec::new();
         let ts = &self.templates.by_player[us as usize];
         for (n, pm) in self.piece_moves[us as usize].iter().enumerate() {
             let t = &ts[pm.template];
@@ -609,7 +639,7 @@ impl<'a> Encoder<'a> {
                     parts.push(face_up.clone());
                 }
                 parts.extend(common);
-                options.push(Bool::and(&parts));
+                options.push((t.kind as i64, Bool::and(&parts)));
                 continue;
             }
             // A kind that may stand face down: face up it moves (and promotes)
@@ -620,12 +650,12 @@ impl<'a> Encoder<'a> {
                     let outcome = down.ite(&revealed_on(t.to), &Bool::and(&[face_up.clone(), extra.eq(int(-1))]));
                     let mut parts = vec![route_is(class_no, t.from, t.to), outcome];
                     parts.extend(common);
-                    options.push(Bool::and(&parts));
+                    options.push((t.kind as i64, Bool::and(&parts)));
                 }
                 Some(_) => {
                     let mut parts = vec![key_is((class_no, t.from as i64, t.to as i64, promo)), down.not(), face_up.clone()];
                     parts.extend(common.iter().cloned());
-                    options.push(Bool::and(&parts));
+                    options.push((t.kind as i64, Bool::and(&parts)));
                     // The face-down move once per template and landing (with the first promotion choice).
                     let first = n == 0 || {
                         let prev = &self.piece_moves[us as usize][n - 1];
@@ -634,7 +664,7 @@ impl<'a> Encoder<'a> {
                     if first {
                         let mut parts = vec![route_is(class_no, t.from, t.to), down.clone(), revealed_on(t.to)];
                         parts.extend(common);
-                        options.push(Bool::and(&parts));
+                        options.push((t.kind as i64, Bool::and(&parts)));
                     }
                 }
             }
@@ -656,7 +686,7 @@ impl<'a> Encoder<'a> {
                     if unveils {
                         parts.push(unveil.eq(int(-1)));
                     }
-                    options.push(Bool::and(&parts));
+                    options.push((-1, Bool::and(&parts)));
                 }
             }
         }
@@ -679,7 +709,7 @@ impl<'a> Encoder<'a> {
                 if unveils {
                     parts.push(unveil.eq(int(-1)));
                 }
-                options.push(Bool::and(&parts));
+                options.push((rule.king as i64, Bool::and(&parts)));
             }
         }
         // Bounds on the move's terms (finite domains, for solvers that bit-blast).
@@ -687,20 +717,32 @@ impl<'a> Encoder<'a> {
         let kinds = self.game.kinds.len() as i64;
         let sides = self.game.castling.as_ref().map_or(0, |r| r.sides.len()) as i64;
         let within = |x: &Int, lo: i64, hi: i64| Bool::and(&[x.ge(int(lo)), x.le(int(hi))]);
-        options = vec![Bool::or(&options)];
-        options.push(within(&class, 0, 3 + sides));
-        options.push(within(&from, 0, n - 1));
-        options.push(within(&to, 0, n - 1));
-        options.push(within(&extra, -1, kinds));
-        options.push(within(&moving, -1, kinds));
-        options.push(within(&victim, 0, 2 * kinds));
+        let mut domains = Vec::new();
+        domains.push(within(&class, 0, 3 + sides));
+        domains.push(within(&from, 0, n - 1));
+        domains.push(within(&to, 0, n - 1));
+        domains.push(within(&extra, -1, kinds));
+        domains.push(within(&moving, -1, kinds));
+        domains.push(within(&victim, 0, 2 * kinds));
         if hiding {
-            options.push(within(&reveal, -1, kinds - 1));
+            domains.push(within(&reveal, -1, kinds - 1));
         }
         if unveils {
-            options.push(within(&unveil, -1, kinds - 1));
+            domains.push(within(&unveil, -1, kinds - 1));
         }
-        let available = Bool::and(&options);
+        let bounds = Bool::and(&domains);
+        let mut parts = vec![Bool::or(&options.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>())];
+        parts.extend(domains.iter().cloned());
+        let available = Bool::and(&parts);
+        // The same, per moving kind: only that kind's disjuncts (each of
+        // which fixes `moving` to its kind), so that a question about one
+        // kind does not carry the others' templates.
+        let by_kind: Vec<Bool> = (-1..kinds)
+            .map(|k| {
+                let mine: Vec<Bool> = options.iter().filter(|(kind, _)| *kind == k).map(|(_, o)| o.clone()).collect();
+                Bool::and(&[Bool::or(&mine), moving.eq(int(k)), bounds.clone()])
+            })
+            .collect();
 
         // The state after the move, from the key.
         let is_piece_move = Bool::or(&[class.eq(int(0)), class.eq(int(1))]);
@@ -833,14 +875,15 @@ impl<'a> Encoder<'a> {
                 .collect()
         });
         let next = State { board, promoted, rights, ep, ep_victim, hand, hidden };
-        let legal = Bool::and(&[available.clone(), self.in_check(&next, us).not()]);
+        let safe = self.in_check(&next, us).not();
+        let legal = Bool::and(&[available.clone(), safe.clone()]);
 
         let mover = moving.clone();
         let rook_kind = self.game.castling.as_ref().map_or(-1, |r| r.rook as i64);
         let travels = [(is_drop.ite(&none, &from), to.clone()), (is_castle.ite(&castle_rook, &none), is_castle.ite(&castle_rook_to, &none))];
         let mover2 = is_castle.ite(&int(rook_kind), &none);
         let _ = castle_king_to;
-        Step { key, legal, available, next, mover, travels, mover2, reveal, unveil }
+        Step { key, legal, available, next, mover, travels, mover2, reveal, unveil, bounds, by_kind, safe }
     }
 
 
@@ -878,15 +921,16 @@ impl<'a> Encoder<'a> {
         // in check and crossing no attacked cell. Any other: the one piece of
         // its kind, through attacks (LANGUAGE §3.8).
         let royal = self.game.kinds[rule.king as usize].royal;
+        // (Counts as cardinality constraints, which the SAT solver reasons
+        // about natively, not as sums of integers.)
         if royal {
-            let royals: Vec<Int> =
-                self.cells.iter().map(|&c| self.is_royal(&self.at(s, c), us).ite(&int(1), &int(0))).collect();
-            parts.push(Int::add(&royals).eq(int(1)));
+            let royals: Vec<Bool> = self.cells.iter().map(|&c| self.is_royal(&self.at(s, c), us)).collect();
+            parts.push(exactly_one(&royals));
             parts.push(self.in_check(s, us).not());
         } else {
             let king_code = int(code(rule.king, us) as i64);
-            let kings: Vec<Int> = self.cells.iter().map(|&c| self.at(s, c).eq(&king_code).ite(&int(1), &int(0))).collect();
-            parts.push(Int::add(&kings).eq(int(1)));
+            let kings: Vec<Bool> = self.cells.iter().map(|&c| self.at(s, c).eq(&king_code)).collect();
+            parts.push(exactly_one(&kings));
         }
         for &c in &line {
             let ci = int(c as i64);

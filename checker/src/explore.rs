@@ -48,6 +48,10 @@ pub struct Limits {
     /// two, would need more than twice the positions left in `max_nodes`:
     /// it could not finish, and would only spend the budget (and time).
     /// The depths reached are the same whenever the estimate is right.
+    /// (Whatever this flag says, an iteration is not started when, at the
+    /// rate of the search so far, it would run past the deadline before it
+    /// finished or reached the node limit: it would end by the clock, and
+    /// spend the rest of the time for nothing that a report could repeat.)
     pub skip_hopeless: bool,
 }
 
@@ -147,6 +151,7 @@ pub fn explore(v: &Variant, claims: &[Claim], limits: &Limits) -> Exploration {
         claims,
         limits,
         time_limit: limits.deadline.saturating_duration_since(began),
+        began,
         stack: Vec::new(),
         moves: Vec::new(),
         leaf_moves: Vec::new(),
@@ -216,6 +221,8 @@ struct Search<'a> {
     claims: &'a [Claim],
     limits: &'a Limits,
     time_limit: Duration,
+    /// When the search began (its rate so far judges an iteration's time).
+    began: Instant,
     start: Position,
     /// The position at each ply of the current line (one more for leaf tests).
     stack: Vec<Position>,
@@ -274,22 +281,51 @@ impl Search<'_> {
     }
 
     /// Would the iteration to `d` plies need more than twice the positions
-    /// left in the budget (see [`Limits::skip_hopeless`])? Says so in `stopped`.
+    /// left in the budget (see [`Limits::skip_hopeless`]), or, at the rate
+    /// of the search so far, more time than is left before the deadline
+    /// (for as many positions as it may visit)? Says so in `stopped`.
     fn hopeless(&mut self, d: u32) -> bool {
         let [.., before, last] = self.per_iteration[..] else { return false };
-        if !self.limits.skip_hopeless || before == 0 {
+        if before == 0 {
             return false;
         }
         let estimate = (last as f64) * (last as f64) / (before as f64);
         let left = self.limits.max_nodes.saturating_sub(self.out.nodes) as f64;
-        if estimate <= 2.0 * left {
+        // Two significant digits: the estimate is rough.
+        let rounded = |x: f64| {
+            let scale = 10f64.powi((x.log10().floor() as i32 - 1).max(0));
+            ((x / scale).round() * scale) as u64
+        };
+        if self.limits.skip_hopeless && estimate > 2.0 * left {
+            self.out.stopped = Some(format!("node limit {}: ply {d} would need about {} positions", self.limits.max_nodes, rounded(estimate)));
+            return true;
+        }
+        let spent = self.began.elapsed().as_secs_f64();
+        let time_left = self.limits.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+        if spent <= 0.0 || self.out.nodes == 0 {
             return false;
         }
-        // Two significant digits: the estimate is rough.
-        let scale = 10f64.powi((estimate.log10().floor() as i32 - 1).max(0));
-        let rounded = ((estimate / scale).round() * scale) as u64;
-        self.out.stopped = Some(format!("node limit {}: ply {d} would need about {rounded} positions", self.limits.max_nodes));
+        let needed = estimate.min(left) / (self.out.nodes as f64 / spent);
+        if needed <= time_left {
+            return false;
+        }
+        self.out.stopped = Some(format!(
+            "{}: ply {d} would need about {} positions, about {} s at the rate so far",
+            self.time_limit_words(),
+            rounded(estimate),
+            rounded(needed.max(1.0))
+        ));
         true
+    }
+
+    /// "time limit 40 s": the search's time budget, as `stopped` says it.
+    fn time_limit_words(&self) -> String {
+        let tenths = (self.time_limit.as_secs_f64() * 10.0).round() / 10.0;
+        if tenths.fract() == 0.0 {
+            format!("time limit {} s", tenths as u64)
+        } else {
+            format!("time limit {tenths:.1} s")
+        }
     }
 
     /// Readies an iteration to `d` plies: an empty table, and a position
@@ -324,12 +360,7 @@ impl Search<'_> {
         if Instant::now() < self.limits.deadline {
             return false;
         }
-        let tenths = (self.time_limit.as_secs_f64() * 10.0).round() / 10.0;
-        self.out.stopped = Some(if tenths.fract() == 0.0 {
-            format!("time limit {} s", tenths as u64)
-        } else {
-            format!("time limit {tenths:.1} s")
-        });
+        self.out.stopped = Some(self.time_limit_words());
         true
     }
 

@@ -268,7 +268,10 @@ fn time_limit_stops_the_search() {
     let t = Instant::now();
     let e = explore(&v, &[], &Limits::new(7, 7, u64::MAX, Duration::from_millis(300)));
     assert!(t.elapsed() < Duration::from_secs(3), "stops soon after the deadline: {:?}", t.elapsed());
-    assert_eq!(e.stopped.as_deref(), Some("time limit 0.3 s"));
+    // Either the clock stopped an iteration, or one that would have run
+    // past the deadline at the rate so far was not started (and says so).
+    let stopped = e.stopped.unwrap_or_default();
+    assert!(stopped == "time limit 0.3 s" || stopped.starts_with("time limit 0.3 s: ply "), "{stopped}");
     assert!(e.depth_done < 7);
 }
 
