@@ -163,17 +163,10 @@ pub(super) fn before(ray: u64, b: u32, ascending: bool) -> u64 {
 /// board is, or as a move being tested leaves it: it holds every piece of `by`).
 #[inline]
 pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> bool {
-    let theirs = pos.occupied[by as usize][0];
-    for (kinds, masks) in &t.leap_groups[by as usize].groups {
-        let mut hits = masks[cell as usize] & theirs;
-        while hits != 0 {
-            let b = hits.trailing_zeros();
-            hits &= hits - 1;
-            if kinds >> kind_of(pos.board[b as usize]) & 1 != 0 {
-                return true;
-            }
-        }
+    if leaping_attackers(t, pos, cell, by, occ) != 0 {
+        return true;
     }
+    let theirs = pos.occupied[by as usize][0];
     for dir in &t.attack_dirs[by as usize][t.leap_groups[by as usize].leaps..] {
         let ray = dir.masks[cell as usize];
         let hits = ray & occ;
