@@ -127,11 +127,11 @@ pub fn perft_limited(v: &Variant, pos: &Position, depth: u32, budget: &Budget) -
 /// What the recursion reports leaves to: nothing for a plain count, a
 /// [`Budget`] for a limited one (the plain count compiles to the same code as
 /// without limits).
-trait Watch {
+trait Watch<'t> {
     /// `leaves` were counted below one position; `false` stops the count.
     fn leaves(&mut self, leaves: u64) -> bool;
     /// The transposition table, if the count has one.
-    fn table(&self) -> Option<&PerftTable> {
+    fn table(&self) -> Option<&'t PerftTable> {
         None
     }
 }
@@ -139,7 +139,7 @@ trait Watch {
 /// No limits.
 struct Unwatched;
 
-impl Watch for Unwatched {
+impl Watch<'static> for Unwatched {
     #[inline(always)]
     fn leaves(&mut self, _: u64) -> bool {
         true
@@ -152,7 +152,7 @@ struct Watched<'a> {
     pending: u64,
 }
 
-impl Watch for Watched<'_> {
+impl<'a> Watch<'a> for Watched<'a> {
     #[inline]
     fn leaves(&mut self, leaves: u64) -> bool {
         self.pending += leaves;
@@ -163,12 +163,12 @@ impl Watch for Watched<'_> {
         self.budget.charge(batch)
     }
 
-    fn table(&self) -> Option<&PerftTable> {
+    fn table(&self) -> Option<&'a PerftTable> {
         self.budget.table.as_ref()
     }
 }
 
-fn perft_watched(v: &Variant, pos: &Position, depth: u32, watch: &mut impl Watch) -> Option<u64> {
+fn perft_watched<'t>(v: &Variant, pos: &Position, depth: u32, watch: &mut impl Watch<'t>) -> Option<u64> {
     let levels = depth.max(1) as usize;
     let mut buffers: Vec<Vec<Move>> = (0..levels).map(|_| Vec::with_capacity(256)).collect();
     // One child position per level, overwritten for each move (no allocation, and
@@ -177,13 +177,13 @@ fn perft_watched(v: &Variant, pos: &Position, depth: u32, watch: &mut impl Watch
     perft_with(v, pos, depth, &mut buffers, &mut children, watch)
 }
 
-fn perft_with(
+fn perft_with<'t>(
     v: &Variant,
     pos: &Position,
     depth: u32,
     buffers: &mut [Vec<Move>],
     children: &mut [Position],
-    watch: &mut impl Watch,
+    watch: &mut impl Watch<'t>,
 ) -> Option<u64> {
     if depth == 0 {
         return Some(1);
@@ -199,7 +199,7 @@ fn perft_with(
     // A position whose key says everything that decides the count below it:
     // no flow state, no level out of rest, no spread or face-down pieces.
     let hashed = match watch.table() {
-        Some(table) if depth >= 2 && starts.is_empty() && pos.flow.is_none() && pos.frame.is_none() && pos.spread.is_none() && !pos.any_hidden() => {
+        Some(table) if starts.is_empty() && pos.flow.is_none() && pos.frame.is_none() && pos.spread.is_none() && !pos.any_hidden() => {
             let key = pos.key(&t);
             if let Some(n) = table.probe(key, depth) {
                 return watch.leaves(n).then_some(n);
@@ -214,6 +214,9 @@ fn perft_with(
             // Counted as one legal move by the engine: counted as its complete plies instead.
             n = n - u64::from(s.legal) + plies_through(v, &s.next);
         }
+        if let (Some(key), Some(table)) = (hashed, watch.table()) {
+            table.store(key, 1, n);
+        }
         return watch.leaves(n).then_some(n);
     }
     crate::engine::movegen::legal_moves(&v.game, &t, pos, moves);
@@ -221,22 +224,26 @@ fn perft_with(
     // Two plies above the leaves of a game without rules, flow or frames:
     // each child's moves are counted here, without a call per child.
     let plain = depth == 2 && starts.is_empty() && v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none();
-    for m in moves.iter() {
-        if starts.iter().any(|s| s.mv == *m) {
-            continue;
-        }
-        child.copy_from(pos, &t);
-        child.make(m, &v.game, &t);
-        if plain && child.flow.is_none() && child.frame.is_none() {
-            let Some(scratch) = rest.first_mut() else { return Some(0) };
-            let n = crate::engine::movegen::count_legal(&v.game, &t, child, scratch);
-            if !watch.leaves(n) {
-                return None;
+    if let (true, Some(table)) = (plain, watch.table()) {
+        total = children_hashed(v, &t, pos, moves, child, rest, grandchildren, table, watch)?;
+    } else {
+        for m in moves.iter() {
+            if starts.iter().any(|s| s.mv == *m) {
+                continue;
             }
-            total += n;
-            continue;
+            child.copy_from(pos, &t);
+            child.make(m, &v.game, &t);
+            if plain && child.flow.is_none() && child.frame.is_none() {
+                let Some(scratch) = rest.first_mut() else { return Some(0) };
+                let n = crate::engine::movegen::count_legal(&v.game, &t, child, scratch);
+                if !watch.leaves(n) {
+                    return None;
+                }
+                total += n;
+                continue;
+            }
+            total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
         }
-        total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
     }
     for s in starts {
         let mut ends = Vec::new();
@@ -247,6 +254,66 @@ fn perft_with(
     }
     if let (Some(key), Some(table)) = (hashed, watch.table()) {
         table.store(key, depth, total);
+    }
+    Some(total)
+}
+
+/// Children looked up in the table together, two plies above the leaves.
+const BATCH: usize = 16;
+
+/// The leaves two plies below `pos` (no rules, flow or frame), with a
+/// table, counting `moves`' children: in batches, every child is made once
+/// for its key, which asks for its bucket, then looked up; only the
+/// children not found are made again and counted. The lookups' memory
+/// accesses overlap instead of each waiting in turn.
+#[allow(clippy::too_many_arguments)]
+fn children_hashed<'t>(
+    v: &Variant,
+    t: &crate::engine::tables::Tables,
+    pos: &Position,
+    moves: &[Move],
+    child: &mut Position,
+    rest: &mut [Vec<Move>],
+    grandchildren: &mut [Position],
+    table: &'t PerftTable,
+    watch: &mut impl Watch<'t>,
+) -> Option<u64> {
+    let mut total = 0;
+    for batch in moves.chunks(BATCH) {
+        // Each child's key, or `None` where the key does not tell its count.
+        let mut keys = [None; BATCH];
+        for (m, key) in batch.iter().zip(keys.iter_mut()) {
+            child.copy_from(pos, t);
+            child.make(m, &v.game, t);
+            if child.flow.is_none() && child.frame.is_none() && child.spread.is_none() && !child.any_hidden() {
+                let k = child.key(t);
+                table.prefetch(k);
+                *key = Some(k);
+            }
+        }
+        for (m, key) in batch.iter().zip(keys) {
+            let n = match key.and_then(|k| table.probe(k, 1)) {
+                Some(n) => n,
+                None => {
+                    child.copy_from(pos, t);
+                    child.make(m, &v.game, t);
+                    if child.flow.is_some() || child.frame.is_some() {
+                        total += perft_with(v, child, 1, rest, grandchildren, watch)?;
+                        continue;
+                    }
+                    let Some(scratch) = rest.first_mut() else { return Some(0) };
+                    let n = crate::engine::movegen::count_legal(&v.game, t, child, scratch);
+                    if let Some(k) = key {
+                        table.store(k, 1, n);
+                    }
+                    n
+                }
+            };
+            if !watch.leaves(n) {
+                return None;
+            }
+            total += n;
+        }
     }
     Some(total)
 }
@@ -288,7 +355,7 @@ fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
 /// A node the flow layer lists the decisions of (flow state, a swinging
 /// level, or a pre-filter that cannot tell): its complete plies, each
 /// decision applied once ([`Variant::successors`]).
-fn flow_node(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], watch: &mut impl Watch) -> Option<u64> {
+fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], watch: &mut impl Watch<'t>) -> Option<u64> {
     let succ = v.successors(pos);
     if depth == 1 {
         let n = succ.iter().map(|(_, next)| if crate::flow::ply::in_ply(next) { crate::flow::perft::count_plies(v, next) } else { 1 }).sum();

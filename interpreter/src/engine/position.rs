@@ -662,7 +662,9 @@ impl Position {
             }
         }
         for &e in &self.ep_targets[..self.ep_len as usize] {
-            extra = extra.wrapping_mul(0x100000001B3).wrapping_add(e as u64 + 7);
+            if self.ep_takeable(t, e) {
+                extra = extra.wrapping_mul(0x100000001B3).wrapping_add(e as u64 + 7);
+            }
         }
         for &w in &self.unmoved[..t.nwords] {
             extra = extra.wrapping_mul(0x100000001B3).wrapping_add(w);
@@ -706,6 +708,31 @@ impl Position {
         h ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
+    /// May a piece of the side to move capture en passant on target `e`?
+    /// (A part that takes en passant reaches it from the piece's cell; pins
+    /// and checks aside.) A target nothing can take on is left out of the
+    /// key: the moves are those of the position without it, so perft's
+    /// table and the checker's search treat the two as one. (Repetition asks
+    /// more, a legal capture: [`crate::Variant::repetition_key`].) Where the
+    /// tables cannot tell (large boards, spread or face-down pieces) the
+    /// target counts.
+    fn ep_takeable(&self, t: &Tables, e: Cell) -> bool {
+        if !t.small || self.spread.is_some() || self.any_hidden() {
+            return true;
+        }
+        let us = self.side as usize;
+        let mut takers = t.ep_takers[us * t.ncells + e as usize] & self.occupied[us][0];
+        while takers != 0 {
+            let from = takers.trailing_zeros() as usize;
+            takers &= takers - 1;
+            let kc = kind_of(self.board[from]) as usize * 2 + us;
+            if t.ep_reach[kc * t.ncells + from] >> e & 1 != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The key of the pieces on the board, worked out from the board (what
     /// `board_key` must equal; debug builds check it at every [`Position::key`]).
     fn board_key_walked(&self, t: &Tables) -> u64 {
@@ -719,8 +746,12 @@ fn piece_key(t: &Tables, code: u8, cell: Cell) -> u64 {
     t.zobrist[code as usize * t.ncells + cell as usize]
 }
 
-/// `h` with 64 per-kind counts (a hand or a pool) mixed in, eight to a word.
+/// `h` with 64 per-kind counts (a hand or a pool) mixed in, eight to a word
+/// (an empty one only marks its place: most games have no hands).
 fn mix_counts(h: u64, counts: &[u8; 64]) -> u64 {
+    if counts == &[0; 64] {
+        return h.wrapping_mul(0x100000001B3).wrapping_add(0x77);
+    }
     counts.chunks_exact(8).fold(h, |h, c| h.wrapping_mul(0x100000001B3).wrapping_add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
 }
 

@@ -212,6 +212,10 @@ pub struct Tables {
     /// Per `(kind * 2 + color) * ncells + cell` (small boards): the cells a part that
     /// takes en passant may capture on from there.
     pub ep_reach: Vec<u64>,
+    /// Per `color * ncells + cell` (small boards): the cells from which some
+    /// piece of that color may capture en passant on `cell` (any kind; see
+    /// [`Tables::ep_reach`] for which).
+    pub ep_takers: Vec<u64>,
     /// Per `kind * 2 + color`: some part captures en passant.
     pub takes_ep: Vec<bool>,
     /// Per `kind * 2 + color`: two parts can reach one cell with the same kind of
@@ -646,6 +650,16 @@ impl Tables {
                 }
             }
         }
+        let mut ep_takers = vec![0u64; if small { 2 * ncells } else { 0 }];
+        for (i, &reach) in ep_reach.iter().enumerate() {
+            let (color, from) = ((i / ncells) % 2, i % ncells);
+            let mut targets = reach;
+            while targets != 0 {
+                let e = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                ep_takers[color * ncells + e] |= 1 << from;
+            }
+        }
         // Per piece and cell, every cell a capture of it may land on (a
         // superset for hops and exact leaps, whose rays hold cells they pass).
         let nwords = ncells.div_ceil(64);
@@ -815,6 +829,7 @@ impl Tables {
             promo_mask,
             promo_choices,
             ep_reach,
+            ep_takers,
             small_moves,
             reach_lookups,
             reach: reach_tables.reach,
