@@ -3,7 +3,9 @@
 //! definition: every pseudo-legal move tried on a copy. Along random games of
 //! every shipped variant and example, both give the same moves and counts.
 
-use rulebook_interpreter::engine::movegen::{count_legal, legal_moves_reference};
+use rulebook_interpreter::engine::movegen::{count_legal, count_legal_kept, legal_moves_reference, KeptCounts};
+use rulebook_interpreter::engine::position::Position;
+use rulebook_interpreter::Variant;
 use rulebook_interpreter::text::notation::coordinate;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -11,6 +13,26 @@ use std::path::Path;
 mod support;
 use support::Rng;
 
+
+/// Counts each child of `pos` (the positions one move away, outside the
+/// flow layer) with the counts kept from `pos` and without them; the number
+/// of children compared.
+fn kept_counts_agree(v: &Variant, pos: &Position, moves: &[rulebook_interpreter::engine::position::Move], what: &str) -> usize {
+    let Some(kept) = KeptCounts::new(&v.tables, pos) else { return 0 };
+    let mut scratch = Vec::new();
+    let mut compared = 0;
+    for m in moves {
+        let child = v.play(pos, m);
+        if child.flow.is_some() || child.frame.is_some() {
+            continue;
+        }
+        let plain = count_legal(&v.game, &v.tables, &child, &mut scratch);
+        let with_kept = count_legal_kept(&v.game, &v.tables, &child, &mut scratch, Some(&kept));
+        assert_eq!(with_kept, plain, "{what}: kept counts differ after {} at {}", coordinate(v, m), v.fen(pos));
+        compared += 1;
+    }
+    compared
+}
 
 fn check_file(path: &Path, games: usize, plies: usize) -> usize {
     let v = support::variant_at(path);
@@ -33,6 +55,9 @@ fn check_file(path: &Path, games: usize, plies: usize) -> usize {
                 let n = count_legal(&v.game, &v.tables, &pos, &mut scratch);
                 assert_eq!(n as usize, slow.len(), "{}: count differs at {}", path.display(), v.fen(&pos));
                 checked += 1;
+                if checked % 4 == 0 {
+                    kept_counts_agree(&v, &pos, &fast, &path.display().to_string());
+                }
             }
             if fast.is_empty() {
                 break;
@@ -62,6 +87,38 @@ fn every_variant_agrees_with_the_definition() {
         total += check_file(f, 12, 120);
     }
     assert!(total > 10_000, "checked {total} positions");
+}
+
+/// Two plies above perft's leaves each child counts only the pieces its
+/// move touched ([`KeptCounts`]): along random games of every Fairy-Stockfish
+/// variant, every child's count with the kept counts equals its count
+/// without them (the count itself is tested against the definition above
+/// and against Fairy-Stockfish's perft table).
+#[test]
+fn kept_counts_agree_on_every_fairy_variant() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/fairy"));
+    let mut files: Vec<_> = std::fs::read_dir(root).expect("dir exists").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rules")).collect();
+    files.sort();
+    assert!(files.len() >= 80);
+    let mut compared = 0;
+    for path in &files {
+        let v = support::variant_at(path);
+        let mut rng = Rng(path.display().to_string().len() as u64 * 104_729 + 3);
+        for _ in 0..3 {
+            let Ok(mut pos) = v.start() else { continue };
+            for _ in 0..60 {
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if pos.flow.is_none() {
+                    compared += kept_counts_agree(&v, &pos, &moves, &path.display().to_string());
+                }
+                pos = v.play(&pos, &moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(compared > 100_000, "compared {compared} children");
 }
 
 /// A promotion to a royal kind adds a royal piece: the paths that test only

@@ -227,6 +227,9 @@ fn perft_with<'t>(
     if let (true, Some(table)) = (plain, watch.table()) {
         total = children_hashed(v, &t, pos, moves, child, rest, grandchildren, table, watch)?;
     } else {
+        // The counts of the children's side, kept: each child counts only
+        // the pieces its move touched.
+        let kept = if plain { crate::engine::movegen::KeptCounts::new(&t, pos) } else { None };
         for m in moves.iter() {
             if starts.iter().any(|s| s.mv == *m) {
                 continue;
@@ -235,7 +238,7 @@ fn perft_with<'t>(
             child.make(m, &v.game, &t);
             if plain && child.flow.is_none() && child.frame.is_none() {
                 let Some(scratch) = rest.first_mut() else { return Some(0) };
-                let n = crate::engine::movegen::count_legal(&v.game, &t, child, scratch);
+                let n = crate::engine::movegen::count_legal_kept(&v.game, &t, child, scratch, kept.as_ref());
                 if !watch.leaves(n) {
                     return None;
                 }
@@ -279,6 +282,7 @@ fn children_hashed<'t>(
     watch: &mut impl Watch<'t>,
 ) -> Option<u64> {
     let mut total = 0;
+    let kept = crate::engine::movegen::KeptCounts::new(t, pos);
     for batch in moves.chunks(BATCH) {
         // Each child's key, or `None` where the key does not tell its count.
         let mut keys = [None; BATCH];
@@ -302,7 +306,7 @@ fn children_hashed<'t>(
                         continue;
                     }
                     let Some(scratch) = rest.first_mut() else { return Some(0) };
-                    let n = crate::engine::movegen::count_legal(&v.game, t, child, scratch);
+                    let n = crate::engine::movegen::count_legal_kept(&v.game, t, child, scratch, kept.as_ref());
                     if let Some(k) = key {
                         table.store(k, 1, n);
                     }

@@ -233,6 +233,97 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
 /// The number of legal moves of the side to move (bulk counting at perft
 /// leaves); `scratch` is a reusable buffer.
 pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    count_legal_kept(game, t, pos, scratch, None)
+}
+
+/// The moves of one side's pieces counted from the tables in a position,
+/// kept for the positions one move of the other side away: there a piece's
+/// count is the same unless the move changed a cell its moves depend on
+/// ([`SmallMoves::depends`]), took it, or pinned it. Two plies above perft's
+/// leaves each child then counts only the pieces its move touched
+/// ([`count_legal_kept`]). Boards of at most 64 cells.
+pub struct KeptCounts {
+    /// The side whose pieces were counted: the side to move in the children.
+    side: Color,
+    /// The occupied cells of each color, and the walls, as counted.
+    occupied: [u64; 2],
+    walls: u64,
+    /// The cells of the counted pieces (not the royal piece, not those the walker counts).
+    counted: u64,
+    /// Per cell of `counted`: its piece's moves (every cell may be landed on:
+    /// the counts serve children not in check).
+    count: [u32; 64],
+    /// Per cell: the counted pieces whose moves depend on it.
+    dependents: [u64; 64],
+    /// The sum of `count` over `counted`.
+    total: u64,
+}
+
+impl KeptCounts {
+    /// The counts of the pieces of the side not to move in `parent`, or
+    /// `None` where [`count_legal`] would not count from the tables.
+    pub fn new(t: &Tables, parent: &Position) -> Option<KeptCounts> {
+        let side = parent.side ^ 1;
+        if !t.small || t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
+            return None;
+        }
+        let occupied = [parent.occupied[0][0], parent.occupied[1][0]];
+        let walls = parent.walls[0];
+        let occ = occupied[0] | occupied[1] | walls;
+        let enemy = occupied[parent.side as usize];
+        let mut kept = KeptCounts { side, occupied, walls, counted: 0, count: [0; 64], dependents: [0; 64], total: 0 };
+        let mut pieces = occupied[side as usize] & !(1u64 << parent.royal[side as usize]);
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as Cell;
+            pieces &= pieces - 1;
+            let kc = kind_of(parent.board[from as usize]) as usize * 2 + side as usize;
+            let Some((cells, entry)) = landing_small(t, kc, from, occ, enemy) else { continue };
+            let n = moves_onto(entry, cells);
+            kept.count[from as usize] = n as u32;
+            kept.total += n;
+            kept.counted |= 1 << from;
+            let mut on = entry.depends;
+            while on != 0 {
+                let c = on.trailing_zeros() as usize;
+                on &= on - 1;
+                kept.dependents[c] |= 1 << from;
+            }
+        }
+        Some(kept)
+    }
+
+    /// [`count_by_tables`] for `pieces` of a child not in check: the kept
+    /// counts of the pieces its move left alone, the rest counted.
+    #[inline]
+    fn count(&self, t: &Tables, pos: &Position, pieces: u64, occ: u64, enemy: u64, ep_cells: u64) -> (u64, u64) {
+        if ep_cells != 0 {
+            // Captures en passant are the walker's: count every piece afresh.
+            return count_by_tables(t, pos, pieces, occ, enemy, !0, ep_cells);
+        }
+        let mut changed = (pos.occupied[0][0] ^ self.occupied[0]) | (pos.occupied[1][0] ^ self.occupied[1]) | (pos.walls[0] ^ self.walls);
+        // Kept pieces whose count may differ: on a changed cell (taken),
+        // depending on one, or no longer among `pieces` (pinned).
+        let mut stale = (changed | !pieces) & self.counted;
+        while changed != 0 {
+            let c = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            stale |= self.dependents[c];
+        }
+        let mut total = self.total;
+        let mut gone = stale;
+        while gone != 0 {
+            let c = gone.trailing_zeros() as usize;
+            gone &= gone - 1;
+            total -= u64::from(self.count[c]);
+        }
+        let (n, walked) = count_by_tables(t, pos, pieces & (stale | !self.counted), occ, enemy, !0, 0);
+        (total + n, walked)
+    }
+}
+
+/// [`count_legal`], with the counts kept from the position one move before
+/// (two plies above perft's leaves) where they are the side to move's.
+pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&KeptCounts>) -> u64 {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
@@ -279,7 +370,10 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     // tables do not hold are walked, and tried on a copy where needed.
     let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
     let others = pos.occupied[us as usize][0] & !(1u64 << king);
-    let (counted, mut walked) = count_by_tables(t, pos, others & !safety.pinned, occ, enemy, safety.resolve, ep_cells);
+    let (counted, mut walked) = match kept {
+        Some(kept) if !checked && kept.side == us => kept.count(t, pos, others & !safety.pinned, occ, enemy, ep_cells),
+        _ => count_by_tables(t, pos, others & !safety.pinned, occ, enemy, safety.resolve, ep_cells),
+    };
     count += counted;
     walked |= others & safety.pinned;
     let mut trial = Trial::new(game, t, pos);
