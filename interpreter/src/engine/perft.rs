@@ -224,29 +224,28 @@ fn perft_with<'t>(
     // Two plies above the leaves of a game without rules, flow or frames:
     // each child's moves are counted here, without a call per child.
     let plain = depth == 2 && starts.is_empty() && v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none();
-    if let (true, Some(table)) = (plain, watch.table()) {
-        total = children_hashed(v, &t, pos, moves, child, rest, grandchildren, table, watch)?;
-    } else {
-        // The counts of the children's side, kept: each child counts only
-        // the pieces its move touched.
-        let kept = if plain { crate::engine::movegen::KeptCounts::new(&t, pos) } else { None };
-        for m in moves.iter() {
-            if starts.iter().any(|s| s.mv == *m) {
-                continue;
-            }
-            child.copy_from(pos, &t);
-            child.make(m, &v.game, &t);
-            if plain && child.flow.is_none() && child.frame.is_none() {
-                let Some(scratch) = rest.first_mut() else { return Some(0) };
-                let n = crate::engine::movegen::count_legal_kept(&v.game, &t, child, scratch, kept.as_ref());
-                if !watch.leaves(n) {
-                    return None;
-                }
-                total += n;
-                continue;
-            }
-            total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
+    if let (Some(table), true) = (watch.table(), depth >= 3) {
+        prefetch_children(v, &t, pos, moves, child, table);
+    }
+    // The counts of the children's side, kept: each child counts only the
+    // pieces its move touched.
+    let kept = if plain { crate::engine::movegen::KeptCounts::new(&t, pos) } else { None };
+    for m in moves.iter() {
+        if starts.iter().any(|s| s.mv == *m) {
+            continue;
         }
+        child.copy_from(pos, &t);
+        child.make(m, &v.game, &t);
+        if plain && child.flow.is_none() && child.frame.is_none() {
+            let Some(scratch) = rest.first_mut() else { return Some(0) };
+            let n = crate::engine::movegen::count_legal_kept(&v.game, &t, child, scratch, kept.as_ref());
+            if !watch.leaves(n) {
+                return None;
+            }
+            total += n;
+            continue;
+        }
+        total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
     }
     for s in starts {
         let mut ends = Vec::new();
@@ -261,65 +260,18 @@ fn perft_with<'t>(
     Some(total)
 }
 
-/// Children looked up in the table together, two plies above the leaves.
-const BATCH: usize = 16;
-
-/// The leaves two plies below `pos` (no rules, flow or frame), with a
-/// table, counting `moves`' children: in batches, every child is made once
-/// for its key, which asks for its bucket, then looked up; only the
-/// children not found are made again and counted. The lookups' memory
-/// accesses overlap instead of each waiting in turn.
-#[allow(clippy::too_many_arguments)]
-fn children_hashed<'t>(
-    v: &Variant,
-    t: &crate::engine::tables::Tables,
-    pos: &Position,
-    moves: &[Move],
-    child: &mut Position,
-    rest: &mut [Vec<Move>],
-    grandchildren: &mut [Position],
-    table: &'t PerftTable,
-    watch: &mut impl Watch<'t>,
-) -> Option<u64> {
-    let mut total = 0;
-    let kept = crate::engine::movegen::KeptCounts::new(t, pos);
-    for batch in moves.chunks(BATCH) {
-        // Each child's key, or `None` where the key does not tell its count.
-        let mut keys = [None; BATCH];
-        for (m, key) in batch.iter().zip(keys.iter_mut()) {
-            child.copy_from(pos, t);
-            child.make(m, &v.game, t);
-            if child.flow.is_none() && child.frame.is_none() && child.spread.is_none() && !child.any_hidden() {
-                let k = child.key(t);
-                table.prefetch(k);
-                *key = Some(k);
-            }
-        }
-        for (m, key) in batch.iter().zip(keys) {
-            let n = match key.and_then(|k| table.probe(k, 1)) {
-                Some(n) => n,
-                None => {
-                    child.copy_from(pos, t);
-                    child.make(m, &v.game, t);
-                    if child.flow.is_some() || child.frame.is_some() {
-                        total += perft_with(v, child, 1, rest, grandchildren, watch)?;
-                        continue;
-                    }
-                    let Some(scratch) = rest.first_mut() else { return Some(0) };
-                    let n = crate::engine::movegen::count_legal_kept(&v.game, t, child, scratch, kept.as_ref());
-                    if let Some(k) = key {
-                        table.store(k, 1, n);
-                    }
-                    n
-                }
-            };
-            if !watch.leaves(n) {
-                return None;
-            }
-            total += n;
+/// Asks for the table buckets of `pos`'s children (each made once for its
+/// key) before they are counted, so that the probe at the top of each
+/// child's count finds its bucket in the cache: the memory accesses overlap
+/// instead of each waiting in turn while a count runs.
+fn prefetch_children(v: &Variant, t: &crate::engine::tables::Tables, pos: &Position, moves: &[Move], child: &mut Position, table: &PerftTable) {
+    for m in moves {
+        child.copy_from(pos, t);
+        child.make(m, &v.game, t);
+        if child.flow.is_none() && child.frame.is_none() && child.spread.is_none() && !child.any_hidden() {
+            table.prefetch(child.key(t));
         }
     }
-    Some(total)
 }
 
 /// The moves of `pos` after which a rule obliges more decisions
