@@ -236,13 +236,33 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
     count_legal_kept(game, t, pos, scratch, None)
 }
 
-/// The moves of one side's pieces counted from the tables in a position,
-/// kept for the positions one move of the other side away: there a piece's
-/// count is the same unless the move changed a cell its moves depend on
-/// ([`SmallMoves::depends`]), took it, or pinned it. Two plies above perft's
-/// leaves each child then counts only the pieces its move touched
-/// ([`count_legal_kept`]). Boards of at most 64 cells.
-pub struct KeptCounts {
+/// The moves of one side's pieces counted in a position, kept for the
+/// positions one move of the other side away: there a piece's count is the
+/// same unless the move changed a cell its moves depend on (a cell its
+/// leaps and rides may pass over or land on), took it, or pinned it. Two
+/// plies above perft's leaves each child then counts only the pieces its
+/// move touched ([`count_legal_kept`]).
+pub enum KeptCounts {
+    /// Boards of at most 64 cells, counted from the tables.
+    Bitsets(Box<BitsetCounts>),
+    /// Larger boards, counted by the walker.
+    Walks(WalkCounts),
+}
+
+impl KeptCounts {
+    /// The counts of the pieces of the side not to move in `parent`, or
+    /// `None` where [`count_legal`] would count otherwise.
+    pub fn new(t: &Tables, parent: &Position) -> Option<KeptCounts> {
+        let side = parent.side ^ 1;
+        if t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
+            return None;
+        }
+        Some(if t.small { KeptCounts::Bitsets(Box::new(BitsetCounts::new(t, parent))) } else { KeptCounts::Walks(WalkCounts::new(t, parent)) })
+    }
+}
+
+/// [`KeptCounts`] on a board of at most 64 cells.
+pub struct BitsetCounts {
     /// The side whose pieces were counted: the side to move in the children.
     side: Color,
     /// The occupied cells of each color, and the walls, as counted.
@@ -259,19 +279,14 @@ pub struct KeptCounts {
     total: u64,
 }
 
-impl KeptCounts {
-    /// The counts of the pieces of the side not to move in `parent`, or
-    /// `None` where [`count_legal`] would not count from the tables.
-    pub fn new(t: &Tables, parent: &Position) -> Option<KeptCounts> {
+impl BitsetCounts {
+    fn new(t: &Tables, parent: &Position) -> BitsetCounts {
         let side = parent.side ^ 1;
-        if !t.small || t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
-            return None;
-        }
         let occupied = [parent.occupied[0][0], parent.occupied[1][0]];
         let walls = parent.walls[0];
         let occ = occupied[0] | occupied[1] | walls;
         let enemy = occupied[parent.side as usize];
-        let mut kept = KeptCounts { side, occupied, walls, counted: 0, count: [0; 64], dependents: [0; 64], total: 0 };
+        let mut kept = BitsetCounts { side, occupied, walls, counted: 0, count: [0; 64], dependents: [0; 64], total: 0 };
         let mut pieces = occupied[side as usize] & !(1u64 << parent.royal[side as usize]);
         while pieces != 0 {
             let from = pieces.trailing_zeros() as Cell;
@@ -289,7 +304,7 @@ impl KeptCounts {
                 kept.dependents[c] |= 1 << from;
             }
         }
-        Some(kept)
+        kept
     }
 
     /// [`count_by_tables`] for `pieces` of a child not in check: the kept
@@ -321,6 +336,94 @@ impl KeptCounts {
     }
 }
 
+/// [`KeptCounts`] on a board of more than 64 cells: each piece's count by
+/// the walker, with the cells it depends on.
+pub struct WalkCounts {
+    /// The side whose pieces were counted: the side to move in the children.
+    side: Color,
+    /// The occupied cells of each color, and the walls, as counted.
+    occupied: [[u64; WORDS]; 2],
+    walls: [u64; WORDS],
+    /// The counted pieces: not the royal piece, none whose moves overlap or
+    /// apply only sometimes.
+    pieces: Vec<WalkedPiece>,
+}
+
+/// One piece of [`WalkCounts`].
+struct WalkedPiece {
+    cell: Cell,
+    /// `kind * 2 + color`.
+    kc: usize,
+    /// Its moves (every cell may be landed on).
+    count: u64,
+    /// The cells its moves depend on.
+    depends: [u64; WORDS],
+}
+
+impl WalkCounts {
+    fn new(t: &Tables, parent: &Position) -> WalkCounts {
+        let side = parent.side ^ 1;
+        let n = t.nwords;
+        let mut kept = WalkCounts { side, occupied: [[0; WORDS]; 2], walls: [0; WORDS], pieces: Vec::new() };
+        for c in 0..2 {
+            kept.occupied[c][..n].copy_from_slice(&parent.occupied[c][..n]);
+        }
+        kept.walls[..n].copy_from_slice(&parent.walls[..n]);
+        // The parent seen with the children's side to move.
+        let mut seen = parent.clone();
+        seen.side = side;
+        seen.ep_len = 0;
+        let king = parent.royal[side as usize];
+        'pieces: for from in parent.cells_of(side, n) {
+            let kind = kind_of(parent.board[from as usize]);
+            let kc = kind as usize * 2 + side as usize;
+            if from == king || t.may_repeat[kc] {
+                continue;
+            }
+            let mut depends = [0u64; WORDS];
+            for ray in t.rays_of(kind, side, from) {
+                if ray.when != 0 || ray.screen_not != 0 {
+                    // Applies only sometimes, or hops over some kinds only
+                    // (a promotion in place changes a kind, not a cell): counted afresh.
+                    continue 'pieces;
+                }
+                for &c in t.ray_cells(ray) {
+                    depends[c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+            let mut count = Counter(0);
+            piece_moves(&seen, t, from, &mut count);
+            kept.pieces.push(WalkedPiece { cell: from, kc, count: count.0, depends });
+        }
+        kept
+    }
+
+    /// The kept pieces of `pos` (a child not in check) whose counts still
+    /// hold, and the sum of their counts: not on a changed cell, depending
+    /// on none, not pinned, and not able to capture en passant.
+    fn clean(&self, t: &Tables, pos: &Position, pinned: &[u64; WORDS]) -> ([u64; WORDS], u64) {
+        let n = t.nwords;
+        let mut changed = [0u64; WORDS];
+        for w in 0..n {
+            changed[w] = (pos.occupied[0][w] ^ self.occupied[0][w]) | (pos.occupied[1][w] ^ self.occupied[1][w]) | (pos.walls[w] ^ self.walls[w]);
+        }
+        let mut clean = [0u64; WORDS];
+        let mut total = 0;
+        for p in &self.pieces {
+            let (w, bit) = (p.cell as usize / 64, 1u64 << (p.cell % 64));
+            if (changed[w] | pinned[w]) & bit != 0 || (pos.ep_len != 0 && t.takes_ep[p.kc]) {
+                continue;
+            }
+            if (0..n).any(|i| p.depends[i] & changed[i] != 0) {
+                continue;
+            }
+            clean[w] |= bit;
+            total += p.count;
+        }
+        (clean, total)
+    }
+}
+
 /// [`count_legal`], with the counts kept from the position one move before
 /// (two plies above perft's leaves) where they are the side to move's.
 pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&KeptCounts>) -> u64 {
@@ -332,7 +435,11 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
         return scratch.len() as u64;
     }
     if !t.small {
-        return count_legal_walking(game, t, pos, scratch);
+        let kept = match kept {
+            Some(KeptCounts::Walks(kept)) if kept.side == us => Some(kept),
+            _ => None,
+        };
+        return count_legal_walking(game, t, pos, scratch, kept);
     }
     let king = pos.royal[us as usize];
     let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
@@ -371,7 +478,7 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
     let others = pos.occupied[us as usize][0] & !(1u64 << king);
     let (counted, mut walked) = match kept {
-        Some(kept) if !checked && kept.side == us => kept.count(t, pos, others & !safety.pinned, occ, enemy, ep_cells),
+        Some(KeptCounts::Bitsets(kept)) if !checked && kept.side == us => kept.count(t, pos, others & !safety.pinned, occ, enemy, ep_cells),
         _ => count_by_tables(t, pos, others & !safety.pinned, occ, enemy, safety.resolve, ep_cells),
     };
     count += counted;
@@ -433,8 +540,9 @@ fn count_by_tables(t: &Tables, pos: &Position, mut pieces: u64, occ: u64, enemy:
     (count, walked)
 }
 
-/// [`count_legal`] for boards of more than 64 cells: walks the rays.
-pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+/// [`count_legal`] for boards of more than 64 cells: walks the rays (the
+/// pieces whose counts `kept` holds aside).
+pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&WalkCounts>) -> u64 {
     let us = pos.side;
     let king = pos.royal[us as usize];
     let (checked, pinned) = king_safety(t, pos, king, us);
@@ -442,9 +550,16 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
-    let mut count = Counter(0);
+    let (clean, kept_total) = match kept {
+        Some(kept) => kept.clean(t, pos, &pinned),
+        None => ([0; WORDS], 0),
+    };
+    let mut count = Counter(kept_total);
     let mut trial = Trial::new(game, t, pos);
     for from in pos.cells_of(us, t.nwords) {
+        if clean[from as usize / 64] >> (from % 64) & 1 != 0 {
+            continue;
+        }
         let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
         let ep = pos.ep_len != 0 && t.takes_ep[kc];
         let is_pinned = pinned[from as usize / 64] >> (from % 64) & 1 != 0;
