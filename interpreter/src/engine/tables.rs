@@ -65,9 +65,6 @@ pub struct SmallMoves {
     pub promo_cells: u64,
     /// Range of this piece's ride lookups in [`Tables::reach_lookups`].
     pub rides: (u32, u32),
-    /// The cells whose occupancy (empty, own, enemy or wall) decides this
-    /// entry's moves: every cell its leaps and rides may pass over or land on.
-    pub depends: u64,
     /// A move onto a promotion cell counts for this many moves more than
     /// one (the rule's choices, less one).
     pub promo_extra: u8,
@@ -683,7 +680,6 @@ impl Tables {
             let mut rides = Vec::new();
             for ray in &rays[a as usize..b as usize] {
                 let f = ray.flags;
-                entry.depends |= ray.mask;
                 if ray.when != 0 {
                     // A part that applies only sometimes (`if unmoved`): the walker decides.
                     entry.general = true;

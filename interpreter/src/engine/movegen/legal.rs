@@ -238,8 +238,8 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
 
 /// The moves of one side's pieces counted in a position, kept for the
 /// positions one move of the other side away: there a piece's count is the
-/// same unless the move changed a cell its moves depend on (a cell its
-/// leaps and rides may pass over or land on), took it, or pinned it. Two
+/// same unless the move changed a cell its moves depend on (its leaps'
+/// cells, and each ride's up to the first occupied one), took it, or pinned it. Two
 /// plies above perft's leaves each child then counts only the pieces its
 /// move touched ([`count_legal_kept`]).
 pub enum KeptCounts {
@@ -297,7 +297,7 @@ impl BitsetCounts {
             kept.count[from as usize] = n as u32;
             kept.total += n;
             kept.counted |= 1 << from;
-            let mut on = entry.depends;
+            let mut on = small_depends(t, entry, occ);
             while on != 0 {
                 let c = on.trailing_zeros() as usize;
                 on &= on - 1;
@@ -334,6 +334,19 @@ impl BitsetCounts {
         let (n, walked) = count_by_tables(t, pos, pieces & (stale | !self.counted), occ, enemy, !0, 0);
         (total + n, walked)
     }
+}
+
+/// The cells whose occupancy (empty, own, enemy or wall) decides the moves
+/// of `entry` while `occ` is occupied: its leaps' cells, and along each ride
+/// every cell up to and including the first occupied one (an `exactly`
+/// ride: its path and last cell).
+#[inline]
+fn small_depends(t: &Tables, entry: &SmallMoves, occ: u64) -> u64 {
+    let mut depends = entry.quiet_leaps | entry.capture_leaps;
+    for lookup in &t.reach_lookups[entry.rides.0 as usize..entry.rides.1 as usize] {
+        depends |= if lookup.plain { t.reach[lookup.slot(occ)] } else { lookup.mask | t.reach[lookup.slot(0)] };
+    }
+    depends
 }
 
 /// [`KeptCounts`] on a board of more than 64 cells: each piece's count by
@@ -387,8 +400,14 @@ impl WalkCounts {
                     // (a promotion in place changes a kind, not a cell): counted afresh.
                     continue 'pieces;
                 }
+                // A plain ride depends on its cells up to and including the
+                // first occupied one; leaps, hops and the rest on all.
+                let plain = ray.flags & (SCATTER | HOP | EXACT | SETS_EP | TAKES_EP) == 0;
                 for &c in t.ray_cells(ray) {
                     depends[c as usize / 64] |= 1 << (c % 64);
+                    if plain && parent.board[c as usize] != 0 {
+                        break;
+                    }
                 }
             }
             let mut count = Counter(0);

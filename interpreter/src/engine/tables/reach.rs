@@ -35,6 +35,10 @@ pub struct ReachLookup {
     pub offset: u32,
     /// `64 - bits`: the slot is the product's top `bits` bits.
     pub shift: u8,
+    /// No ride of the group is `exactly`: what it reaches (every cell up
+    /// to and including the first occupied one) is also every cell whose
+    /// occupancy decided it.
+    pub plain: bool,
 }
 
 impl ReachLookup {
@@ -106,7 +110,7 @@ impl ReachBuilder {
                 (offset, magic, shift)
             }
         };
-        Some(ReachLookup { mask, magic, quiet: 0, capture: 0, offset, shift })
+        Some(ReachLookup { mask, magic, quiet: 0, capture: 0, offset, shift, plain: rides.iter().all(|r| !r.exact) })
     }
 }
 
