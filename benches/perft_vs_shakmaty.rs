@@ -6,8 +6,11 @@
 //! rules/chess.rules and rules/4d-schach.rules, stage by stage.
 //!
 //! Before all that, the peak resident memory of `rulebook perft rules/chess.rules 7`
-//! from the start, one thread, without and with `--hash 256` (the CLI run as
-//! a child process, its peak read from `wait4`), with each run's time. It
+//! from the start, one thread, without and with `--hash 64` (the CLI run as
+//! a child process, its peak read from `wait4`), with each run's time. 64 MB
+//! holds the count's ~0.9 M positions two or more plies above the leaves
+//! four times over; a larger table counts no faster, and on a virtual
+//! machine its first touch costs system time (256 MB: about 0.5 s here). It
 //! runs before anything else: Linux counts the resident memory of the
 //! process that starts a child in the child's peak, and this process is
 //! then a few megabytes.
@@ -184,13 +187,13 @@ fn verify(file: &str, v: &Variant) {
 }
 
 /// Runs `rulebook perft rules/chess.rules DEPTH -j 1` as a child process
-/// without and with `--hash 256` and prints each run's count, time and peak
+/// without and with `--hash 64` and prints each run's count, time and peak
 /// resident memory (the child's own, from `wait4`'s resource usage).
 fn memory(depth: u32) {
     let bin = env!("CARGO_BIN_EXE_rulebook");
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.rules");
     println!("{:<26} {:>5} {:>12} {:>10} {:>12}", "chess memory (CLI, -j 1)", "depth", "nodes", "time", "peak RSS");
-    for hash in [None, Some(256)] {
+    for hash in [None, Some(64)] {
         let mut cmd = std::process::Command::new(bin);
         cmd.arg("perft").arg(&rules).arg(depth.to_string()).args(["-j", "1"]).stdout(std::process::Stdio::piped());
         if let Some(mb) = hash {
