@@ -83,8 +83,14 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
             castling_moves_with(game, t, pos, &mut castles, false);
             castles.retain(|m| !half(m.from) && !half(m.aux as Cell));
         }
+        let unpinned = unpinned_movers(game, t, pos, checked);
         for m in pseudo.iter().chain(&castles) {
-            with_outcomes(ctx, *m, false, out, &mut scratch);
+            // A move with one outcome (no half involved in a capture) that
+            // lands on its target and only empties a cell no royal piece is
+            // shielded by: legal without a trial.
+            let plain = matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.spread == 0;
+            let known = plain && unpinned >> m.from & 1 != 0 && outcomes(pos, state, m).count() == 1;
+            with_outcomes(ctx, *m, known, out, &mut scratch);
         }
     }
     if let Some(rules) = &game.spread {
@@ -93,6 +99,27 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     if game.tunnel.is_some() {
         tunnels(ctx, out, &mut scratch);
     }
+}
+
+/// The cells (of a board of at most 64 cells) whose piece may leave them
+/// without exposing a royal piece of the side to move, where the side is
+/// not in check and has one royal piece: every cell but the royal one and
+/// those of pinned pieces, halves blocking like any piece (check, below, is
+/// a possibility that only some pieces' halves escape, so a move that
+/// exposes no royal piece to any attacker leaves the mover out of check).
+/// None where that cannot be told this way.
+fn unpinned_movers(game: &Game, t: &Tables, pos: &Position, checked: bool) -> u64 {
+    let us = pos.side;
+    if checked || !t.small || !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || game.explosion.is_some() {
+        return 0;
+    }
+    let king = pos.royal[us as usize];
+    let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
+    let safety = king_safety_small(t, pos, king, us, occ);
+    if safety.checkers > 0 {
+        return 0;
+    }
+    pos.occupied[us as usize][0] & !safety.pinned & !(1u64 << king)
 }
 
 /// What the split generators share.
