@@ -187,14 +187,19 @@ fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> impl Iterator<Item
 /// Pushes every outcome of the decision `m` if every one leaves the mover out of check.
 fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
     let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
+    if known_legal {
+        for o in outcomes(pos, state, &m) {
+            let mv = Move { outcome: o, ..m };
+            if o == 0 || !game_probability_zero(game, pos, &mv) {
+                out.push(mv);
+            }
+        }
+        return;
+    }
     scratch.clear();
     for o in outcomes(pos, state, &m) {
         let mv = Move { outcome: o, ..m };
         if o != 0 && game_probability_zero(game, pos, &mv) {
-            continue;
-        }
-        if known_legal {
-            scratch.push(mv);
             continue;
         }
         let mut probe = ctx.probe.borrow_mut();
@@ -231,14 +236,20 @@ fn splits(
             .count();
     let mut parts: Vec<Move> = Vec::new();
     let mut sets: Vec<(Move, Cell)> = Vec::new();
+    // `pseudo` lists each piece's moves together, piece by piece in this
+    // loop's order (drops after them): each piece's are the run at `next`.
+    let mut next = 0;
     for from in pos.cells_of(us, t.nwords) {
+        let run = pseudo[next..].iter().take_while(|m| m.from == from && m.kind != MoveKind::Drop).count();
+        let own = &pseudo[next..next + run];
+        next += run;
         if state.pair_at(from).is_some() {
             continue; // only a conventional piece splits
         }
         let piece = kind_of(pos.board[from as usize]);
         // Its quiet moves: distinct empty targets, no promotion.
         parts.clear();
-        for m in pseudo.iter().filter(|m| m.from == from) {
+        for m in own {
             if matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter)
                 && pos.board[m.to as usize] == 0
                 && !m.is_promotion()
