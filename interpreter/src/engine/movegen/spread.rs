@@ -64,13 +64,14 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     let empty = SpreadState::default();
     let state = pos.spread.as_deref().unwrap_or(&empty);
     let half = |c: Cell| state.pair_at(c).is_some();
-    let mut pseudo = Vec::new();
+    let mut pseudo = Vec::with_capacity(128);
     for from in pos.cells_of(us, t.nwords) {
         piece_moves_once(pos, t, from, &mut pseudo);
     }
     drops(game, t, pos, &mut pseudo);
     let checked = spread_in_check(game, t, pos, us);
-    let ctx = &Ctx { game, t, pos, state, checked, probe: Default::default() };
+    let unpinned = unpinned_movers(game, t, pos, checked);
+    let ctx = &Ctx { game, t, pos, state, checked, unpinned, probe: Default::default() };
     let mut castles = Vec::new();
     let mut scratch = Vec::new();
     if state.pairs.is_empty() && !pos.any_hidden() {
@@ -83,13 +84,12 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
             castling_moves_with(game, t, pos, &mut castles, false);
             castles.retain(|m| !half(m.from) && !half(m.aux as Cell));
         }
-        let unpinned = unpinned_movers(game, t, pos, checked);
         for m in pseudo.iter().chain(&castles) {
             // A move with one outcome (no half involved in a capture) that
             // lands on its target and only empties a cell no royal piece is
             // shielded by: legal without a trial.
             let plain = matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.spread == 0;
-            let known = plain && unpinned >> m.from & 1 != 0 && outcomes(pos, state, m).count() == 1;
+            let known = plain && unpinned.is_some_and(|u| u >> m.from & 1 != 0) && outcomes(pos, state, m).count() == 1;
             with_outcomes(ctx, *m, known, out, &mut scratch);
         }
     }
@@ -107,19 +107,19 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 /// those of pinned pieces, halves blocking like any piece (check, below, is
 /// a possibility that only some pieces' halves escape, so a move that
 /// exposes no royal piece to any attacker leaves the mover out of check).
-/// None where that cannot be told this way.
-fn unpinned_movers(game: &Game, t: &Tables, pos: &Position, checked: bool) -> u64 {
+/// `None` where that cannot be told this way.
+fn unpinned_movers(game: &Game, t: &Tables, pos: &Position, checked: bool) -> Option<u64> {
     let us = pos.side;
     if checked || !t.small || !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || game.explosion.is_some() {
-        return 0;
+        return None;
     }
     let king = pos.royal[us as usize];
     let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
     let safety = king_safety_small(t, pos, king, us, occ);
     if safety.checkers > 0 {
-        return 0;
+        return None;
     }
-    pos.occupied[us as usize][0] & !safety.pinned & !(1u64 << king)
+    Some(pos.occupied[us as usize][0] & !safety.pinned & !(1u64 << king))
 }
 
 /// What the split generators share.
@@ -130,6 +130,9 @@ struct Ctx<'a> {
     state: &'a SpreadState,
     /// Is the side to move in check?
     checked: bool,
+    /// The cells a piece may leave without exposing a royal piece, where
+    /// known ([`unpinned_movers`]).
+    unpinned: Option<u64>,
     /// The copy each outcome is tried on (cloned once, then overwritten).
     probe: std::cell::RefCell<Option<Position>>,
 }
@@ -146,6 +149,10 @@ impl Ctx<'_> {
         }
         if stay {
             return true;
+        }
+        if let Some(unpinned) = self.unpinned {
+            // Not known to be safe: the trial decides.
+            return unpinned >> from & 1 != 0;
         }
         !*exposed.get_or_insert_with(|| {
             let mut world = pos.clone();
@@ -234,8 +241,8 @@ fn splits(
         - (1..=rules.entangle.as_ref().map_or(0, |e| e.labels.len()) as u8)
             .filter(|l| state.pairs.iter().any(|p| p.label == *l))
             .count();
-    let mut parts: Vec<Move> = Vec::new();
-    let mut sets: Vec<(Move, Cell)> = Vec::new();
+    let mut parts: Vec<Move> = Vec::with_capacity(32);
+    let mut sets: Vec<(Move, Cell)> = Vec::with_capacity(256);
     // `pseudo` lists each piece's moves together, piece by piece in this
     // loop's order (drops after them): each piece's are the run at `next`.
     let mut next = 0;
