@@ -450,6 +450,10 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     let us = pos.side;
     scratch.clear();
     if t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden() {
+        if game.rules.is_empty() && game.observe.is_none() && (game.spread.is_some() || game.tunnel.is_some()) {
+            // Spread pieces or tunnels: counted as generated.
+            return super::spread::count_legal(game, t, pos);
+        }
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }

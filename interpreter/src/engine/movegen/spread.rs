@@ -60,6 +60,18 @@ fn other(b: Branch) -> Branch {
 
 /// Appends the legal actions of the side to move, one move per chance outcome.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    generate(game, t, pos, out);
+}
+
+/// The number of [`legal_moves`], counted as they are generated (nothing stored).
+pub fn count_legal(game: &Game, t: &Tables, pos: &Position) -> u64 {
+    let mut count = Counter(0);
+    generate(game, t, pos, &mut count);
+    count.0
+}
+
+/// [`legal_moves`] into any [`Sink`].
+fn generate(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
     let us = pos.side;
     let empty = SpreadState::default();
     let state = pos.spread.as_deref().unwrap_or(&empty);
@@ -76,9 +88,12 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     let mut scratch = Vec::new();
     if state.pairs.is_empty() && !pos.any_hidden() {
         // No halves: the ordinary moves are chess's, found by the fast path.
-        let first = out.len();
-        super::legal::legal_decisions(game, t, pos, out);
-        castles.extend(out[first..].iter().filter(|m| m.kind == MoveKind::Castle));
+        let mut ordinary = Vec::new();
+        super::legal::legal_decisions(game, t, pos, &mut ordinary);
+        castles.extend(ordinary.iter().filter(|m| m.kind == MoveKind::Castle));
+        for m in ordinary {
+            out.add(m);
+        }
     } else {
         if !checked {
             castling_moves_with(game, t, pos, &mut castles, false);
@@ -192,13 +207,13 @@ fn outcomes(pos: &Position, state: &SpreadState, m: &Move) -> impl Iterator<Item
 }
 
 /// Pushes every outcome of the decision `m` if every one leaves the mover out of check.
-fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
+fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut impl Sink, scratch: &mut Vec<Move>) {
     let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
     if known_legal {
         for o in outcomes(pos, state, &m) {
             let mv = Move { outcome: o, ..m };
             if o == 0 || !game_probability_zero(game, pos, &mv) {
-                out.push(mv);
+                out.add(mv);
             }
         }
         return;
@@ -218,7 +233,9 @@ fn with_outcomes(ctx: &Ctx, m: Move, known_legal: bool, out: &mut Vec<Move>, scr
         }
         scratch.push(mv);
     }
-    out.append(scratch);
+    for m in scratch.drain(..) {
+        out.add(m);
+    }
 }
 
 /// Is the outcome of `m` impossible (a branch whose weight has no face)?
@@ -231,7 +248,7 @@ fn splits(
     rules: &crate::model::SpreadRules,
     pseudo: &[Move],
     castles: &[Move],
-    out: &mut Vec<Move>,
+    out: &mut impl Sink,
     scratch: &mut Vec<Move>,
 ) {
     let (game, t, pos, state) = (ctx.game, ctx.t, ctx.pos, ctx.state);
@@ -337,7 +354,7 @@ fn entangles(
     forward: bool,
     free_labels: usize,
     safe: bool,
-    out: &mut Vec<Move>,
+    out: &mut impl Sink,
     scratch: &mut Vec<Move>,
 ) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
@@ -377,7 +394,7 @@ fn entangles(
 
 /// The tunnels: a conventional piece rides through the one enemy
 /// conventional piece directly before an empty cell within the ride's range.
-fn tunnels(ctx: &Ctx, out: &mut Vec<Move>, scratch: &mut Vec<Move>) {
+fn tunnels(ctx: &Ctx, out: &mut impl Sink, scratch: &mut Vec<Move>) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
     let us = pos.side;
     for from in pos.cells_of(us, t.nwords) {
