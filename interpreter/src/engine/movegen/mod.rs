@@ -42,6 +42,12 @@ use crate::engine::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP
 pub trait Sink {
     /// Receives one move.
     fn add(&mut self, m: Move);
+    /// The count, for a sink that only counts: a generator may then add
+    /// moves it knows to be legal by number, without making each.
+    #[inline(always)]
+    fn count_only(&mut self) -> Option<&mut u64> {
+        None
+    }
 }
 
 impl Sink for Vec<Move> {
@@ -58,6 +64,11 @@ impl Sink for Counter {
     #[inline(always)]
     fn add(&mut self, _: Move) {
         self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn count_only(&mut self) -> Option<&mut u64> {
+        Some(&mut self.0)
     }
 }
 

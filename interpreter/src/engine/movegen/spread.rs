@@ -316,33 +316,52 @@ fn splits(
             sets.push((*a, from));
         }
         let mut exposed = None;
+        // The actions of one cell set: one per weight, two where a weight's
+        // colours differ in number and the piece is not `red forward`.
+        let per_set = rules.weights.iter().map(|w| colourings_of(forward, w) as u64).sum::<u64>();
         for &(main, second) in &sets {
             let base = Move { second, ..main };
             let stay = second == from;
             let safe = ctx.split_safe(from, stay, &mut exposed);
-            for (w, weight) in rules.weights.iter().enumerate() {
-                let flags = SPLIT | (w as u8) << WEIGHT_SHIFT;
-                let symmetric = weight.red_faces.len() == weight.blue_faces.len();
-                let one = |c: u8| ([c, 0], 1);
-                let (colourings, n) = if forward {
-                    // Red is the front cell.
-                    one(if dist(base.to) >= dist(base.second) { 0 } else { RED_SECOND })
-                } else if symmetric {
-                    // One action; its red cell: the moved one (move and stay),
-                    // the castling one, else the first in board order.
-                    let special = stay || base.kind == MoveKind::Castle;
-                    one(if special || base.to < base.second { 0 } else { RED_SECOND })
-                } else {
-                    ([0, RED_SECOND], 2)
-                };
-                for &c in &colourings[..n] {
-                    with_outcomes(ctx, Move { spread: flags | c, ..base }, safe, out, scratch);
+            if let (true, Some(count)) = (safe, out.count_only()) {
+                // Legal without a trial, each of one outcome: counted, not made.
+                *count += per_set;
+            } else {
+                for (w, weight) in rules.weights.iter().enumerate() {
+                    let flags = SPLIT | (w as u8) << WEIGHT_SHIFT;
+                    let one = |c: u8| ([c, 0], 1);
+                    let (colourings, n) = if colourings_of(forward, weight) == 2 {
+                        ([0, RED_SECOND], 2)
+                    } else if forward {
+                        // Red is the front cell.
+                        one(if dist(base.to) >= dist(base.second) { 0 } else { RED_SECOND })
+                    } else {
+                        // One action; its red cell: the moved one (move and stay),
+                        // the castling one, else the first in board order.
+                        let special = stay || base.kind == MoveKind::Castle;
+                        one(if special || base.to < base.second { 0 } else { RED_SECOND })
+                    };
+                    for &c in &colourings[..n] {
+                        with_outcomes(ctx, Move { spread: flags | c, ..base }, safe, out, scratch);
+                    }
                 }
             }
             if stay && rules.entangle.is_some() {
                 entangles(ctx, base, forward, free_labels, safe, out, scratch);
             }
         }
+    }
+}
+
+/// How many split actions one cell set makes under `weight`: one colouring
+/// where the piece is `red forward` (red is the front cell) or the weight's
+/// colours have as many faces each (the two colourings are one action),
+/// else both.
+fn colourings_of(forward: bool, weight: &crate::model::Weight) -> usize {
+    if forward || weight.red_faces.len() == weight.blue_faces.len() {
+        1
+    } else {
+        2
     }
 }
 
