@@ -83,7 +83,7 @@ fn generate(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
     drops(game, t, pos, &mut pseudo);
     let checked = spread_in_check(game, t, pos, us);
     let unpinned = unpinned_movers(game, t, pos, checked);
-    let ctx = &Ctx { game, t, pos, state, checked, unpinned, probe: Default::default() };
+    let ctx = &Ctx { game, t, pos, state, checked, unpinned, probe: Default::default(), world: Default::default(), attacks: Default::default() };
     let mut castles = Vec::new();
     let mut scratch = Vec::new();
     if state.pairs.is_empty() && !pos.any_hidden() {
@@ -150,6 +150,10 @@ struct Ctx<'a> {
     unpinned: Option<u64>,
     /// The copy each outcome is tried on (cloned once, then overwritten).
     probe: std::cell::RefCell<Option<Position>>,
+    /// The copy an entangle's piece stands on both its cells in (cloned
+    /// once, then overwritten), and the buffer of its moves from there.
+    world: std::cell::RefCell<Option<Position>>,
+    attacks: std::cell::RefCell<Vec<Move>>,
 }
 
 impl Ctx<'_> {
@@ -378,16 +382,19 @@ fn entangles(
 ) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
     // The piece on both of its cells (the mover still to move), to see what it attacks.
-    let mut world = pos.clone();
+    let mut world = ctx.world.borrow_mut();
+    let world = world.get_or_insert_with(|| pos.clone());
+    world.copy_from(pos, t);
     let piece = world.take(base.from, t);
     world.put(base.from, piece, t);
     world.put(base.to, piece, t);
-    let mut attacks = Vec::new();
+    let mut attacks = ctx.attacks.borrow_mut();
+    attacks.clear();
     for cell in [base.from, base.to] {
-        piece_moves_once(&world, t, cell, &mut attacks);
+        piece_moves_once(world, t, cell, &mut attacks);
     }
     let mut seen: Vec<u8> = Vec::new();
-    for a in &attacks {
+    for a in attacks.iter() {
         if a.kind == MoveKind::EnPassant || world.board[a.to as usize] == 0 {
             continue;
         }
