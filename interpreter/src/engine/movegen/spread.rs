@@ -381,6 +381,10 @@ fn entangles(
     scratch: &mut Vec<Move>,
 ) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
+    let them = pos.side ^ 1;
+    if !state.pairs.iter().any(|p| [p.red, p.blue].iter().any(|&c| pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == them)) {
+        return; // no enemy half to entangle with
+    }
     // The piece on both of its cells (the mover still to move), to see what it attacks.
     let mut world = ctx.world.borrow_mut();
     let world = world.get_or_insert_with(|| pos.clone());
