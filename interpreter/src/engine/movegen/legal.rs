@@ -246,7 +246,7 @@ pub enum KeptCounts {
     /// Boards of at most 64 cells, counted from the tables.
     Bitsets(Box<BitsetCounts>),
     /// Larger boards, counted by the walker.
-    Walks(WalkCounts),
+    Walks(Box<WalkCounts>),
 }
 
 impl KeptCounts {
@@ -257,7 +257,7 @@ impl KeptCounts {
         if t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
             return None;
         }
-        Some(if t.small { KeptCounts::Bitsets(Box::new(BitsetCounts::new(t, parent))) } else { KeptCounts::Walks(WalkCounts::new(t, parent)) })
+        Some(if t.small { KeptCounts::Bitsets(Box::new(BitsetCounts::new(t, parent))) } else { KeptCounts::Walks(Box::new(WalkCounts::new(t, parent))) })
     }
 }
 
@@ -423,8 +423,8 @@ impl WalkCounts {
     fn clean(&self, t: &Tables, pos: &Position, pinned: &[u64; WORDS]) -> ([u64; WORDS], u64) {
         let n = t.nwords;
         let mut changed = [0u64; WORDS];
-        for w in 0..n {
-            changed[w] = (pos.occupied[0][w] ^ self.occupied[0][w]) | (pos.occupied[1][w] ^ self.occupied[1][w]) | (pos.walls[w] ^ self.walls[w]);
+        for (w, c) in changed[..n].iter_mut().enumerate() {
+            *c = (pos.occupied[0][w] ^ self.occupied[0][w]) | (pos.occupied[1][w] ^ self.occupied[1][w]) | (pos.walls[w] ^ self.walls[w]);
         }
         let mut clean = [0u64; WORDS];
         let mut total = 0;
@@ -459,7 +459,7 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     }
     if !t.small {
         let kept = match kept {
-            Some(KeptCounts::Walks(kept)) if kept.side == us => Some(kept),
+            Some(KeptCounts::Walks(kept)) if kept.side == us => Some(&**kept),
             _ => None,
         };
         return count_legal_walking(game, t, pos, scratch, kept);
