@@ -382,8 +382,24 @@ fn entangles(
 ) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
     let them = pos.side ^ 1;
-    if !state.pairs.iter().any(|p| [p.red, p.blue].iter().any(|&c| pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == them)) {
-        return; // no enemy half to entangle with
+    // The enemy halves' cells; none the piece could capture on from either
+    // of its cells, whatever stands between (`Tables::capture_reach`): no entangle.
+    let n = t.nwords;
+    let mut halves = [0u64; WORDS];
+    for p in &state.pairs {
+        for c in [p.red, p.blue] {
+            if pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == them {
+                halves[c as usize / 64] |= 1 << (c % 64);
+            }
+        }
+    }
+    let kc = kind_of(pos.board[base.from as usize]) as usize * 2 + pos.side as usize;
+    let reaches = |cell: Cell| {
+        let at = (kc * t.ncells + cell as usize) * n;
+        (0..n).any(|w| t.capture_reach[at + w] & halves[w] != 0)
+    };
+    if !reaches(base.from) && !reaches(base.to) {
+        return;
     }
     // The piece on both of its cells (the mover still to move), to see what it attacks.
     let mut world = ctx.world.borrow_mut();
