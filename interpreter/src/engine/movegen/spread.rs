@@ -300,6 +300,27 @@ fn splits(
             parts.extend(castles.iter().filter(|m| m.from == from && four(m)));
         }
         let forward = rules.red_forward.contains(&piece);
+        // The actions of one cell set: one per weight, two where a weight's
+        // colours differ in number and the piece is not `red forward`.
+        let per_set = rules.weights.iter().map(|w| colourings_of(forward, w) as u64).sum::<u64>();
+        let mut exposed = None;
+        if parts.iter().all(|m| m.kind != MoveKind::Castle) && ctx.split_safe(from, false, &mut exposed) {
+            if let Some(count) = out.count_only() {
+                // Every split of the piece legal without a trial, and no
+                // castling part: its cell sets counted, not listed. Two
+                // parts make a set unless both set en-passant targets
+                // (targets are distinct); each part with staying makes one.
+                let p = parts.len() as u64;
+                let e = parts.iter().filter(|m| m.kind == MoveKind::EnPassantSetter).count() as u64;
+                *count += (p * p.saturating_sub(1) / 2 - e * e.saturating_sub(1) / 2 + p) * per_set;
+                if rules.entangle.is_some() {
+                    for a in &parts {
+                        entangles(ctx, Move { second: from, ..*a }, forward, free_labels, true, out, scratch);
+                    }
+                }
+                continue;
+            }
+        }
         let dist = |c: Cell| -> usize { (0..geo.dims()).map(|a| geo.coord(from, a).abs_diff(geo.coord(c, a))).sum() };
         // Cell sets: two parts, or one part and stay.
         sets.clear();
@@ -319,10 +340,6 @@ fn splits(
             }
             sets.push((*a, from));
         }
-        let mut exposed = None;
-        // The actions of one cell set: one per weight, two where a weight's
-        // colours differ in number and the piece is not `red forward`.
-        let per_set = rules.weights.iter().map(|w| colourings_of(forward, w) as u64).sum::<u64>();
         for &(main, second) in &sets {
             let base = Move { second, ..main };
             let stay = second == from;
