@@ -196,10 +196,8 @@ fn perft_with<'t>(
     let Some(starts) = ply_starts(v, pos, &t) else {
         return flow_node(v, pos, depth, rest, grandchildren, watch);
     };
-    // A position whose key says everything that decides the count below it:
-    // no flow state, no level out of rest, no spread or face-down pieces.
     let hashed = match watch.table() {
-        Some(table) if starts.is_empty() && pos.flow.is_none() && pos.frame.is_none() && pos.spread.is_none() && !pos.any_hidden() => {
+        Some(table) if starts.is_empty() && key_tells_count(pos) => {
             let key = pos.key(&t);
             if let Some(n) = table.probe(key, depth) {
                 return watch.leaves(n).then_some(n);
@@ -268,10 +266,16 @@ fn prefetch_children(v: &Variant, t: &crate::engine::tables::Tables, pos: &Posit
     for m in moves {
         child.copy_from(pos, t);
         child.make(m, &v.game, t);
-        if child.flow.is_none() && child.frame.is_none() && child.spread.is_none() && !child.any_hidden() {
+        if key_tells_count(child) {
             table.prefetch(child.key(t));
         }
     }
+}
+
+/// Does `pos`'s key say everything that decides the count below it? Not
+/// with flow state, a level out of rest, spread or face-down pieces.
+fn key_tells_count(pos: &Position) -> bool {
+    pos.flow.is_none() && pos.frame.is_none() && pos.spread.is_none() && !pos.any_hidden()
 }
 
 /// The moves of `pos` after which a rule obliges more decisions

@@ -184,7 +184,7 @@ fn compulsory_drops(game: &Game, pos: &Position, out: &mut Vec<Move>, first: usi
 fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side;
     let first = out.len();
-    let fast = t.simple_attacks && !t.royal_promotion && pos.royal_count[us as usize] == 1 && game.explosion.is_none();
+    let fast = pins_found_once(game, t, pos);
     let (checked, pinned) = if fast && t.small {
         let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
         let s = king_safety_small(t, pos, pos.royal[us as usize], us, occ);
@@ -228,6 +228,13 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
     }
     drops(game, t, pos, out);
     castling_moves(game, t, pos, out);
+}
+
+/// Do pins and check, found once from the one royal piece of the side to
+/// move, tell which moves leave it safe? (Plain attacks, no promotion to a
+/// royal kind, no explosions.)
+pub(super) fn pins_found_once(game: &Game, t: &Tables, pos: &Position) -> bool {
+    t.simple_attacks && !t.royal_promotion && pos.royal_count[pos.side as usize] == 1 && game.explosion.is_none()
 }
 
 /// The number of legal moves of the side to move (bulk counting at perft

@@ -83,7 +83,8 @@ fn generate(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
     drops(game, t, pos, &mut pseudo);
     let checked = spread_in_check(game, t, pos, us);
     let unpinned = unpinned_movers(game, t, pos, checked);
-    let ctx = &Ctx { game, t, pos, state, checked, unpinned, probe: Default::default(), world: Default::default(), attacks: Default::default() };
+    let enemy_halves = halves_of(pos, state, us ^ 1);
+    let ctx = &Ctx { game, t, pos, state, checked, unpinned, enemy_halves, probe: Default::default(), world: Default::default(), attacks: Default::default() };
     let mut castles = Vec::new();
     let mut scratch = Vec::new();
     if state.pairs.is_empty() && !pos.any_hidden() {
@@ -125,7 +126,7 @@ fn generate(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
 /// `None` where that cannot be told this way.
 fn unpinned_movers(game: &Game, t: &Tables, pos: &Position, checked: bool) -> Option<u64> {
     let us = pos.side;
-    if checked || !t.small || !t.simple_attacks || t.royal_promotion || pos.royal_count[us as usize] != 1 || game.explosion.is_some() {
+    if checked || !t.small || !super::legal::pins_found_once(game, t, pos) {
         return None;
     }
     let king = pos.royal[us as usize];
@@ -135,6 +136,20 @@ fn unpinned_movers(game: &Game, t: &Tables, pos: &Position, checked: bool) -> Op
         return None;
     }
     Some(pos.occupied[us as usize][0] & !safety.pinned & !(1u64 << king))
+}
+
+/// The cells of `color`'s halves.
+fn halves_of(pos: &Position, state: &SpreadState, color: Color) -> [u64; WORDS] {
+    let mut halves = [0u64; WORDS];
+    for p in &state.pairs {
+        for c in [p.red, p.blue] {
+            let code = pos.board[c as usize];
+            if code != 0 && color_of(code) == color {
+                halves[c as usize / 64] |= 1 << (c % 64);
+            }
+        }
+    }
+    halves
 }
 
 /// What the split generators share.
@@ -148,6 +163,8 @@ struct Ctx<'a> {
     /// The cells a piece may leave without exposing a royal piece, where
     /// known ([`unpinned_movers`]).
     unpinned: Option<u64>,
+    /// The cells of the opponent's halves (what an entangle may attack).
+    enemy_halves: [u64; WORDS],
     /// The copy each outcome is tried on (cloned once, then overwritten).
     probe: std::cell::RefCell<Option<Position>>,
     /// The copy an entangle's piece stands on both its cells in (cloned
@@ -398,22 +415,13 @@ fn entangles(
     scratch: &mut Vec<Move>,
 ) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
-    let them = pos.side ^ 1;
-    // The enemy halves' cells; none the piece could capture on from either
-    // of its cells, whatever stands between (`Tables::capture_reach`): no entangle.
+    // No enemy half the piece could capture on from either of its cells,
+    // whatever stands between (`Tables::capture_reach`): no entangle.
     let n = t.nwords;
-    let mut halves = [0u64; WORDS];
-    for p in &state.pairs {
-        for c in [p.red, p.blue] {
-            if pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == them {
-                halves[c as usize / 64] |= 1 << (c % 64);
-            }
-        }
-    }
     let kc = kind_of(pos.board[base.from as usize]) as usize * 2 + pos.side as usize;
     let reaches = |cell: Cell| {
         let at = (kc * t.ncells + cell as usize) * n;
-        (0..n).any(|w| t.capture_reach[at + w] & halves[w] != 0)
+        (0..n).any(|w| t.capture_reach[at + w] & ctx.enemy_halves[w] != 0)
     };
     if !reaches(base.from) && !reaches(base.to) {
         return;
