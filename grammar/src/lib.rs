@@ -23,6 +23,7 @@ pub mod ast;
 pub mod diagnostic;
 mod docs;
 mod errors;
+pub mod format;
 mod parser;
 mod render;
 
