@@ -99,6 +99,19 @@ pub enum Command {
     /// the record is invalid (an illegal or incomplete move, a wrong result),
     /// 2 if it cannot be read or used.
     Replay(ReplayArgs),
+    /// Format rules files: canonical indentation and alignment, comments kept.
+    ///
+    /// Rewrites each FILE in place (a folder: every .rules file below it,
+    /// sorted): two spaces per brace level and two more on a statement's
+    /// continuation lines, one space between tokens (two where two or more
+    /// were written), the keys of a block and the trailing comments of
+    /// consecutive lines aligned, no trailing whitespace, at most one blank
+    /// line. Strings and comments are never changed. A file that does not
+    /// parse gets only the line rules, with a note on stderr. --check writes
+    /// nothing, prints each file that would change with its first differing
+    /// line, and exits with status 1 if any would; status 2 when a file
+    /// cannot be read, written or formatted.
+    Fmt(FmtArgs),
     /// Write a variant's rulebook: its rules in plain language, diagrams, rulings, claims, perft.
     ///
     /// Generated from the model the interpreter plays: every item of the
@@ -331,6 +344,19 @@ pub struct ReplayArgs {
     /// Whose view the final board shows [default: the arbiter's, `both`].
     #[arg(long = "as", value_enum, value_name = "SIDE")]
     pub side: Option<Side>,
+}
+
+/// Arguments of `rulebook fmt`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example:
+  rulebook fmt --check rules examples")]
+pub struct FmtArgs {
+    /// The rules files, or folders to format every .rules file below.
+    #[arg(required = true, value_name = "FILE")]
+    pub paths: Vec<PathBuf>,
+    /// Write nothing; list the files that would change and exit with status 1 if any would.
+    #[arg(long)]
+    pub check: bool,
 }
 
 impl Cli {

@@ -59,12 +59,14 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(args, cx),
         Command::Play(args) => commands::play::run(args, cx),
         Command::Replay(args) => commands::replay::run(args, cx),
+        Command::Fmt(args) => commands::fmt::run(args, cx),
         Command::Doc(args) => commands::doc::run(args, cx),
     };
     let json = match &cli.command {
         Command::Perft(args) => args.json,
         Command::Moves(args) => args.json,
         Command::Check(args) => args.json,
+        Command::Fmt(_) => false,
         Command::Play(_) | Command::Replay(_) | Command::Doc(_) => false,
     };
     match result {

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod doc;
+pub mod fmt;
 pub mod moves;
 pub mod perft;
 pub mod play;
