@@ -125,6 +125,24 @@ pub enum Command {
     /// that compares them. Markdown goes to NAME/rulebook.md with the SVGs
     /// beside it; HTML to NAME/rulebook.html, one page with everything inline.
     Doc(DocArgs),
+    /// Run the language server for editors (Language Server Protocol over stdin and stdout).
+    ///
+    /// Diagnostics as you type (syntax, semantic, and the setup's quick
+    /// checks, with the codes and help of `rulebook check`), the verifier on
+    /// save (cancelled when the text changes again), hover, go to definition,
+    /// references, document symbols, completion, rename, code actions and
+    /// formatting. Started by the editor, not by hand: README.md shows the
+    /// client configuration for Neovim, Helix and VS Code.
+    Lsp(LspArgs),
+}
+
+/// Arguments of `rulebook lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Talk over stdin and stdout (the only transport; accepted because
+    /// some clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 /// Arguments of `rulebook doc`.

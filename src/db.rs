@@ -116,6 +116,12 @@ impl Database {
         }
     }
 
+    /// The log [`Database::take_log`] reads, shared (for a test that hands
+    /// the database to another thread and reads the log from its own).
+    pub fn log_handle(&self) -> Option<Arc<Mutex<Vec<String>>>> {
+        self.log.clone()
+    }
+
     /// The query executions recorded since the last call (empty without logging).
     pub fn take_log(&self) -> Vec<String> {
         match &self.log {

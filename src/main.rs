@@ -11,6 +11,7 @@
 mod cli;
 mod commands;
 mod db;
+mod lsp;
 mod report;
 
 use clap::Parser;
@@ -61,13 +62,14 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, cx),
         Command::Fmt(args) => commands::fmt::run(args, cx),
         Command::Doc(args) => commands::doc::run(args, cx),
+        Command::Lsp(_) => lsp::run(),
     };
     let json = match &cli.command {
         Command::Perft(args) => args.json,
         Command::Moves(args) => args.json,
         Command::Check(args) => args.json,
         Command::Fmt(_) => false,
-        Command::Play(_) | Command::Replay(_) | Command::Doc(_) => false,
+        Command::Play(_) | Command::Replay(_) | Command::Doc(_) | Command::Lsp(_) => false,
     };
     match result {
         Ok(code) => ExitCode::from(code),

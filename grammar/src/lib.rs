@@ -20,6 +20,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod ast;
+pub mod complete;
 pub mod diagnostic;
 mod docs;
 mod errors;
@@ -28,5 +29,5 @@ mod parser;
 mod render;
 
 pub use diagnostic::{Diagnostic, Note, Severity};
-pub use parser::{parse, parse_all};
+pub use parser::{parse, parse_all, parse_partial};
 pub use render::{render, render_all};

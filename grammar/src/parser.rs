@@ -71,12 +71,21 @@ const MAX_SYNTAX_ERRORS: usize = 20;
 /// up to the next line that starts (in column 1) with an item keyword, and
 /// parsing starts again. Spans stay offsets into `source`.
 pub fn parse_all(file: &str, source: &str) -> Result<File, Vec<Diagnostic>> {
+    match parse_partial(file, source) {
+        (Some(tree), diags) if diags.is_empty() => Ok(tree),
+        (_, diags) => Err(diags),
+    }
+}
+
+/// [`parse_all`]'s partial result, for an editor: every syntax error found,
+/// and the tree of the items that parse (the items with errors left out),
+/// when what is left parses. Spans stay offsets into `source`.
+pub fn parse_partial(file: &str, source: &str) -> (Option<File>, Vec<Diagnostic>) {
     let mut text = source.to_string();
     let mut diags: Vec<Diagnostic> = Vec::new();
     loop {
         match parse(file, &text) {
-            Ok(tree) if diags.is_empty() => return Ok(tree),
-            Ok(_) => return Err(diags),
+            Ok(tree) => return (Some(tree), diags),
             Err(d) => {
                 let at = d.span.start.min(text.len());
                 let repeated = diags.last().is_some_and(|p| p.span == d.span);
@@ -86,7 +95,7 @@ pub fn parse_all(file: &str, source: &str) -> Result<File, Vec<Diagnostic>> {
                 // Blank the failing item (keeping byte offsets and line breaks).
                 let (start, end) = item_around(&text, at);
                 if repeated || start >= end || diags.len() >= MAX_SYNTAX_ERRORS {
-                    return Err(diags);
+                    return (None, diags);
                 }
                 let blanked: String = text[start..end]
                     .chars()
@@ -112,14 +121,22 @@ fn item_around(text: &str, at: usize) -> (usize, usize) {
     let mut start = 0;
     let mut end = text.len();
     let mut offset = 0;
+    // Where the run of `##` lines just above the current line began (they
+    // are the doc comment of the item below them, and go with it).
+    let mut docs_from: Option<usize> = None;
     for line in text.split_inclusive('\n') {
         if starts_item(line) {
             if offset < at || (offset == 0 && at == 0) {
-                start = offset;
+                start = docs_from.unwrap_or(offset);
             } else {
-                end = offset;
+                end = docs_from.unwrap_or(offset);
                 break;
             }
+        }
+        if line.starts_with("##") {
+            docs_from.get_or_insert(offset);
+        } else {
+            docs_from = None;
         }
         offset += line.len();
     }

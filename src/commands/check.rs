@@ -2,7 +2,7 @@
 
 use super::{open, Context};
 use crate::cli::CheckArgs;
-use crate::db::{chain, compile, parse, Database, SourceFile};
+use crate::db::{chain, compile, parse, Database, Db, SourceFile};
 use crate::report::{self, emit, emit_json, Failure, JsonDiagnostic, EXIT_FAILED};
 use rulebook_grammar::ast::{self, Span};
 use rulebook_grammar::Diagnostic;
@@ -83,7 +83,7 @@ struct RulingSummary {
 
 /// Where the setup that counts is written: the last `setup` of the nearest
 /// file in the chain that has one.
-fn setup_location(db: &Database, files: &[SourceFile]) -> Option<(String, Span)> {
+fn setup_location(db: &dyn Db, files: &[SourceFile]) -> Option<(String, Span)> {
     files.iter().find_map(|f| {
         let tree = parse(db, *f).as_ref().ok()?;
         tree.items
@@ -100,7 +100,7 @@ fn setup_location(db: &Database, files: &[SourceFile]) -> Option<(String, Span)>
 /// Checks the setup position beyond what lowering does: it must parse (it
 /// does, lowering checked), and a game that is over before it starts is
 /// probably a mistake.
-fn check_setup(db: &Database, files: &[SourceFile], v: &Variant) -> (Vec<Diagnostic>, usize) {
+pub(crate) fn check_setup(db: &dyn Db, files: &[SourceFile], v: &Variant) -> (Vec<Diagnostic>, usize) {
     let (file, span) = setup_location(db, files).unwrap_or_else(|| {
         (
             files.first().map(|f| f.name(db)).unwrap_or_default(),
