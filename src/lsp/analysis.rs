@@ -152,3 +152,46 @@ pub fn extends_at(tree: &ast::File, offset: usize) -> Option<&ast::Spanned<Strin
         _ => None,
     })
 }
+
+/// The zones written in `tree` (in movement parts, promotions, hand rules
+/// and claims), for hover.
+pub fn zones(tree: &ast::File) -> Vec<&ast::Zone> {
+    use ast::{ClaimBody, HandRule, Modifier, PieceItem};
+    let mut out: Vec<&ast::Zone> = Vec::new();
+    for item in &tree.items {
+        match item {
+            Item::Piece(p) => {
+                for part in p.body.iter().filter_map(|b| match b {
+                    PieceItem::Part(part) => Some(part),
+                    _ => None,
+                }) {
+                    for m in &part.modifiers {
+                        match &m.node {
+                            Modifier::From(z) | Modifier::Within(z) => out.push(z),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            Item::Promotion(p) => {
+                out.extend(p.rules.iter().map(|r| &r.zone));
+                out.extend(p.moves.iter().filter_map(|m| m.zone.as_ref()));
+            }
+            Item::Hand(h) => {
+                for r in &h.rules {
+                    match &r.node {
+                        HandRule::Gate { only, except, .. } => out.extend(only.iter().chain(except)),
+                        HandRule::Drop { only, except, first_filling, .. } => out.extend(only.iter().chain(except).chain(first_filling)),
+                        _ => {}
+                    }
+                }
+            }
+            Item::Claim(c) => match &c.body.node {
+                ClaimBody::NeverOn { zone, .. } | ClaimBody::HiddenArrivals { zone, .. } => out.push(zone),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    out
+}

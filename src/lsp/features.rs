@@ -72,6 +72,9 @@ pub fn hover(server: &Server, p: &TextDocumentPositionParams) -> Option<Hover> {
     }
     let tree = analysis::partial_tree(db, at.file).as_ref()?;
     let inside = |span: Span| span.start <= at.offset && at.offset <= span.end;
+    if let Some(zone) = analysis::zones(tree).into_iter().filter(|z| inside(z.span)).min_by_key(|z| z.span.end - z.span.start) {
+        return zone_hover(server, at.file, &at.text, zone);
+    }
     for item in &tree.items {
         match item {
             rulebook_grammar::ast::Item::Ruling(r) if inside(r.span) => {
@@ -95,6 +98,20 @@ pub fn hover(server: &Server, p: &TextDocumentPositionParams) -> Option<Hover> {
         }
     }
     None
+}
+
+/// The cells of a zone, for each player (a zone is relative to its owner).
+fn zone_hover(server: &Server, file: SourceFile, text: &str, zone: &rulebook_grammar::ast::Zone) -> Option<Hover> {
+    let game = compile(&server.db, file).as_ref().ok()?;
+    let cells = rulebook_interpreter::model::lower::zone_cells(game, zone)?;
+    let written = text.get(zone.span.start..zone.span.end).unwrap_or_default();
+    let mut out = format!("**zone** `{written}` (relative to the piece's owner)\n");
+    for (player, cells) in game.players.iter().zip(&cells) {
+        let names: Vec<String> = cells.iter().map(|&c| game.geometry.name(c)).collect();
+        let list = if names.len() > 24 { format!("{} … {} ", names[..12].join(" "), names[names.len() - 4..].join(" ")) } else { names.join(" ") };
+        out.push_str(&format!("\n- {}: {} cells: {list}", player.name, cells.len()));
+    }
+    Some(markdown(out))
 }
 
 /// The hover text of a defined name.

@@ -213,6 +213,9 @@ fn hover_describes_pieces_rulings_and_claims() {
     assert!(knight.contains("reaches 8 cells"), "{knight}");
     let ruling = text(c.request::<req::HoverRequest>(HoverParams { text_document_position_params: at(&uri, pos(CHESS, "quote", 0, 1)), work_done_progress_params: Default::default() }));
     assert!(ruling.contains("> The game is drawn, upon a correct claim by a player having the move"), "{ruling}");
+    // `rank 8` of the promotion: White's eighth rank and Black's first, 8 cells each.
+    let zone = text(c.request::<req::HoverRequest>(HoverParams { text_document_position_params: at(&uri, pos(CHESS, "rank 8", 0, 1)), work_done_progress_params: Default::default() }));
+    assert!(zone.contains("- white: 8 cells: a8 b8 c8 d8 e8 f8 g8 h8") && zone.contains("- black: 8 cells: a1 b1 c1 d1 e1 f1 g1 h1"), "{zone}");
     let claim = text(c.request::<req::HoverRequest>(HoverParams { text_document_position_params: at(&uri, pos(CHESS, "bishops_keep_colour", 0, 2)), work_done_progress_params: Default::default() }));
     assert!(claim.contains("Bishop moves keep colour") && claim.contains("save the file"), "{claim}");
     c.stop();

@@ -532,6 +532,16 @@ fn known_pieces(pieces: &[From<ast::PieceDef>]) -> String {
     format!("the pieces defined are: {}", names.join(", "))
 }
 
+/// The cells of `zone` for each player in a lowered `game` (relative
+/// coordinates mirrored per player, as lowering reads it): for an editor's
+/// hover over a zone. `None` when the zone names an axis, label or square
+/// the board does not have.
+pub fn zone_cells(game: &Game, zone: &ast::Zone) -> Option<[Vec<Cell>; 2]> {
+    let mut diags = Vec::new();
+    let mut cx = Cx { geometry: &game.geometry, players: &game.players, diags: &mut diags, pieces: &[] };
+    cx.zone("", zone)
+}
+
 struct Cx<'a, 'b> {
     geometry: &'a Geometry,
     players: &'a [Player; 2],
