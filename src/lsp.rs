@@ -120,7 +120,13 @@ impl Server {
                             let response = self.request(request);
                             self.sender.send(Message::Response(response))?;
                         }
-                        Message::Notification(n) => self.notification(n),
+                        Message::Notification(n) => {
+                            // As for requests: a bug is reported, and the server goes on.
+                            let method = n.method.clone();
+                            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.notification(n))).is_err() {
+                                eprintln!("rulebook lsp: failed while handling `{method}` (a bug)");
+                            }
+                        }
                         Message::Response(_) => {}
                     }
                 }
@@ -291,11 +297,15 @@ impl Server {
     }
 
     /// Answers a request.
+    /// A bug that panics while answering is an error response, not the end
+    /// of the server (the editor keeps its other features).
     pub fn request(&mut self, request: Request) -> Response {
         let id = request.id.clone();
-        match self.dispatch(request) {
-            Ok(value) => Response { id, response_result: Ok(value) },
-            Err(message) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message),
+        let method = request.method.clone();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(request))) {
+            Ok(Ok(value)) => Response { id, response_result: Ok(value) },
+            Ok(Err(message)) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message),
+            Err(_) => Response::new_err(id, lsp_server::ErrorCode::InternalError as i32, format!("rulebook lsp failed while answering `{method}` (a bug: please report it with the file)")),
         }
     }
 

@@ -326,6 +326,8 @@ pub fn prepare_rename(server: &Server, p: &TextDocumentPositionParams) -> Option
 /// Rename: every use of the name and its definition, across the files that
 /// see it. The new name must be a name the grammar accepts there and not
 /// the name of another definition of the chain.
+// lsp-types keys its edits by `Uri`, which clippy takes for mutable (it is not).
+#[allow(clippy::mutable_key_type)]
 pub fn rename(server: &Server, p: &TextDocumentPositionParams, new_name: &str) -> Result<Option<WorkspaceEdit>, String> {
     let Some((sym, found)) = uses(server, p, true) else { return Ok(None) };
     let probe = format!("piece {new_name} Z {{ }}\n");
@@ -351,6 +353,7 @@ pub fn rename(server: &Server, p: &TextDocumentPositionParams, new_name: &str) -
 /// Code actions: a diagnostic whose help says `did you mean `X`?` offers
 /// to write X in its place; an unknown piece (`E0105`) offers the defined
 /// pieces whose names are closest.
+#[allow(clippy::mutable_key_type)]
 pub fn code_actions(server: &Server, p: &CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {
     let (_, file, _) = server.doc(&p.text_document.uri)?;
     let mut out = Vec::new();

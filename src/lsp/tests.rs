@@ -222,6 +222,7 @@ fn hover_describes_pieces_rulings_and_claims() {
 }
 
 #[test]
+#[allow(clippy::mutable_key_type)] // lsp-types' `Uri` keys
 fn definition_references_and_rename_cross_files() {
     // The child uses `Knight` (defined in chess.rules) twice.
     let child = "extends \"chess.rules\"\nvariant \"Mini\"\nclaim knights: Knight moves keep colour\nclaim few: at most 2 Knight\n";
