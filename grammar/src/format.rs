@@ -255,8 +255,11 @@ fn collect_starts(pair: Pair<'_, Rule>, starts: &mut HashSet<usize>) {
 /// A line's code, before alignment: its indentation and the tokens with the
 /// spaces to put before each (the first's is unused).
 struct Laid<'a> {
+    /// The indentation in spaces (rules 1 and 2).
     indent: usize,
+    /// Each token with the number of spaces before it (rule 3; rule 4 widens the second's).
     tokens: Vec<(&'a str, usize)>,
+    /// The comment, `#` included.
     comment: Option<&'a str>,
     /// The spaces written between the code and the comment.
     comment_gap: usize,
