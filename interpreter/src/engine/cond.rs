@@ -67,7 +67,7 @@ fn ends<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position) -> impl Iterator<I
             return None;
         }
         subjects(rule, mover).find_map(|subject| {
-            let cx = Cx { game, t, pos, mover, subject };
+            let cx = Cx { game, t, pos, mover, subject, memo: None };
             rule.guard.as_ref().is_none_or(|g| cx.holds(g)).then(|| {
                 let p = cx.player(player);
                 let winner = match outcome {
@@ -91,7 +91,7 @@ pub(crate) fn lose_rights(game: &Game, t: &Tables, pos: &mut Position) {
     for rule in game.rules.iter().filter(|r| r.trigger == Trigger::PlyEnd) {
         let Effect::LoseRight(set) = rule.effect else { continue };
         for subject in subjects(rule, mover) {
-            let cx = Cx { game, t, pos, mover, subject };
+            let cx = Cx { game, t, pos, mover, subject, memo: None };
             if rule.guard.as_ref().is_none_or(|g| cx.holds(g)) {
                 lost.extend(cx.cells(set).1);
             }
@@ -142,7 +142,7 @@ fn moves_without_end(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
 /// moves that capture nothing.
 pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
     let mover = pos.side;
-    let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover }.holds(g));
+    let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g));
     let active: Vec<(&Rule, &Cond)> = game
         .rules
         .iter()
@@ -201,7 +201,7 @@ fn forbid_after(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, fi
     movegen::retain_from(out, first, |m| {
         next.copy_from(pos, t);
         next.make(m, game, t);
-        let cx = Cx { game, t, pos: &next, mover, subject: mover };
+        let cx = Cx { game, t, pos: &next, mover, subject: mover, memo: None };
         !active.iter().any(|(_, after)| cx.holds(after))
     });
 }
@@ -209,7 +209,20 @@ fn forbid_after(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, fi
 /// Is `cond` true in `pos` for `subject`, with `mover` the player who made
 /// (or makes) the move in question? (For tests and the flow layer.)
 pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color) -> bool {
-    Cx { game, t, pos, mover, subject }.holds(cond)
+    Cx { game, t, pos, mover, subject, memo: None }.holds(cond)
+}
+
+/// The runs of pieces found while evaluating conditions on one position
+/// with one set of tables, by (owner, kind, axes): the rules evaluated
+/// together at the end of a decision test the same lines (a group of 4 and
+/// of 3, for each player), so each set's runs are found once.
+#[derive(Debug, Default)]
+pub struct RunMemo(std::cell::RefCell<Vec<(Color, Option<crate::model::KindId>, Vec<usize>, Vec<u32>)>>);
+
+/// [`holds`], keeping the runs it finds in `memo` (which must be used for
+/// `pos` and `t` only).
+pub fn holds_with(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color, memo: &RunMemo) -> bool {
+    Cx { game, t, pos, mover, subject, memo: Some(memo) }.holds(cond)
 }
 
 /// How far `cond` is from holding in `pos` for `subject` (0: it holds): the
@@ -221,7 +234,7 @@ pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color,
 /// test that fails counts 1. For the checker's directed lines, which
 /// steer a game towards the position where a rule applies.
 pub fn shortfall(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color) -> u32 {
-    let cx = Cx { game, t, pos, mover, subject };
+    let cx = Cx { game, t, pos, mover, subject, memo: None };
     cond.any_of
         .iter()
         .map(|conj| conj.iter().map(|lit| if cx.atom(&lit.atom) != lit.negated { 0 } else if lit.negated { 1 } else { cx.atom_shortfall(&lit.atom) }).sum())
@@ -254,6 +267,8 @@ struct Cx<'a> {
     pos: &'a Position,
     mover: Color,
     subject: Color,
+    /// Runs found already on this position, when the caller keeps them.
+    memo: Option<&'a RunMemo>,
 }
 
 impl Cx<'_> {
@@ -510,9 +525,21 @@ impl Cx<'_> {
     /// The lengths of the runs of the set's pieces along `axes` (each run
     /// once, from its first piece), in the position's frame.
     fn runs(&self, pieces: PieceSet, axes: &[usize]) -> Vec<u32> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(8);
         self.any_run(pieces, axes, |n| {
             out.push(n);
+            false
+        });
+        out
+    }
+
+    /// The distinct lengths of [`Self::runs`] (what a `line` test needs).
+    fn run_lengths(&self, pieces: PieceSet, axes: &[usize]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(8);
+        self.any_run(pieces, axes, |n| {
+            if !out.contains(&n) {
+                out.push(n);
+            }
             false
         });
         out
@@ -530,25 +557,55 @@ impl Cx<'_> {
         let own_tables = frame::tables_match(self.t, self.pos);
         let offsets = if own_tables { Vec::new() } else { frame::offsets_of(self.pos).unwrap_or_default() };
         let step = |axis: usize, forward: bool, from: Cell| -> Option<Cell> {
-            if own_tables {
-                return self.t.unit_step(axis, forward, from);
-            }
             let mut v = vec![0i32; dims];
             v[axis] = if forward { 1 } else { -1 };
             frame::step(game, &offsets, from, &v)
         };
         // The set's cells as a bitset, built once: each run's steps test it.
         let mut set = [0u64; crate::engine::position::WORDS];
-        let mut starts = Vec::with_capacity(32);
         for c in self.pos.cells_of(owner, self.t.nwords) {
             if self.is_member(pieces.kind, owner, c) {
                 set[c as usize / 64] |= 1 << (c % 64);
-                starts.push(c);
             }
         }
+        // The set's cells, in order (no allocation: read off the bitset).
+        let starts = set.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    (w * 64 + b as usize) as Cell
+                })
+            })
+        });
         let member = |c: Option<Cell>| c.is_some_and(|c| set[c as usize / 64] >> (c % 64) & 1 != 0);
+        let limit = dims as u32 * 4096; // a cycle cannot happen on a finite board; guard anyway
         for &axis in axes {
-            for &start in &starts {
+            if own_tables {
+                // The common case, stepped through the tables' own arrays.
+                let (fwd, back) = (self.t.unit_steps_along(axis, true), self.t.unit_steps_along(axis, false));
+                let next = |steps: &[Cell], c: Cell| steps.get(c as usize).copied().filter(|&c| c != NO_CELL);
+                for start in starts.clone() {
+                    if member(next(back, start)) {
+                        continue; // not the first of its run
+                    }
+                    let mut n = 1u32;
+                    let mut at = start;
+                    while let Some(c) = next(fwd, at).filter(|&c| member(Some(c))) {
+                        n += 1;
+                        at = c;
+                        if n > limit {
+                            break;
+                        }
+                    }
+                    if found(n) {
+                        return true;
+                    }
+                }
+                continue;
+            }
+            for start in starts.clone() {
                 if member(step(axis, false, start)) {
                     continue; // not the first of its run
                 }
@@ -557,8 +614,8 @@ impl Cx<'_> {
                 while let Some(next) = step(axis, true, at).filter(|&c| member(Some(c))) {
                     n += 1;
                     at = next;
-                    if n > dims as u32 * 4096 {
-                        break; // a cycle cannot happen on a finite board; guard anyway
+                    if n > limit {
+                        break;
                     }
                 }
                 if found(n) {
@@ -573,6 +630,15 @@ impl Cx<'_> {
     /// the position's frame (a step along the stacking axis lands on the
     /// next level present there), has a length in `length`.
     fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
-        self.any_run(pieces, axes, |n| length.contains(n))
+        let Some(memo) = self.memo else { return self.any_run(pieces, axes, |n| length.contains(n)) };
+        let owner = self.player(pieces.who);
+        let found = memo.0.borrow().iter().find(|(o, k, a, _)| *o == owner && *k == pieces.kind && a == axes).map(|e| e.3.iter().any(|&n| length.contains(n)));
+        if let Some(found) = found {
+            return found;
+        }
+        let runs = self.run_lengths(pieces, axes);
+        let found = runs.iter().any(|&n| length.contains(n));
+        memo.0.borrow_mut().push((owner, pieces.kind, axes.to_vec(), runs));
+        found
     }
 }

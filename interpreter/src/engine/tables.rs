@@ -879,6 +879,14 @@ impl Tables {
         }
     }
 
+    /// Every cell's unit step along `axis` (forward or back), indexed by
+    /// cell ([`NO_CELL`] off the board): [`Tables::unit_step`] for a loop
+    /// that steps many times.
+    pub fn unit_steps_along(&self, axis: usize, forward: bool) -> &[Cell] {
+        let k = axis * 2 + usize::from(!forward);
+        self.unit_steps.get(k * self.ncells..(k + 1) * self.ncells).unwrap_or(&[])
+    }
+
     /// The cell one step from `from` along `axis` (`forward`: +1, else −1)
     /// in these tables' frame, or `None` off the board.
     #[inline]

@@ -42,7 +42,8 @@ pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
 /// subject it held for; `None` when no rule obliges anything.
 pub fn fired(game: &Game, t: &Tables, pos: &Position) -> Option<(usize, Color, Vec<Obligation>)> {
     let mover = pos.side ^ 1;
-    for (ri, subject) in holding(game, t, pos, false) {
+    let memo = crate::engine::cond::RunMemo::default();
+    for (ri, subject) in holding(game, t, pos, false, &memo) {
         let Effect::Oblige(steps) = &game.rules[ri].effect else { continue };
         let mut out = Vec::new();
         for (si, step) in steps.iter().enumerate() {
@@ -74,7 +75,8 @@ pub fn fired(game: &Game, t: &Tables, pos: &Position) -> Option<(usize, Color, V
 /// trace ([`super::FlowEvent::Fired`]): the rules after the first are those
 /// that the order decided against.
 pub fn holding_all(game: &Game, t: &Tables, pos: &Position) -> Vec<(usize, Color)> {
-    holding(game, t, pos, true).collect()
+    let memo = crate::engine::cond::RunMemo::default();
+    holding(game, t, pos, true, &memo).collect()
 }
 
 /// The `ply-end` rules that oblige (and, with `ends`, those that end the
@@ -82,7 +84,8 @@ pub fn holding_all(game: &Game, t: &Tables, pos: &Position) -> Vec<(usize, Color
 /// for, lazily, in file order and the mover first. A rule that obliges is
 /// left out for a player who waived one of its steps in this ply: it does
 /// not oblige that player again.
-fn holding<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position, ends: bool) -> impl Iterator<Item = (usize, Color)> + 'a {
+/// `memo` keeps the runs of pieces the guards look for (one position, its tables).
+fn holding<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position, ends: bool, memo: &'a crate::engine::cond::RunMemo) -> impl Iterator<Item = (usize, Color)> + 'a {
     let mover = pos.side ^ 1;
     let waived = pos.flow.as_ref().map_or(&[][..], |f| &f.waived[..]);
     game.rules.iter().enumerate().filter(|(_, r)| r.trigger == Trigger::PlyEnd).flat_map(move |(ri, rule)| {
@@ -94,7 +97,7 @@ fn holding<'a>(game: &'a Game, t: &'a Tables, pos: &'a Position, ends: bool) -> 
         let subjects = if !applies { 0 } else if rule.per_subject { 2 } else { 1 };
         [mover, mover ^ 1].into_iter().take(subjects).filter(move |&subject| {
             !steps.iter().any(|st| waived.contains(&(ri as u8, resolve(st.player, mover, subject))))
-                && rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds(game, t, pos, g, mover, subject))
+                && rule.guard.as_ref().is_none_or(|g| crate::engine::cond::holds_with(game, t, pos, g, mover, subject, memo))
         }).map(move |subject| (ri, subject))
     })
 }
