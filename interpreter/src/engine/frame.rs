@@ -26,7 +26,6 @@ use crate::engine::position::Position;
 use crate::engine::tables::Tables;
 use crate::model::geometry::{Cell, Geometry};
 use crate::model::Game;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
@@ -439,7 +438,9 @@ struct Entry {
 /// milliseconds). Their Zobrist keys are the resting tables' own, shared.
 #[derive(Default)]
 pub struct FrameCache {
-    tables: RwLock<HashMap<Vec<i8>, Entry>>,
+    /// By the frame's offsets (hashed with rustc-hash's Fx: a key is a few
+    /// bytes, and this lookup runs at every node with a level out of rest).
+    tables: RwLock<rustc_hash::FxHashMap<Vec<i8>, Entry>>,
     clock: AtomicU64,
 }
 

@@ -175,11 +175,12 @@ fn safe(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
     if movegen::attacked(game, t, &after, m.to, us ^ 1) {
         return false;
     }
-    // Its moves, as if it were its owner's turn: none may capture.
+    // Its moves, as if it were its owner's turn: none may capture (only the
+    // placed piece's moves are made, not every piece's and every drop).
     after.side = us;
     let mut moves = Vec::new();
-    movegen::pseudo_moves(game, t, &after, &mut moves);
-    !moves.iter().any(|x| x.from == m.to && x.kind != MoveKind::Drop && after.board[x.to as usize] != 0 && color_of(after.board[x.to as usize]) != us)
+    movegen::moves_of_piece(&after, t, m.to, &mut moves);
+    !moves.iter().any(|x| x.kind != MoveKind::Drop && after.board[x.to as usize] != 0 && color_of(after.board[x.to as usize]) != us)
 }
 
 /// After placement `m` by `us`: the castling rights the phase gives when the

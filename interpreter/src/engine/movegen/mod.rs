@@ -281,6 +281,12 @@ fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>)
     }
 }
 
+/// Appends the pseudo-legal moves of the piece on `from` (which must be the
+/// side to move's): [`pseudo_moves`] of that piece alone.
+pub(crate) fn moves_of_piece(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
+    piece_moves_once(pos, t, from, out);
+}
+
 /// Appends every pseudo-legal move of the side to move: piece moves, castling, drops.
 pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     for from in pos.cells_of(pos.side, t.nwords) {
