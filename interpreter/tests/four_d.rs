@@ -786,33 +786,28 @@ fn test_position_perft_two_matches_the_peer() {
 fn four_d_without_rules() -> Variant {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
     let mut text = std::fs::read_to_string(&path).expect("rules/4d-schach.rules reads");
-    let mut removed = Vec::new();
-    while let Some(start) = text.find("\nrule \"") {
-        let end = start + text[start..].find("\n}").expect("a rule item ends with `}` on a line of its own") + 2;
-        let name = text[start + 7..].split('"').next().unwrap_or("").to_string();
-        removed.push(name);
-        // The item's `##` doc comment goes with it (a doc comment must document an item).
-        let mut from = start + 1;
-        while let Some(line_start) = text[..from - 1].rfind('\n').map(|i| i + 1) {
-            if !text[line_start..from].starts_with("##") {
-                break;
+    // Every top-level item that starts with `head` (up to its `}` on a line
+    // of its own) goes, with its `##` doc comment (a doc comment must
+    // document an item); the names of those removed, in file order.
+    let remove_items = |text: &mut String, head: &str| -> Vec<String> {
+        let mut names = Vec::new();
+        while let Some(start) = text.find(head) {
+            let end = start + text[start..].find("\n}").expect("an item ends with `}` on a line of its own") + 2;
+            names.push(text[start + head.len()..].split('"').next().unwrap_or("").to_string());
+            let mut from = start + 1;
+            while let Some(line_start) = text[..from - 1].rfind('\n').map(|i| i + 1) {
+                if !text[line_start..from].starts_with("##") {
+                    break;
+                }
+                from = line_start;
             }
-            from = line_start;
+            text.replace_range(from..end, "");
         }
-        text.replace_range(from..end, "");
-    }
+        names
+    };
+    let removed = remove_items(&mut text, "\nrule \"");
     // The worked examples go too: they play groups and resurrections.
-    while let Some(start) = text.find("\nexample \"") {
-        let end = start + text[start..].find("\n}").expect("an example ends with `}` on a line of its own") + 2;
-        let mut from = start + 1;
-        while let Some(line_start) = text[..from - 1].rfind('\n').map(|i| i + 1) {
-            if !text[line_start..from].starts_with("##") {
-                break;
-            }
-            from = line_start;
-        }
-        text.replace_range(from..end, "");
-    }
+    remove_items(&mut text, "\nexample \"");
     // Rulings that settle a removed rule settle it no more (E0180 otherwise).
     let gone: Vec<String> = removed.iter().map(|n| format!("rule \"{n}\"")).collect();
     text = text
