@@ -217,7 +217,16 @@ pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color,
 /// together at the end of a decision test the same lines (a group of 4 and
 /// of 3, for each player), so each set's runs are found once.
 #[derive(Debug, Default)]
-pub struct RunMemo(std::cell::RefCell<Vec<(Color, Option<crate::model::KindId>, Vec<usize>, Vec<u32>)>>);
+pub struct RunMemo(std::cell::RefCell<Vec<Runs>>);
+
+/// The distinct run lengths of one set of pieces along some axes.
+#[derive(Debug)]
+struct Runs {
+    owner: Color,
+    kind: Option<crate::model::KindId>,
+    axes: Vec<usize>,
+    lengths: Vec<u32>,
+}
 
 /// [`holds`], keeping the runs it finds in `memo` (which must be used for
 /// `pos` and `t` only).
@@ -632,13 +641,13 @@ impl Cx<'_> {
     fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
         let Some(memo) = self.memo else { return self.any_run(pieces, axes, |n| length.contains(n)) };
         let owner = self.player(pieces.who);
-        let found = memo.0.borrow().iter().find(|(o, k, a, _)| *o == owner && *k == pieces.kind && a == axes).map(|e| e.3.iter().any(|&n| length.contains(n)));
+        let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axes == axes).map(|r| r.lengths.iter().any(|&n| length.contains(n)));
         if let Some(found) = found {
             return found;
         }
-        let runs = self.run_lengths(pieces, axes);
-        let found = runs.iter().any(|&n| length.contains(n));
-        memo.0.borrow_mut().push((owner, pieces.kind, axes.to_vec(), runs));
+        let lengths = self.run_lengths(pieces, axes);
+        let found = lengths.iter().any(|&n| length.contains(n));
+        memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axes: axes.to_vec(), lengths });
         found
     }
 }
