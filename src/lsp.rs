@@ -75,7 +75,12 @@ pub fn serve(connection: Connection) -> Result<(), Box<dyn std::error::Error + S
 /// [`serve`] with `db` as the database (a test's, which logs its queries).
 pub fn serve_with(connection: Connection, db: Database) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let caps = serde_json::to_value(capabilities())?;
-    connection.initialize(caps)?;
+    if let Err(e) = connection.initialize(caps) {
+        if e.channel_is_disconnected() {
+            return Err("the client closed the connection before `initialize` (an editor starts `rulebook lsp`; see README, Editor support)".into());
+        }
+        return Err(e.into());
+    }
     let (done_tx, done_rx) = crossbeam_channel::unbounded();
     let mut server = Server::new(connection.sender.clone(), done_tx, db);
     server.run(&connection, &done_rx)
