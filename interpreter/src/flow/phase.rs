@@ -179,7 +179,7 @@ fn safe(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
     // placed piece's moves are made, not every piece's and every drop).
     after.side = us;
     let mut moves = Vec::new();
-    movegen::moves_of_piece(&after, t, m.to, &mut moves);
+    movegen::piece_moves_once(&after, t, m.to, &mut moves);
     !moves.iter().any(|x| x.kind != MoveKind::Drop && after.board[x.to as usize] != 0 && color_of(after.board[x.to as usize]) != us)
 }
 

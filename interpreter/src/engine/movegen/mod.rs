@@ -249,9 +249,10 @@ fn en_passant(pos: &Position, piece: u8, from: Cell, to: Cell) -> Move {
     Move { kind: MoveKind::EnPassant, aux: pos.ep_victim as u32, ..Move::normal(piece, from, to) }
 }
 
-/// Appends the moves of the piece on `from`, each once even where parts overlap.
+/// Appends the moves of the piece on `from`, each once even where parts
+/// overlap: [`pseudo_moves`] of that piece alone.
 #[inline]
-fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
+pub(crate) fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
     let start = out.len();
     piece_moves(pos, t, from, out);
     let kc = kind_of(pos.board[from as usize]) as usize * 2 + pos.side as usize;
@@ -279,12 +280,6 @@ fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>)
         }
         out.truncate(keep);
     }
-}
-
-/// Appends the pseudo-legal moves of the piece on `from` (which must be the
-/// side to move's): [`pseudo_moves`] of that piece alone.
-pub(crate) fn moves_of_piece(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
-    piece_moves_once(pos, t, from, out);
 }
 
 /// Appends every pseudo-legal move of the side to move: piece moves, castling, drops.
