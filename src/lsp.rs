@@ -225,13 +225,15 @@ impl Server {
     /// that have none any more.
     fn publish(&mut self) {
         let mut by_uri: BTreeMap<String, (Uri, Vec<LspDiagnostic>)> = BTreeMap::new();
+        // Each named file's text and line index, looked up once.
+        let mut sources: HashMap<String, Option<(String, LineIndex)>> = HashMap::new();
         for (path, doc) in &self.docs {
             let mut diags: Vec<Diagnostic> = analysis::quick_diagnostics(&self.db, doc.file).clone();
             if let Some(v) = self.verified.get(path) {
                 diags.extend(v.diagnostics.iter().cloned());
             }
             for d in &diags {
-                let Some((uri, lsp)) = self.convert(d) else { continue };
+                let Some((uri, lsp)) = self.convert(d, &mut sources) else { continue };
                 let entry = by_uri.entry(uri.as_str().to_string()).or_insert_with(|| (uri.clone(), Vec::new()));
                 if !entry.1.contains(&lsp) {
                     entry.1.push(lsp);
@@ -253,22 +255,17 @@ impl Server {
         self.published = now;
     }
 
-    /// The path of the file a diagnostic names.
-    fn path_named(&self, name: &str) -> PathBuf {
-        let p = PathBuf::from(name);
-        if p.is_absolute() {
-            p
-        } else {
-            std::env::current_dir().map(|d| d.join(&p)).unwrap_or(p)
-        }
-    }
-
     /// A diagnostic in the protocol's terms, with the URI of its file:
     /// the headline and label as the message, then the help and details.
-    fn convert(&self, d: &Diagnostic) -> Option<(Uri, LspDiagnostic)> {
-        let text = self.db.source_text(&d.file)?;
-        let uri = uri_of(&self.path_named(&d.file))?;
-        let index = LineIndex::new(&text);
+    /// `sources` keeps each file's text and line index for the next diagnostic.
+    fn convert(&self, d: &Diagnostic, sources: &mut HashMap<String, Option<(String, LineIndex)>>) -> Option<(Uri, LspDiagnostic)> {
+        let source = sources.entry(d.file.clone()).or_insert_with(|| self.db.source_text(&d.file).map(|text| {
+            let index = LineIndex::new(&text);
+            (text, index)
+        }));
+        let (text, index) = source.as_ref()?;
+        let text = text.as_str();
+        let uri = uri_of(&text::absolute(std::path::Path::new(&d.file)))?;
         let mut message = d.message.clone();
         if !d.label.is_empty() {
             message.push_str(&format!("\n{}", d.label));
@@ -287,10 +284,10 @@ impl Server {
         let related = d
             .notes
             .iter()
-            .map(|n| DiagnosticRelatedInformation { location: Location::new(uri.clone(), index.range(&text, n.span)), message: n.message.clone() })
+            .map(|n| DiagnosticRelatedInformation { location: Location::new(uri.clone(), index.range(text, n.span)), message: n.message.clone() })
             .collect::<Vec<_>>();
         let lsp = LspDiagnostic {
-            range: index.range(&text, d.span),
+            range: index.range(text, d.span),
             severity: Some(severity),
             code: Some(NumberOrString::String(d.code.to_string())),
             source: Some("rulebook".into()),

@@ -6,7 +6,7 @@
 //! file's `extends` chain.
 
 use super::analysis::{self, Symbol, SymbolKind};
-use super::text::{identifier_at, identifiers, uri_of, LineIndex};
+use super::text::{absolute, identifier_at, identifiers, uri_of, LineIndex};
 use super::Server;
 use crate::db::{chain, compile, SourceFile};
 use lsp_types::{
@@ -44,14 +44,6 @@ fn location(server: &Server, file: SourceFile, span: Span) -> Option<Location> {
     let text = file.text(&server.db);
     let uri = uri_of(&absolute(file.path(&server.db)))?;
     Some(Location::new(uri, LineIndex::new(text).range(text, span)))
-}
-
-fn absolute(path: &std::path::Path) -> std::path::PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
-    }
 }
 
 fn markdown(value: String) -> Hover {

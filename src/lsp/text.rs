@@ -56,6 +56,16 @@ impl LineIndex {
     }
 }
 
+/// `path` made absolute against the current directory (the form URIs need;
+/// diagnostics name files by the path they were reached by).
+pub fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
 /// The path of a `file:` URI (percent-decoded); `None` for other schemes.
 pub fn path_of(uri: &Uri) -> Option<PathBuf> {
     let s = uri.as_str();
