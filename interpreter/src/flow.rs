@@ -19,11 +19,13 @@
 //! - [`out_of_play`]: pieces out of play (`exile`, `return exiled piece`);
 //! - [`ply`]: actions at a decision node (with the positions after them), the
 //!   moves that start a longer ply, applying one, the end of a ply;
+//! - [`count`]: counting the complete plies from a node without keeping their ends;
 //! - [`perft`]: counting complete plies or single decisions;
 //! - [`text`]: the position text's `phase=` and `oblige=` keys;
 //! - [`trace`]: what the layer did after a decision, for the checker.
 
 pub mod action;
+pub mod count;
 pub mod oblige;
 pub mod out_of_play;
 pub mod perft;

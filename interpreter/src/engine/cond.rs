@@ -213,19 +213,44 @@ pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color,
 }
 
 /// The runs of pieces found while evaluating conditions on one position
-/// with one set of tables, by (owner, kind, axes): the rules evaluated
+/// with one set of tables, by (owner, kind, axis): the rules evaluated
 /// together at the end of a decision test the same lines (a group of 4 and
 /// of 3, for each player), so each set's runs are found once.
+///
+/// The runs along an axis a step of which stays in its level (every axis
+/// but a `slide`'s stacking axis) do not depend on the frame
+/// ([`frame::step`]): after [`RunMemo::forget_frame`] the memo serves
+/// positions with the same board in any frame, such as the activations
+/// offered at one decision.
 #[derive(Debug, Default)]
-pub struct RunMemo(std::cell::RefCell<Vec<Runs>>);
+pub struct RunMemo(std::cell::RefCell<Vec<Runs>>, std::cell::RefCell<Vec<MemberSet>>);
 
-/// The distinct run lengths of one set of pieces along some axes.
+/// The cells of one set of pieces, as a bitset (the board's alone).
+#[derive(Debug)]
+struct MemberSet {
+    owner: Color,
+    kind: Option<crate::model::KindId>,
+    cells: [u64; crate::engine::position::WORDS],
+}
+
+/// The distinct run lengths of one set of pieces along one axis.
 #[derive(Debug)]
 struct Runs {
     owner: Color,
     kind: Option<crate::model::KindId>,
-    axes: Vec<usize>,
+    axis: usize,
     lengths: Vec<u32>,
+}
+
+impl RunMemo {
+    /// Forgets the runs that depend on the frame (those along `game`'s
+    /// stacking axis), keeping those that depend on the board alone (and
+    /// the sets of pieces' cells).
+    pub fn forget_frame(&self, game: &Game) {
+        if let Some(slide) = &game.slide {
+            self.0.borrow_mut().retain(|r| r.axis != slide.stack_axis);
+        }
+    }
 }
 
 /// [`holds`], keeping the runs it finds in `memo` (which must be used for
@@ -562,12 +587,7 @@ impl Cx<'_> {
             frame::step(game, &offsets, from, &v)
         };
         // The set's cells as a bitset, built once: each run's steps test it.
-        let mut set = [0u64; crate::engine::position::WORDS];
-        for c in self.pos.cells_of(owner, self.t.nwords) {
-            if self.is_member(pieces.kind, owner, c) {
-                set[c as usize / 64] |= 1 << (c % 64);
-            }
-        }
+        let set = self.member_set(pieces.kind, owner);
         // The set's cells, in order (no allocation: read off the bitset).
         let starts = set.iter().enumerate().flat_map(|(w, &bits)| {
             let mut bits = bits;
@@ -628,19 +648,39 @@ impl Cx<'_> {
         false
     }
 
+    /// The cells of `owner`'s pieces of `kind` (any kind: `None`) as a
+    /// bitset, kept in the memo when there is one.
+    fn member_set(&self, kind: Option<crate::model::KindId>, owner: Color) -> [u64; crate::engine::position::WORDS] {
+        if let Some(m) = self.memo.and_then(|m| m.1.borrow().iter().find(|s| s.owner == owner && s.kind == kind).map(|s| s.cells)) {
+            return m;
+        }
+        let mut set = [0u64; crate::engine::position::WORDS];
+        for c in self.pos.cells_of(owner, self.t.nwords) {
+            if self.is_member(kind, owner, c) {
+                set[c as usize / 64] |= 1 << (c % 64);
+            }
+        }
+        if let Some(memo) = self.memo {
+            memo.1.borrow_mut().push(MemberSet { owner, kind, cells: set });
+        }
+        set
+    }
+
     /// `line`: some longest run of the set's pieces along one of `axes`, in
     /// the position's frame (a step along the stacking axis lands on the
     /// next level present there), has a length in `length`.
     fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
         let Some(memo) = self.memo else { return self.any_run(pieces, axes, |n| length.contains(n)) };
         let owner = self.player(pieces.who);
-        let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axes == axes).map(|r| r.lengths.iter().any(|&n| length.contains(n)));
-        if let Some(found) = found {
-            return found;
-        }
-        let lengths = self.run_lengths(pieces, axes);
-        let found = lengths.iter().any(|&n| length.contains(n));
-        memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axes: axes.to_vec(), lengths });
-        found
+        axes.iter().any(|&axis| {
+            let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axis == axis).map(|r| r.lengths.iter().any(|&n| length.contains(n)));
+            if let Some(found) = found {
+                return found;
+            }
+            let lengths = self.run_lengths(pieces, &[axis]);
+            let found = lengths.iter().any(|&n| length.contains(n));
+            memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axis, lengths });
+            found
+        })
     }
 }

@@ -436,12 +436,31 @@ struct Entry {
 /// most [`FRAME_CACHE_FRAMES`] kept: when it is full, the least recently
 /// used frame's tables make room, and are rebuilt if met again, a few
 /// milliseconds). Their Zobrist keys are the resting tables' own, shared.
-#[derive(Default)]
 pub struct FrameCache {
     /// By the frame's offsets (hashed with rustc-hash's Fx: a key is a few
     /// bytes, and this lookup runs at every node with a level out of rest).
     tables: RwLock<rustc_hash::FxHashMap<Vec<i8>, Entry>>,
     clock: AtomicU64,
+    /// Tells this cache apart from every other one in the process (for the
+    /// per-thread last lookup, [`LAST`]).
+    id: u64,
+}
+
+impl Default for FrameCache {
+    fn default() -> FrameCache {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+        FrameCache { tables: RwLock::default(), clock: AtomicU64::new(0), id: NEXT_ID.fetch_add(1, Ordering::Relaxed) }
+    }
+}
+
+/// The last frame each thread looked up: (cache id, offsets, tables).
+/// Consecutive lookups mostly ask for the same frame (a decision and the
+/// tests after it), and this answers them without the shared lock and
+/// clock, which every thread of a parallel count would otherwise touch.
+type LastLookup = Option<(u64, Vec<i8>, Arc<Tables>)>;
+
+thread_local! {
+    static LAST: std::cell::RefCell<LastLookup> = const { std::cell::RefCell::new(None) };
 }
 
 impl std::fmt::Debug for FrameCache {
@@ -455,6 +474,28 @@ impl FrameCache {
     /// The tables of `game` with the levels at `offsets`, built on first
     /// use; `base` is the variant's resting tables (their Zobrist keys are shared).
     pub fn get(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
+        let last = LAST.with(|l| l.borrow().as_ref().filter(|(id, o, _)| *id == self.id && o.as_slice() == offsets).map(|(_, _, t)| Arc::clone(t)));
+        if let Some(t) = last {
+            return t;
+        }
+        let t = self.get_shared(game, base, offsets);
+        LAST.with(|l| {
+            let mut l = l.borrow_mut();
+            match l.as_mut() {
+                Some((id, o, tables)) => {
+                    *id = self.id;
+                    o.clear();
+                    o.extend_from_slice(offsets);
+                    *tables = Arc::clone(&t);
+                }
+                None => *l = Some((self.id, offsets.to_vec(), Arc::clone(&t))),
+            }
+        });
+        t
+    }
+
+    /// [`FrameCache::get`] from the shared map.
+    fn get_shared(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
         let now = self.clock.fetch_add(1, Ordering::Relaxed);
         if let Ok(map) = self.tables.read() {
             if let Some(e) = map.get(offsets) {

@@ -316,11 +316,11 @@ fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
 /// level, or a pre-filter that cannot tell): its complete plies, each
 /// decision applied once ([`Variant::successors`]).
 fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], watch: &mut impl Watch<'t>) -> Option<u64> {
-    let succ = v.successors(pos);
     if depth == 1 {
-        let n = succ.iter().map(|(_, next)| if crate::flow::ply::in_ply(next) { crate::flow::perft::count_plies(v, next) } else { 1 }).sum();
+        let n = v.count_complete(pos);
         return watch.leaves(n).then_some(n);
     }
+    let succ = v.successors(pos);
     let mut total = 0;
     for (_, next) in succ {
         let mut ends = Vec::new();

@@ -59,10 +59,24 @@ impl Variant {
     pub fn tables_for(&self, pos: &Position) -> TablesRef<'_> {
         match &pos.frame {
             None => TablesRef::Base(&self.tables),
-            Some(frame) => match frame.offsets() {
-                None => TablesRef::Base(&self.tables),
-                Some(offsets) => TablesRef::Framed(self.frames.get(&self.game, &self.tables, &offsets)),
-            },
+            Some(frame) if frame.levels.iter().all(|l| l.offset == 0) => TablesRef::Base(&self.tables),
+            Some(frame) => {
+                // The offsets on the stack (no allocation per lookup: this runs
+                // at every decision with a level out of the shaft).
+                let mut buf = [0i8; 64];
+                match buf.get_mut(..frame.levels.len()) {
+                    Some(offsets) => {
+                        for (o, l) in offsets.iter_mut().zip(&frame.levels) {
+                            *o = l.offset;
+                        }
+                        TablesRef::Framed(self.frames.get(&self.game, &self.tables, offsets))
+                    }
+                    None => {
+                        let offsets: Vec<i8> = frame.levels.iter().map(|l| l.offset).collect();
+                        TablesRef::Framed(self.frames.get(&self.game, &self.tables, &offsets))
+                    }
+                }
+            }
         }
     }
 

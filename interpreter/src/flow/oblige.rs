@@ -41,9 +41,15 @@ pub fn fire(game: &Game, t: &Tables, pos: &Position) -> Vec<Obligation> {
 /// [`fire`], with the rule that fired (index into `Game::rules`) and the
 /// subject it held for; `None` when no rule obliges anything.
 pub fn fired(game: &Game, t: &Tables, pos: &Position) -> Option<(usize, Color, Vec<Obligation>)> {
+    fired_with(game, t, pos, &crate::engine::cond::RunMemo::default())
+}
+
+/// [`fired`], with the runs of pieces the guards look for kept in `memo`
+/// (which must hold runs of `pos`'s board only: those of `pos` itself, or
+/// those that do not depend on the frame, [`crate::engine::cond::RunMemo::forget_frame`]).
+pub fn fired_with(game: &Game, t: &Tables, pos: &Position, memo: &crate::engine::cond::RunMemo) -> Option<(usize, Color, Vec<Obligation>)> {
     let mover = pos.side ^ 1;
-    let memo = crate::engine::cond::RunMemo::default();
-    for (ri, subject) in holding(game, t, pos, false, &memo) {
+    for (ri, subject) in holding(game, t, pos, false, memo) {
         let Effect::Oblige(steps) = &game.rules[ri].effect else { continue };
         let mut out = Vec::new();
         for (si, step) in steps.iter().enumerate() {

@@ -41,7 +41,7 @@ pub fn ends_through(v: &Variant, next: Position, out: &mut Vec<Position>) {
 
 /// The number of complete plies from `pos` (each one's end counted once).
 pub fn count_plies(v: &Variant, pos: &Position) -> u64 {
-    v.successors(pos).iter().map(|(_, next)| if in_ply(next) { count_plies(v, next) } else { 1 }).sum()
+    v.count_complete(pos)
 }
 
 /// Counts the complete plies `depth` deep below `pos`, within `budget`:

@@ -153,6 +153,13 @@ impl Variant {
         }
     }
 
+    /// Is `pos` a node between plies in play whose moves are judged at the
+    /// end of their ply ([`Self::judged`]: a rule may oblige after a move,
+    /// or a level swings)?
+    pub(super) fn is_judged(&self, pos: &Position) -> bool {
+        matches!(self.node(pos), Node::Judged)
+    }
+
     /// What kind of decision node `pos` is.
     fn node(&self, pos: &Position) -> Node {
         let flow = pos.flow.as_deref();
@@ -212,7 +219,7 @@ impl Variant {
     /// The offered moves at `pos` (`t` its tables): every pseudo-legal move,
     /// castling when not in check (it tests its own cells in the frame of
     /// now), less those an `offer` rule forbids.
-    fn offered_moves(&self, pos: &Position, t: &Tables) -> Vec<Move> {
+    pub(super) fn offered_moves(&self, pos: &Position, t: &Tables) -> Vec<Move> {
         let game = &self.game;
         let mut moves = Vec::new();
         movegen::pseudo_moves(game, t, pos, &mut moves);
@@ -266,7 +273,7 @@ impl Variant {
     /// The actions an obligation of `kind` offers `player` before the
     /// whole-ply test: every such action by the piece-movement rules (a move
     /// must not leave the player's own royal piece attacked).
-    fn obligation_candidates(&self, pos: &Position, head: &Obligation) -> Vec<Action> {
+    pub(super) fn obligation_candidates(&self, pos: &Position, head: &Obligation) -> Vec<Action> {
         let (player, kind, compulsory) = (head.player, head.kind, head.compulsory);
         let mut view = pos.clone();
         view.side = player;
@@ -344,8 +351,12 @@ impl Variant {
         search.path.push(key);
         // Some decision completes the ply (depth first, stopping at the
         // first; a waiver first, as it makes the least to test).
+        let runs = crate::engine::cond::RunMemo::default();
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
-            || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| self.completable_from(&self.apply(pos, &a), search));
+            || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
+                let next = if matches!(a, Action::Activate { .. }) { self.apply_frame_only(pos, &a, &runs) } else { self.apply(pos, &a) };
+                self.completable_from(&next, search)
+            });
         search.path.pop();
         if !done {
             search.failed.insert(key);
@@ -365,17 +376,31 @@ impl Variant {
     /// The position after `action` (which must be one of [`Variant::actions`]):
     /// the decision made, then, when the ply is complete, the end-of-ply work.
     pub fn apply(&self, pos: &Position, action: &Action) -> Position {
-        self.apply_inner(pos, action, None)
+        self.apply_inner(pos, action, None, None)
+    }
+
+    /// [`Variant::apply`] of an action that changes the frame only (an
+    /// activation), with the runs of pieces the rules look for after it
+    /// kept in `runs` for the next such action from `pos`: those that do
+    /// not depend on the frame are the same for all of them.
+    pub(super) fn apply_frame_only(&self, pos: &Position, action: &Action, runs: &crate::engine::cond::RunMemo) -> Position {
+        debug_assert!(matches!(action, Action::Activate { .. }));
+        let next = self.apply_inner(pos, action, None, Some(runs));
+        runs.forget_frame(&self.game);
+        next
     }
 
     /// [`Variant::apply`], telling `events` what the flow layer did after
     /// the decision: the rule that fired and the others that held with it,
     /// the obligations dropped, the end of the ply ([`FlowEvent`]).
     pub fn apply_traced(&self, pos: &Position, action: &Action, events: &mut Vec<FlowEvent>) -> Position {
-        self.apply_inner(pos, action, Some(events))
+        self.apply_inner(pos, action, Some(events), None)
     }
 
-    fn apply_inner(&self, pos: &Position, action: &Action, events: Option<&mut Vec<FlowEvent>>) -> Position {
+    /// The decision, then what it leads to ([`Self::owe_or_end`]); `runs`:
+    /// runs of pieces already found on the board after it (see
+    /// [`Self::apply_frame_only`]).
+    fn apply_inner(&self, pos: &Position, action: &Action, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) -> Position {
         let mut next = pos.clone();
         let head = pos.flow.as_ref().and_then(|f| f.queue.first().copied());
         let t = &*self.tables_for(pos);
@@ -448,7 +473,7 @@ impl Variant {
                 flow.queue.remove(0);
             }
         }
-        self.owe_or_end(&mut next, events);
+        self.owe_or_end(&mut next, events, runs);
         next
     }
 
@@ -456,7 +481,9 @@ impl Variant {
     /// can no longer be met; when nothing is owed, queues what the first
     /// `oblige` rule that holds asks ([`super::oblige`]) and, when none
     /// holds, does the end-of-ply work.
-    fn owe_or_end(&self, next: &mut Position, mut events: Option<&mut Vec<FlowEvent>>) {
+    /// `runs`: runs of pieces already found on `next`'s board (the rules'
+    /// `line` tests), or `None`.
+    fn owe_or_end(&self, next: &mut Position, mut events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) {
         let obliging = super::oblige::any(&self.game);
         loop {
             if obliging {
@@ -485,7 +512,8 @@ impl Variant {
                 break;
             }
             let t = self.tables_for(next);
-            let Some((rule, subject, owed)) = super::oblige::fired(&self.game, &t, next) else { break };
+            let fresh = crate::engine::cond::RunMemo::default();
+            let Some((rule, subject, owed)) = super::oblige::fired_with(&self.game, &t, next, runs.unwrap_or(&fresh)) else { break };
             if let Some(ev) = events.as_deref_mut() {
                 let also = super::oblige::holding_all(&self.game, &t, next).into_iter().filter(|&h| h != (rule, subject)).collect();
                 ev.push(FlowEvent::Fired { rule, subject, also });
@@ -504,7 +532,7 @@ impl Variant {
     /// flow state is dropped when it holds nothing (play, no obligation).
     /// Rule-defined triggers at the end of a ply (`rule … on ply-end`) belong
     /// here, after the swing.
-    fn end_of_ply(&self, pos: &mut Position) {
+    pub(super) fn end_of_ply(&self, pos: &mut Position) {
         let game = &self.game;
         if game.slide.is_some() {
             frame::tick(game, pos);

@@ -1,0 +1,106 @@
+//! Counting the complete plies from a decision node without keeping the
+//! positions they end in: what perft needs one complete ply above its
+//! leaves, where [`Variant::successors`] would copy out a position per
+//! decision only for it to be counted and dropped.
+//!
+//! The count is the definition's ([`super::perft::count_plies`]): every
+//! legal decision, followed through the obligations it leads to, each
+//! complete ply's end counted once. Three things make it cheaper than
+//! listing the successors:
+//!
+//! - a decision whose ply ends with it is counted, not kept;
+//! - the activations an obligation offers change the frame only, so the
+//!   runs of pieces the rules look for after them along the axes that stay
+//!   in a level are found once for all of them ([`crate::engine::cond::RunMemo`]);
+//! - at a node between plies, a move after which no rule can oblige
+//!   ([`super::oblige::watch`]) ends its ply in the same way whatever the
+//!   move: the levels jump ([`crate::engine::frame::tick`]) and the flow
+//!   state's bookkeeping moves on, neither of which reads the board. So
+//!   that end is worked out once per node, and each such move is only made
+//!   on one reused copy of the node and judged in the end's frame (its
+//!   mover's royal piece not attacked there, ruling "check-after-jump" of
+//!   rules/4d-schach.rules).
+
+use super::ply::in_ply;
+use super::Action;
+use crate::engine::movegen;
+use crate::engine::position::Position;
+use crate::engine::variant::Variant;
+
+impl Variant {
+    /// The number of complete plies from `pos`, a position between plies or
+    /// inside one ([`super::perft::count_plies`]), each one's end counted once.
+    pub fn count_complete(&self, pos: &Position) -> u64 {
+        if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()).copied() {
+            // Owed: each action judged on the whole ply, as `successors` does.
+            // Activations change the frame only: the runs of pieces that the
+            // rules look for after them, along the axes that stay in a level,
+            // are found once for all of them.
+            let runs = crate::engine::cond::RunMemo::default();
+            let mut n = 0;
+            for a in self.obligation_candidates(pos, &head) {
+                let next = if matches!(a, Action::Activate { .. }) { self.apply_frame_only(pos, &a, &runs) } else { self.apply(pos, &a) };
+                if self.completable(&next) {
+                    n += if in_ply(&next) { self.count_complete(&next) } else { 1 };
+                }
+            }
+            return n;
+        }
+        if self.is_judged(pos) {
+            return self.count_judged(pos);
+        }
+        if pos.flow.is_none() && !super::oblige::any(&self.game) {
+            // Plain play: each legal move is a complete ply.
+            return self.actions(pos).len() as u64;
+        }
+        // A phase's decisions: each applied (a placement may oblige).
+        self.actions(pos)
+            .into_iter()
+            .map(|a| {
+                let next = self.apply(pos, &a);
+                if in_ply(&next) {
+                    self.count_complete(&next)
+                } else {
+                    1
+                }
+            })
+            .sum()
+    }
+
+    /// [`Self::count_complete`] at a node between plies in play where a
+    /// move's ply may not end with it or its end moves a level (the moves
+    /// `judged` lists).
+    fn count_judged(&self, pos: &Position) -> u64 {
+        let game = &self.game;
+        let t = self.tables_for(pos);
+        if !game.rules.is_empty() && crate::engine::cond::decided(game, &t, pos).is_some() {
+            return 0;
+        }
+        let watch = super::oblige::watch(game, &t, pos);
+        let mover = pos.side;
+        // The end of a ply whose move obliges nothing, worked out once: it
+        // does not depend on the move (see the module documentation).
+        let mut ended = pos.clone();
+        self.end_of_ply(&mut ended);
+        let t_end = self.tables_for(&ended);
+        let mut end_frame = ended.frame.take();
+        let mut scratch = pos.clone();
+        let mut n = 0;
+        for m in self.offered_moves(pos, &t) {
+            if watch.may_fire(&m, mover) {
+                let next = self.apply(pos, &Action::Move(m));
+                if self.completable(&next) {
+                    n += if in_ply(&next) { self.count_complete(&next) } else { 1 };
+                }
+                continue;
+            }
+            // Made in the frame of now, judged in the frame of the ply's end.
+            scratch.copy_from(pos, &t);
+            scratch.make(&m, game, &t);
+            std::mem::swap(&mut scratch.frame, &mut end_frame);
+            n += u64::from(!movegen::royal_attacked(game, &t_end, &scratch, mover));
+            std::mem::swap(&mut scratch.frame, &mut end_frame);
+        }
+        n
+    }
+}
