@@ -112,11 +112,13 @@ impl Variant {
         }
         let mover = pos.side;
         let mut out = Vec::new();
+        // One copy of the node, made again for every move.
+        let mut made = pos.clone();
         for m in self.offered_moves(pos, t) {
             if !watch.may_fire(&m, mover) {
                 continue;
             }
-            let mut made = pos.clone();
+            made.copy_from(pos, t);
             made.make(&m, game, t);
             if super::oblige::fire(game, t, &made).is_empty() {
                 continue;
