@@ -231,8 +231,9 @@ pub struct Tables {
     pub promotes: Vec<bool>,
     /// The board has at most 64 cells: bitset shortcuts apply.
     pub small: bool,
-    /// The board has 65 to 128 cells (and rests): leaves are counted with
-    /// `u128` bitsets ([`Tables::wide_bits`]).
+    /// The board has 65 to 128 cells (and rests) and leaves are counted in
+    /// bulk (not [`Tables::general_counting`]): with `u128` bitsets
+    /// ([`Tables::wide_bits`]).
     pub wide: bool,
     /// Per `kind * 2 + color`: the cells where it promotes, as a bitset (small boards).
     pub promo_mask: Vec<u64>,
@@ -616,8 +617,30 @@ impl Tables {
                 r != 0 && !stays() && !droppable(kc / 2, kc % 2, c as Cell)
             })
             .collect();
+        let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
+        let passing = game.kinds.iter().any(|k| k.passes);
+        let walling = game.players.iter().any(|p| p.wall.is_some());
+        let royal_promotion = game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal));
+        let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
+        let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
+        let general_counting = !simple_attacks
+            || royal_promotion
+            || drop_no_mate
+            || drop_compulsory
+            || gating
+            || passing
+            || walling
+            || !game.promotion_moves.is_empty()
+            || game.spread.is_some()
+            || game.tunnel.is_some()
+            || game.observe.is_some()
+            || game.explosion.is_some()
+            || !game.rules.is_empty();
         let small = ncells <= 64 && !framed;
-        let wide = (65..=128).contains(&ncells) && !framed;
+        // The u128 tables serve only the bulk count (and castling's bitset
+        // test): a game counted by listing its moves is not worth their
+        // building (on a 10x10 board about 80 M instructions).
+        let wide = (65..=128).contains(&ncells) && !framed && !general_counting;
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
         if small {
@@ -743,7 +766,6 @@ impl Tables {
                 Some((n, lines.into_values().collect()))
             })
             .collect();
-        let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
         // Conversions and drops next to a piece need the king steps.
         let adjacency = game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed)
             || game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.next_to_own || l.enclosing));
@@ -753,13 +775,8 @@ impl Tables {
         } else {
             Vec::new()
         };
-        let passing = game.kinds.iter().any(|k| k.passes);
-        let walling = game.players.iter().any(|p| p.wall.is_some());
         let loses_rights = game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_)));
         let counts_checks = game.check_count_limit().is_some();
-        let royal_promotion = game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal));
-        let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
-        let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
         let first_move_rights = gating || game.kinds.iter().flat_map(|k| &k.parts).any(|p| p.unmoved);
         let royal_mask = game
             .kinds
@@ -822,19 +839,7 @@ impl Tables {
             neighbours,
             walling,
             after_make: passing || loses_rights || counts_checks,
-            general_counting: !simple_attacks
-                || royal_promotion
-                || drop_no_mate
-                || drop_compulsory
-                || gating
-                || passing
-                || walling
-                || !game.promotion_moves.is_empty()
-                || game.spread.is_some()
-                || game.tunnel.is_some()
-                || game.observe.is_some()
-                || game.explosion.is_some()
-                || !game.rules.is_empty(),
+            general_counting,
             converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
             loses_rights,
             royal_mask,
