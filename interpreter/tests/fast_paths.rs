@@ -121,6 +121,61 @@ fn kept_counts_agree_on_every_fairy_variant() {
     assert!(compared > 100_000, "compared {compared} children");
 }
 
+/// Boards of 65 to 128 cells count their leaves in bulk from `u128` bitset
+/// tables (`Tables::wide`, where counting is not general): along random
+/// games of every rules file of that size (found by its board, whatever the
+/// variant), each position's count equals the number of moves the
+/// definition gives, and each child's count with the kept counts equals its
+/// count without them.
+#[test]
+fn wide_boards_count_from_tables_as_the_definition_does() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let mut files = Vec::new();
+    for dir in ["rules", "rules/fairy", "examples"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("dir exists").flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|x| x == "rules") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut wide_files, mut from_tables, mut counted, mut compared) = (0, 0, 0, 0);
+    let mut scratch = Vec::new();
+    for path in &files {
+        let v = support::variant_at(path);
+        if !(65..=128).contains(&v.tables.ncells) {
+            continue;
+        }
+        wide_files += 1;
+        from_tables += usize::from(v.tables.wide);
+        let what = path.display().to_string();
+        let mut rng = Rng(what.len() as u64 * 65_537 + 11);
+        for _ in 0..4 {
+            let Ok(mut pos) = v.start() else { continue };
+            for _ in 0..80 {
+                let moves = v.legal_moves(&pos);
+                if pos.flow.is_none() && pos.frame.is_none() {
+                    let mut slow = Vec::new();
+                    legal_moves_reference(&v.game, &v.tables, &pos, &mut slow);
+                    let n = count_legal(&v.game, &v.tables, &pos, &mut scratch);
+                    assert_eq!(n as usize, slow.len(), "{what}: count differs at {}", v.fen(&pos));
+                    counted += 1;
+                    compared += kept_counts_agree(&v, &pos, &moves, &what);
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    // Capablanca, Raumschach, Grand, shogi, xiangqi and more.
+    assert!(wide_files >= 10, "{wide_files} files of 65 to 128 cells");
+    assert!(from_tables >= 10, "{from_tables} of them counted from the u128 tables");
+    assert!(counted > 3_000 && compared > 30_000, "counted {counted} positions, compared {compared} children");
+}
+
 /// A promotion to a royal kind adds a royal piece: the paths that test only
 /// the one royal piece on the board before the move must not apply. In
 /// examples/mutants/chess-promotion-to-king.rules, after 5. Na3 Bf8, the

@@ -726,7 +726,7 @@ impl Position {
             let from = takers.trailing_zeros() as usize;
             takers &= takers - 1;
             let kc = kind_of(self.board[from]) as usize * 2 + us;
-            if t.ep_reach[kc * t.ncells + from] >> e & 1 != 0 {
+            if t.bits.ep_reach[kc * t.ncells + from] >> e & 1 != 0 {
                 return true;
             }
         }

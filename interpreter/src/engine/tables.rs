@@ -8,7 +8,9 @@ use crate::engine::position::{NO_CELL, NO_KIND};
 use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::{BTreeMap, HashMap};
 
+mod cellset;
 mod reach;
+pub use cellset::CellSet;
 pub use reach::ReachLookup;
 
 /// A ray may end on an empty cell.
@@ -52,18 +54,19 @@ pub const WHEN_UNMOVED: u8 = 1;
 /// [`Ray::when`]: only while its owner is not in check (`if not in check`).
 pub const WHEN_UNCHECKED: u8 = 2;
 
-/// The moves of one piece on one cell as bitsets (boards of at most 64 cells):
-/// all leaps merged into two masks, then the rides as table lookups
-/// ([`reach`]), and what a landing there counts for.
+/// The moves of one piece on one cell as bitsets (boards of at most 128
+/// cells, in a [`CellSet`] of their width): all leaps merged into two
+/// masks, then the rides as table lookups ([`reach`]), and what a landing
+/// there counts for.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SmallMoves {
+pub struct SmallMoves<S = u64> {
     /// Cells a leap reaches that may be entered when empty.
-    pub quiet_leaps: u64,
+    pub quiet_leaps: S,
     /// Cells a leap reaches that may be entered by capturing.
-    pub capture_leaps: u64,
+    pub capture_leaps: S,
     /// The cells where a move from here promotes (one rule covers them all).
-    pub promo_cells: u64,
-    /// Range of this piece's ride lookups in [`Tables::reach_lookups`].
+    pub promo_cells: S,
+    /// Range of this piece's ride lookups in [`BitTables::lookups`].
     pub rides: (u32, u32),
     /// A move onto a promotion cell counts for this many moves more than
     /// one (the rule's choices, less one).
@@ -74,16 +77,49 @@ pub struct SmallMoves {
     pub general: bool,
 }
 
-/// The leaping attack directions of one player on a board of at most 64
-/// cells, grouped by the kinds that make them ([`Tables::leap_groups`]).
-#[derive(Clone, Debug, Default)]
-pub struct LeapGroups {
+/// The leaping attack directions of one player on a board of at most 128
+/// cells, grouped by the kinds that make them ([`BitTables::leap_groups`]).
+#[derive(Clone, Debug)]
+pub struct LeapGroups<S = u64> {
     /// How many directions at the front of the player's `attack_dirs` the
-    /// groups stand for (0 on larger boards: the groups are then unused).
+    /// groups stand for (0 where the tables of this width are not built).
     pub leaps: usize,
     /// Per group: the kinds (a bitmask) and, per cell, the cells from which
     /// one of them attacks it.
-    pub groups: Vec<(u64, Vec<u64>)>,
+    pub groups: Vec<(u64, Vec<S>)>,
+}
+
+impl<S> Default for LeapGroups<S> {
+    fn default() -> Self {
+        LeapGroups { leaps: 0, groups: Vec::new() }
+    }
+}
+
+/// The bitset tables of one width ([`CellSet`]): `u64` on boards of at most
+/// 64 cells ([`Tables::bits`]), `u128` on boards of 65 to 128
+/// ([`Tables::wide_bits`]); empty where the board is of another size.
+#[derive(Clone, Debug)]
+pub struct BitTables<S> {
+    /// Per `(kind * 2 + color) * ncells + cell`: the piece's moves as bitsets.
+    pub moves: Vec<SmallMoves<S>>,
+    /// The ride lookups [`SmallMoves::rides`] points into.
+    pub lookups: Vec<ReachLookup<S>>,
+    /// The tables of every ride lookup: the cells a group of rides reaches.
+    pub reach: Vec<S>,
+    /// Per `(kind * 2 + color) * ncells + cell`: the cells a part that
+    /// takes en passant may capture on from there.
+    pub ep_reach: Vec<S>,
+    /// Per attacking player: the directions at the front of `attack_dirs`
+    /// that reach one cell only (leaps), merged by the kinds that make them:
+    /// one mask test per group instead of one per direction. The bitset
+    /// attack tests start at `attack_dirs[leaps..]`.
+    pub leap_groups: [LeapGroups<S>; 2],
+}
+
+impl<S> Default for BitTables<S> {
+    fn default() -> Self {
+        BitTables { moves: Vec::new(), lookups: Vec::new(), reach: Vec::new(), ep_reach: Vec::new(), leap_groups: Default::default() }
+    }
 }
 
 /// One direction along which some pieces of one player attack, with the kinds
@@ -99,6 +135,8 @@ pub struct AttackDir {
     pub slides: bool,
     /// On boards of at most 64 cells: per cell, the looking-back cells as a bitset.
     pub masks: Vec<u64>,
+    /// On boards of 65 to 128 cells: per cell, the looking-back cells as a bitset.
+    pub wide_masks: Vec<u128>,
     /// The looking-back cell indices increase along the ray.
     pub ascending: bool,
 }
@@ -165,11 +203,6 @@ pub struct Tables {
     pub cells: Vec<Cell>,
     /// Per player, the attack directions.
     pub attack_dirs: [Vec<AttackDir>; 2],
-    /// On boards of at most 64 cells, per attacking player: the directions
-    /// at the front of `attack_dirs` that reach one cell only (leaps), merged
-    /// by the kinds that make them: one mask test per group instead of one
-    /// per direction. The bitset attack tests start at `attack_dirs[leaps..]`.
-    pub leap_groups: [LeapGroups; 2],
     /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
     pub simple_attacks: bool,
     /// A move can add a royal piece to the board (a promotion to a royal
@@ -198,23 +231,22 @@ pub struct Tables {
     pub promotes: Vec<bool>,
     /// The board has at most 64 cells: bitset shortcuts apply.
     pub small: bool,
+    /// The board has 65 to 128 cells (and rests) and leaves are counted in
+    /// bulk (not [`Tables::general_counting`]): with `u128` bitsets
+    /// ([`Tables::wide_bits`]).
+    pub wide: bool,
     /// Per `kind * 2 + color`: the cells where it promotes, as a bitset (small boards).
     pub promo_mask: Vec<u64>,
     /// Per `kind * 2 + color`: the number of promotion choices when one rule covers
     /// every promotion cell (0: it does not promote; `u8::MAX`: several rules).
     pub promo_choices: Vec<u8>,
-    /// Per `(kind * 2 + color) * ncells + cell` (small boards): the piece's moves as bitsets.
-    pub small_moves: Vec<SmallMoves>,
-    /// The ride lookups [`SmallMoves::rides`] points into.
-    pub reach_lookups: Vec<ReachLookup>,
-    /// The tables of every ride lookup: the cells a group of rides reaches.
-    pub reach: Vec<u64>,
-    /// Per `(kind * 2 + color) * ncells + cell` (small boards): the cells a part that
-    /// takes en passant may capture on from there.
-    pub ep_reach: Vec<u64>,
+    /// The bitset tables of boards of at most 64 cells (else empty).
+    pub bits: BitTables<u64>,
+    /// The bitset tables of boards of 65 to 128 cells (else empty).
+    pub wide_bits: BitTables<u128>,
     /// Per `color * ncells + cell` (small boards): the cells from which some
     /// piece of that color may capture en passant on `cell` (any kind; see
-    /// [`Tables::ep_reach`] for which).
+    /// [`BitTables::ep_reach`] for which).
     pub ep_takers: Vec<u64>,
     /// Per `kind * 2 + color`: some part captures en passant.
     pub takes_ep: Vec<bool>,
@@ -539,7 +571,7 @@ impl Tables {
                     *slot = (start, n as u16);
                 }
                 let slides = reach.len() > 1;
-                dirs_out.push(AttackDir { rays: dir_rays, reach, slides, masks: Vec::new(), ascending: true });
+                dirs_out.push(AttackDir { rays: dir_rays, reach, slides, masks: Vec::new(), wide_masks: Vec::new(), ascending: true });
             }
             // Longer directions last: short leaps are checked first (cheap, common).
             dirs_out.sort_by_key(|d| d.reach.len());
@@ -585,8 +617,30 @@ impl Tables {
                 r != 0 && !stays() && !droppable(kc / 2, kc % 2, c as Cell)
             })
             .collect();
+        let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
+        let passing = game.kinds.iter().any(|k| k.passes);
+        let walling = game.players.iter().any(|p| p.wall.is_some());
+        let royal_promotion = game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal));
+        let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
+        let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
+        let general_counting = !simple_attacks
+            || royal_promotion
+            || drop_no_mate
+            || drop_compulsory
+            || gating
+            || passing
+            || walling
+            || !game.promotion_moves.is_empty()
+            || game.spread.is_some()
+            || game.tunnel.is_some()
+            || game.observe.is_some()
+            || game.explosion.is_some()
+            || !game.rules.is_empty();
         let small = ncells <= 64 && !framed;
-        let mut leap_groups: [LeapGroups; 2] = Default::default();
+        // The u128 tables serve only the bulk count (and castling's bitset
+        // test): a game counted by listing its moves is not worth their
+        // building (on a 10x10 board about 80 M instructions).
+        let wide = (65..=128).contains(&ncells) && !framed && !general_counting;
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
         if small {
@@ -595,29 +649,21 @@ impl Tables {
                 ray.mask = rc.iter().fold(0u64, |m, &c| m | 1 << c);
                 ray.ascending = rc.len() < 2 || rc[1] > rc[0];
             }
+        }
+        if small || wide {
             for dirs in attack_dirs.iter_mut() {
                 for dir in dirs.iter_mut() {
-                    dir.masks = dir
-                        .rays
-                        .iter()
-                        .map(|&(s, l)| cells[s as usize..s as usize + l as usize].iter().fold(0u64, |m, &c| m | 1 << c))
-                        .collect();
+                    let ray_cells = |&(s, l): &(u32, u16)| &cells[s as usize..s as usize + l as usize];
+                    if small {
+                        dir.masks = dir.rays.iter().map(|r| ray_cells(r).iter().fold(0u64, |m, &c| m | 1 << c)).collect();
+                    } else {
+                        dir.wide_masks = dir.rays.iter().map(|r| ray_cells(r).iter().fold(0u128, |m, &c| m | 1 << c)).collect();
+                    }
                     dir.ascending = dir
                         .rays
                         .iter()
                         .find(|&&(_, l)| l >= 2)
                         .is_none_or(|&(s, _)| cells[s as usize + 1] > cells[s as usize]);
-                }
-            }
-            for (color, dirs) in attack_dirs.iter().enumerate() {
-                let leaping = dirs.iter().take_while(|d| d.reach.len() == 1);
-                let g = &mut leap_groups[color];
-                for dir in leaping {
-                    g.leaps += 1;
-                    match g.groups.iter_mut().find(|(kinds, _)| *kinds == dir.reach[0]) {
-                        Some((_, masks)) => masks.iter_mut().zip(&dir.masks).for_each(|(m, d)| *m |= d),
-                        None => g.groups.push((dir.reach[0], dir.masks.clone())),
-                    }
                 }
             }
             for (kc, bits) in promo_mask.iter_mut().enumerate() {
@@ -630,7 +676,9 @@ impl Tables {
                 }
                 for (c, &r) in zone.iter().enumerate() {
                     if r != 0 {
-                        *bits |= 1 << c;
+                        if small {
+                            *bits |= 1 << c;
+                        }
                         promo_choices[kc] = if rule == 0 || rule == r {
                             promo_targets[r as usize - 1].len().min(254) as u8
                         } else {
@@ -640,69 +688,6 @@ impl Tables {
                     }
                 }
             }
-        }
-        let mut ep_reach = vec![0u64; if small { nkinds * 2 * ncells } else { 0 }];
-        for (i, reach) in ep_reach.iter_mut().enumerate() {
-            let (a, b) = ray_index[i];
-            for ray in &rays[a as usize..b as usize] {
-                if ray.flags & TAKES_EP != 0 && ray.flags & CAPTURE != 0 {
-                    *reach |= ray.mask;
-                }
-            }
-        }
-        let mut ep_takers = vec![0u64; if small { 2 * ncells } else { 0 }];
-        for (i, &reach) in ep_reach.iter().enumerate() {
-            let (color, from) = ((i / ncells) % 2, i % ncells);
-            let mut targets = reach;
-            while targets != 0 {
-                let e = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
-                ep_takers[color * ncells + e] |= 1 << from;
-            }
-        }
-        // Per piece and cell, every cell a capture of it may land on (a
-        // superset for hops and exact leaps, whose rays hold cells they pass).
-        let nwords = ncells.div_ceil(64);
-        let mut capture_reach = vec![0u64; ray_index.len() * nwords];
-        for (i, &(a, b)) in ray_index.iter().enumerate() {
-            for ray in rays[a as usize..b as usize].iter().filter(|r| r.flags & CAPTURE != 0) {
-                for &c in &cells[ray.start as usize..ray.start as usize + ray.len as usize] {
-                    capture_reach[i * nwords + c as usize / 64] |= 1 << (c % 64);
-                }
-            }
-        }
-        let mut small_moves = vec![SmallMoves::default(); if small { ray_index.len() } else { 0 }];
-        let mut reach_lookups = Vec::new();
-        let mut reach_tables = reach::ReachBuilder::default();
-        for (i, entry) in small_moves.iter_mut().enumerate() {
-            let (a, b) = ray_index[i];
-            let first = reach_lookups.len() as u32;
-            let mut rides = Vec::new();
-            for ray in &rays[a as usize..b as usize] {
-                let f = ray.flags;
-                if ray.when != 0 {
-                    // A part that applies only sometimes (`if unmoved`): the walker decides.
-                    entry.general = true;
-                }
-                if f & SCATTER != 0 {
-                    if f & QUIET != 0 {
-                        entry.quiet_leaps |= ray.mask;
-                    }
-                    if f & CAPTURE != 0 {
-                        entry.capture_leaps |= ray.mask;
-                    }
-                } else if f & HOP != 0 {
-                    entry.general = true;
-                } else {
-                    let cells = cells[ray.start as usize..ray.start as usize + ray.len as usize].to_vec();
-                    rides.push((reach::RideCells { cells, exact: f & EXACT != 0 }, f & QUIET != 0, f & CAPTURE != 0));
-                }
-            }
-            match reach_tables.lookups((i % ncells) as Cell, rides) {
-                Some(lookups) => reach_lookups.extend(lookups),
-                None => entry.general = true,
-            }
-            entry.rides = (first, reach_lookups.len() as u32);
         }
         let takes_ep: Vec<bool> = (0..nkinds * 2)
             .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
@@ -734,12 +719,28 @@ impl Tables {
                 }
             }
         }
-        for (i, entry) in small_moves.iter_mut().enumerate() {
-            let kc = i / ncells;
-            entry.general |= may_repeat[kc] || promo_choices[kc] == u8::MAX;
-            if promo_choices[kc] > 1 && !entry.general {
-                entry.promo_cells = promo_mask[kc];
-                entry.promo_extra = promo_choices[kc] - 1;
+        let shape = BitShape { ncells, ray_index: &ray_index, rays: &rays, cells: &cells, attack_dirs: &attack_dirs, promo_zone: &promo_zone, promo_choices: &promo_choices, may_repeat: &may_repeat };
+        let bits: BitTables<u64> = if small { shape.bit_tables() } else { BitTables::default() };
+        let wide_bits: BitTables<u128> = if wide { shape.bit_tables() } else { BitTables::default() };
+        let mut ep_takers = vec![0u64; if small { 2 * ncells } else { 0 }];
+        for (i, &reach) in bits.ep_reach.iter().enumerate() {
+            let (color, from) = ((i / ncells) % 2, i % ncells);
+            let mut targets = reach;
+            while targets != 0 {
+                let e = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                ep_takers[color * ncells + e] |= 1 << from;
+            }
+        }
+        // Per piece and cell, every cell a capture of it may land on (a
+        // superset for hops and exact leaps, whose rays hold cells they pass).
+        let nwords = ncells.div_ceil(64);
+        let mut capture_reach = vec![0u64; ray_index.len() * nwords];
+        for (i, &(a, b)) in ray_index.iter().enumerate() {
+            for ray in rays[a as usize..b as usize].iter().filter(|r| r.flags & CAPTURE != 0) {
+                for &c in &cells[ray.start as usize..ray.start as usize + ray.len as usize] {
+                    capture_reach[i * nwords + c as usize / 64] |= 1 << (c % 64);
+                }
             }
         }
         let mut drop_zone = vec![false; nkinds * 2 * ncells];
@@ -765,7 +766,6 @@ impl Tables {
                 Some((n, lines.into_values().collect()))
             })
             .collect();
-        let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
         // Conversions and drops next to a piece need the king steps.
         let adjacency = game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed)
             || game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.next_to_own || l.enclosing));
@@ -775,13 +775,8 @@ impl Tables {
         } else {
             Vec::new()
         };
-        let passing = game.kinds.iter().any(|k| k.passes);
-        let walling = game.players.iter().any(|p| p.wall.is_some());
         let loses_rights = game.rules.iter().any(|r| matches!(r.effect, crate::model::cond::Effect::LoseRight(_)));
         let counts_checks = game.check_count_limit().is_some();
-        let royal_promotion = game.promotions.iter().flat_map(|p| &p.targets).any(|&k| game.kinds.get(k as usize).is_some_and(|k| k.royal));
-        let drop_compulsory = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.compulsory));
-        let gating = game.hand.as_ref().is_some_and(|h| h.gate_cells.iter().any(|c| c.is_some()));
         let first_move_rights = gating || game.kinds.iter().flat_map(|k| &k.parts).any(|p| p.unmoved);
         let royal_mask = game
             .kinds
@@ -815,7 +810,6 @@ impl Tables {
             rays,
             cells,
             attack_dirs,
-            leap_groups,
             simple_attacks,
             royal_promotion,
             promo_targets,
@@ -826,13 +820,12 @@ impl Tables {
             drop_face,
             promotes,
             small,
+            wide,
             promo_mask,
             promo_choices,
-            ep_reach,
+            bits,
+            wide_bits,
             ep_takers,
-            small_moves,
-            reach_lookups,
-            reach: reach_tables.reach,
             takes_ep,
             may_repeat,
             drop_zone,
@@ -846,19 +839,7 @@ impl Tables {
             neighbours,
             walling,
             after_make: passing || loses_rights || counts_checks,
-            general_counting: !simple_attacks
-                || royal_promotion
-                || drop_no_mate
-                || drop_compulsory
-                || gating
-                || passing
-                || walling
-                || !game.promotion_moves.is_empty()
-                || game.spread.is_some()
-                || game.tunnel.is_some()
-                || game.observe.is_some()
-                || game.explosion.is_some()
-                || !game.rules.is_empty(),
+            general_counting,
             converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
             loses_rights,
             royal_mask,
@@ -914,6 +895,94 @@ impl Tables {
     #[inline]
     pub fn ray_cells(&self, ray: &Ray) -> &[Cell] {
         &self.cells[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+}
+
+/// What the bitset tables of either width are built from.
+struct BitShape<'a> {
+    ncells: usize,
+    ray_index: &'a [(u32, u32)],
+    rays: &'a [Ray],
+    cells: &'a [Cell],
+    attack_dirs: &'a [Vec<AttackDir>; 2],
+    promo_zone: &'a [u8],
+    promo_choices: &'a [u8],
+    may_repeat: &'a [bool],
+}
+
+impl BitShape<'_> {
+    /// The cells of `ray` as a set.
+    fn mask<S: CellSet>(&self, ray: &Ray) -> S {
+        self.cells[ray.start as usize..ray.start as usize + ray.len as usize].iter().fold(S::EMPTY, |m, &c| m | S::bit(c as usize))
+    }
+
+    /// The bitset tables of width `S` (the board fits in it; the attack
+    /// directions have their masks of that width).
+    fn bit_tables<S: CellSet>(&self) -> BitTables<S> {
+        let ncells = self.ncells;
+        let mut leap_groups: [LeapGroups<S>; 2] = Default::default();
+        for (color, dirs) in self.attack_dirs.iter().enumerate() {
+            let leaping = dirs.iter().take_while(|d| d.reach.len() == 1);
+            let g = &mut leap_groups[color];
+            for dir in leaping {
+                g.leaps += 1;
+                let masks = S::dir_masks(dir);
+                match g.groups.iter_mut().find(|(kinds, _)| *kinds == dir.reach[0]) {
+                    Some((_, m)) => m.iter_mut().zip(masks).for_each(|(m, &d)| *m |= d),
+                    None => g.groups.push((dir.reach[0], masks.to_vec())),
+                }
+            }
+        }
+        let mut ep_reach = vec![S::EMPTY; self.ray_index.len()];
+        for (i, reach) in ep_reach.iter_mut().enumerate() {
+            let (a, b) = self.ray_index[i];
+            for ray in &self.rays[a as usize..b as usize] {
+                if ray.flags & TAKES_EP != 0 && ray.flags & CAPTURE != 0 {
+                    *reach |= self.mask(ray);
+                }
+            }
+        }
+        let mut moves = vec![SmallMoves::<S>::default(); self.ray_index.len()];
+        let mut lookups = Vec::new();
+        let mut reach_tables = reach::ReachBuilder::<S>::default();
+        for (i, entry) in moves.iter_mut().enumerate() {
+            let (a, b) = self.ray_index[i];
+            let first = lookups.len() as u32;
+            let mut rides = Vec::new();
+            for ray in &self.rays[a as usize..b as usize] {
+                let f = ray.flags;
+                if ray.when != 0 {
+                    // A part that applies only sometimes (`if unmoved`): the walker decides.
+                    entry.general = true;
+                }
+                if f & SCATTER != 0 {
+                    if f & QUIET != 0 {
+                        entry.quiet_leaps |= self.mask(ray);
+                    }
+                    if f & CAPTURE != 0 {
+                        entry.capture_leaps |= self.mask(ray);
+                    }
+                } else if f & HOP != 0 {
+                    entry.general = true;
+                } else {
+                    let cells = self.cells[ray.start as usize..ray.start as usize + ray.len as usize].to_vec();
+                    rides.push((reach::RideCells { cells, exact: f & EXACT != 0 }, f & QUIET != 0, f & CAPTURE != 0));
+                }
+            }
+            match reach_tables.lookups((i % ncells) as Cell, rides) {
+                Some(found) => lookups.extend(found),
+                None => entry.general = true,
+            }
+            entry.rides = (first, lookups.len() as u32);
+            let kc = i / ncells;
+            entry.general |= self.may_repeat[kc] || self.promo_choices[kc] == u8::MAX;
+            if self.promo_choices[kc] > 1 && !entry.general {
+                let zone = &self.promo_zone[kc * ncells..(kc + 1) * ncells];
+                entry.promo_cells = zone.iter().enumerate().filter(|&(_, &r)| r != 0).fold(S::EMPTY, |m, (c, _)| m | S::bit(c));
+                entry.promo_extra = self.promo_choices[kc] - 1;
+            }
+        }
+        BitTables { moves, lookups, reach: reach_tables.reach, ep_reach, leap_groups }
     }
 }
 

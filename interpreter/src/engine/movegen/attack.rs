@@ -1,8 +1,9 @@
 //! The attack test: is a cell attacked, is the royal piece in check, which
 //! pieces are pinned. Walking versions for any board, bitset versions for
-//! boards of at most 64 cells.
+//! boards of at most 128 cells (generic over the [`CellSet`] of the board's width).
 
 use super::*;
+use crate::engine::tables::CellSet;
 
 /// Is `cell` attacked by a piece of `by`?
 ///
@@ -133,7 +134,7 @@ pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> 
     }
 }
 
-// ---- Bitset shortcuts for boards of at most 64 cells -------------------------
+// ---- Bitset shortcuts for boards of at most 128 cells ------------------------
 //
 // Cell indices change monotonically along any ray, so the nearest occupied cell
 // on a ray is the lowest or highest set bit of `ray & occupied`, and the cells
@@ -141,36 +142,36 @@ pub fn royal_attacked(game: &Game, t: &Tables, pos: &Position, color: Color) -> 
 
 /// The nearest set bit of `hits` along a ray.
 #[inline(always)]
-pub(super) fn nearest(hits: u64, ascending: bool) -> u32 {
+pub(super) fn nearest<S: CellSet>(hits: S, ascending: bool) -> u32 {
     if ascending {
-        hits.trailing_zeros()
+        hits.first()
     } else {
-        63 - hits.leading_zeros()
+        hits.last()
     }
 }
 
 /// The bits of `ray` before cell `b` along the ray.
 #[inline(always)]
-pub(super) fn before(ray: u64, b: u32, ascending: bool) -> u64 {
+pub(super) fn before<S: CellSet>(ray: S, b: u32, ascending: bool) -> S {
     if ascending {
-        ray & ((1u64 << b) - 1)
+        ray & S::below(b)
     } else {
-        ray & !((1u64 << b) << 1).wrapping_sub(1)
+        ray & !S::through(b)
     }
 }
 
 /// [`attacked_simple`] with bitsets; `occ` is every occupied cell (as the
 /// board is, or as a move being tested leaves it: it holds every piece of `by`).
 #[inline]
-pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> bool {
-    if leaping_attackers(t, pos, cell, by, occ) != 0 {
+pub(super) fn attacked_small<S: CellSet>(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: S) -> bool {
+    if leaping_attackers(t, pos, cell, by, occ) != S::EMPTY {
         return true;
     }
-    let theirs = pos.occupied[by as usize][0];
-    for dir in &t.attack_dirs[by as usize][t.leap_groups[by as usize].leaps..] {
-        let ray = dir.masks[cell as usize];
+    let theirs = S::from_words(&pos.occupied[by as usize]);
+    for dir in &t.attack_dirs[by as usize][S::tables(t).leap_groups[by as usize].leaps..] {
+        let ray = S::dir_masks(dir)[cell as usize];
         let hits = ray & occ;
-        if ray & theirs == 0 {
+        if ray & theirs == S::EMPTY {
             continue; // no piece of `by` on the ray
         }
         let b = nearest(hits, dir.ascending);
@@ -178,7 +179,7 @@ pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, 
         // `occ` may differ from the board (a move being tested): a cell occupied
         // in `occ` but empty on the board holds one of the mover's pieces.
         if code != 0 && color_of(code) == by {
-            let d = before(ray, b, dir.ascending).count_ones() as usize;
+            let d = before(ray, b, dir.ascending).count() as usize;
             if dir.reach[d] >> kind_of(code) & 1 != 0 {
                 return true;
             }
@@ -188,47 +189,47 @@ pub(super) fn attacked_small(t: &Tables, pos: &Position, cell: Cell, by: Color, 
 }
 
 /// The cells of `by`'s pieces that attack `cell` by a leap
-/// ([`Tables::leap_groups`]), on a board of at most 64 cells; `occ` is
-/// every occupied cell.
+/// ([`crate::engine::tables::BitTables::leap_groups`]), on a board of at
+/// most 128 cells; `occ` is every occupied cell.
 #[inline]
-fn leaping_attackers(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: u64) -> u64 {
-    let theirs = pos.occupied[by as usize][0];
-    let mut found = 0;
-    for (kinds, masks) in &t.leap_groups[by as usize].groups {
+fn leaping_attackers<S: CellSet>(t: &Tables, pos: &Position, cell: Cell, by: Color, occ: S) -> S {
+    let theirs = S::from_words(&pos.occupied[by as usize]);
+    let mut found = S::EMPTY;
+    for (kinds, masks) in &S::tables(t).leap_groups[by as usize].groups {
         let mut hits = masks[cell as usize] & occ & theirs;
-        while hits != 0 {
-            let b = hits.trailing_zeros();
-            hits &= hits - 1;
+        while hits != S::EMPTY {
+            let b = hits.first();
+            hits = hits.rest();
             if kinds >> kind_of(pos.board[b as usize]) & 1 != 0 {
-                found |= 1 << b;
+                found |= S::bit(b as usize);
             }
         }
     }
     found
 }
 
-/// What the royal piece's safety allows, on a board of at most 64 cells.
-pub(super) struct Safety {
+/// What the royal piece's safety allows, on a board of at most 128 cells.
+pub(super) struct Safety<S> {
     /// How many enemy pieces attack the royal piece.
     pub(super) checkers: u32,
     /// Cells a move of another piece must land on to answer the check (the
     /// checker and the cells between); every cell when not in check.
-    pub(super) resolve: u64,
+    pub(super) resolve: S,
     /// Pinned pieces of the side to move.
-    pub(super) pinned: u64,
+    pub(super) pinned: S,
 }
 
 /// [`king_safety`] with bitsets, also finding the checkers.
 #[inline]
-pub(super) fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Color, occ: u64) -> Safety {
-    let mut s = Safety { checkers: 0, resolve: 0, pinned: 0 };
+pub(super) fn king_safety_small<S: CellSet>(t: &Tables, pos: &Position, king: Cell, us: Color, occ: S) -> Safety<S> {
+    let mut s = Safety { checkers: 0, resolve: S::EMPTY, pinned: S::EMPTY };
     let leapers = leaping_attackers(t, pos, king, us ^ 1, occ);
-    s.checkers = leapers.count_ones();
+    s.checkers = leapers.count();
     s.resolve = leapers;
-    let theirs = pos.occupied[(us ^ 1) as usize][0];
-    for dir in &t.attack_dirs[(us ^ 1) as usize][t.leap_groups[(us ^ 1) as usize].leaps..] {
-        let ray = dir.masks[king as usize];
-        if ray & theirs == 0 {
+    let theirs = S::from_words(&pos.occupied[(us ^ 1) as usize]);
+    for dir in &t.attack_dirs[(us ^ 1) as usize][S::tables(t).leap_groups[(us ^ 1) as usize].leaps..] {
+        let ray = S::dir_masks(dir)[king as usize];
+        if ray & theirs == S::EMPTY {
             continue; // no enemy piece on the ray: no check, no pin
         }
         let hits = ray & occ;
@@ -236,27 +237,27 @@ pub(super) fn king_safety_small(t: &Tables, pos: &Position, king: Cell, us: Colo
         let code = pos.board[b as usize];
         if color_of(code) != us {
             let between = before(ray, b, dir.ascending);
-            if dir.reach[between.count_ones() as usize] >> kind_of(code) & 1 != 0 {
+            if dir.reach[between.count() as usize] >> kind_of(code) & 1 != 0 {
                 s.checkers += 1;
-                s.resolve |= between | 1 << b;
+                s.resolve |= between | S::bit(b as usize);
             }
             continue;
         }
-        let rest = hits & !(1u64 << b);
-        if !dir.slides || rest == 0 {
+        let rest = hits & !S::bit(b as usize);
+        if !dir.slides || rest == S::EMPTY {
             continue;
         }
         let b2 = nearest(rest, dir.ascending);
         let code2 = pos.board[b2 as usize];
         if color_of(code2) != us {
-            let d = before(ray, b2, dir.ascending).count_ones() as usize;
+            let d = before(ray, b2, dir.ascending).count() as usize;
             if dir.reach[d] >> kind_of(code2) & 1 != 0 {
-                s.pinned |= 1 << b;
+                s.pinned |= S::bit(b as usize);
             }
         }
     }
     if s.checkers == 0 {
-        s.resolve = !0;
+        s.resolve = S::FULL;
     }
     s
 }

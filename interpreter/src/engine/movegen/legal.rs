@@ -2,7 +2,7 @@
 //! generation with pins and checks found once, and bulk counting at perft leaves.
 
 use super::*;
-use crate::engine::tables::SmallMoves;
+use crate::engine::tables::{CellSet, SmallMoves};
 
 /// The legal moves by the definition alone: every pseudo-legal move, drop and
 /// castling tried on a copy, with the walking attack test. Slow; the reference
@@ -76,14 +76,15 @@ impl<'a> Trial<'a> {
 /// with bitsets and ride lookups, and the entry they came from; `None` when
 /// one of its parts needs the general walker ([`SmallMoves::general`]).
 #[inline(always)]
-pub(super) fn landing_small(t: &Tables, kc: usize, from: Cell, occ: u64, enemy: u64) -> Option<(u64, &SmallMoves)> {
-    let entry = &t.small_moves[kc * t.ncells + from as usize];
+pub(super) fn landing_small<S: CellSet>(t: &Tables, kc: usize, from: Cell, occ: S, enemy: S) -> Option<(S, &SmallMoves<S>)> {
+    let bits = S::tables(t);
+    let entry = &bits.moves[kc * t.ncells + from as usize];
     if entry.general {
         return None;
     }
     let (mut quiet, mut capture) = (entry.quiet_leaps, entry.capture_leaps);
-    for lookup in &t.reach_lookups[entry.rides.0 as usize..entry.rides.1 as usize] {
-        let reach = t.reach[lookup.slot(occ)];
+    for lookup in &bits.lookups[entry.rides.0 as usize..entry.rides.1 as usize] {
+        let reach = bits.reach[lookup.slot(occ)];
         quiet |= reach & lookup.quiet;
         capture |= reach & lookup.capture;
     }
@@ -94,8 +95,8 @@ pub(super) fn landing_small(t: &Tables, kc: usize, from: Cell, occ: u64, enemy: 
 
 /// The number of moves landing on `cells` from `entry`'s cell, each promotion choice counted.
 #[inline(always)]
-pub(super) fn moves_onto(entry: &SmallMoves, cells: u64) -> u64 {
-    cells.count_ones() as u64 + (cells & entry.promo_cells).count_ones() as u64 * entry.promo_extra as u64
+pub(super) fn moves_onto<S: CellSet>(entry: &SmallMoves<S>, cells: S) -> u64 {
+    cells.count() as u64 + (cells & entry.promo_cells).count() as u64 * entry.promo_extra as u64
 }
 
 /// Appends the legal moves of the side to move, each chance outcome (the
@@ -251,7 +252,9 @@ pub fn count_legal(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Mo
 /// move touched ([`count_legal_kept`]).
 pub enum KeptCounts {
     /// Boards of at most 64 cells, counted from the tables.
-    Bitsets(Box<BitsetCounts>),
+    Bitsets(Box<BitsetCounts<u64, 64>>),
+    /// Boards of 65 to 128 cells, counted from the tables.
+    WideBitsets(Box<BitsetCounts<u128, 128>>),
     /// Larger boards, counted by the walker.
     Walks(Box<WalkCounts>),
 }
@@ -264,51 +267,66 @@ impl KeptCounts {
         if t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
             return None;
         }
-        Some(if t.small { KeptCounts::Bitsets(Box::new(BitsetCounts::new(t, parent))) } else { KeptCounts::Walks(Box::new(WalkCounts::new(t, parent))) })
+        Some(if t.small {
+            KeptCounts::Bitsets(Box::new(BitsetCounts::new(t, parent)))
+        } else if t.wide {
+            KeptCounts::WideBitsets(Box::new(BitsetCounts::new(t, parent)))
+        } else {
+            KeptCounts::Walks(Box::new(WalkCounts::new(t, parent)))
+        })
     }
 }
 
-/// [`KeptCounts`] on a board of at most 64 cells.
-pub struct BitsetCounts {
+/// [`KeptCounts`] on a board of at most `N` cells, as sets of width `S`
+/// (`u64` and 64, `u128` and 128).
+pub struct BitsetCounts<S, const N: usize> {
     /// The side whose pieces were counted: the side to move in the children.
     side: Color,
     /// The occupied cells of each color, and the walls, as counted.
-    occupied: [u64; 2],
-    walls: u64,
+    occupied: [S; 2],
+    walls: S,
     /// The cells of the counted pieces (not the royal piece, not those the walker counts).
-    counted: u64,
+    counted: S,
     /// Per cell of `counted`: its piece's moves (every cell may be landed on:
     /// the counts serve children not in check).
-    count: [u32; 64],
+    count: [u32; N],
     /// Per cell: the counted pieces whose moves depend on it.
-    dependents: [u64; 64],
+    dependents: [S; N],
     /// The sum of `count` over `counted`.
     total: u64,
 }
 
-impl BitsetCounts {
-    fn new(t: &Tables, parent: &Position) -> BitsetCounts {
+/// Every occupied cell of `pos` (pieces of both colors and walls), the
+/// enemy's of `us`, in the width `S`.
+#[inline(always)]
+fn occupancy<S: CellSet>(pos: &Position, us: Color) -> (S, S) {
+    let enemy = S::from_words(&pos.occupied[(us ^ 1) as usize]);
+    (S::from_words(&pos.occupied[us as usize]) | enemy | S::from_words(&pos.walls), enemy)
+}
+
+impl<S: CellSet, const N: usize> BitsetCounts<S, N> {
+    fn new(t: &Tables, parent: &Position) -> Self {
         let side = parent.side ^ 1;
-        let occupied = [parent.occupied[0][0], parent.occupied[1][0]];
-        let walls = parent.walls[0];
+        let occupied = [S::from_words(&parent.occupied[0]), S::from_words(&parent.occupied[1])];
+        let walls = S::from_words(&parent.walls);
         let occ = occupied[0] | occupied[1] | walls;
         let enemy = occupied[parent.side as usize];
-        let mut kept = BitsetCounts { side, occupied, walls, counted: 0, count: [0; 64], dependents: [0; 64], total: 0 };
-        let mut pieces = occupied[side as usize] & !(1u64 << parent.royal[side as usize]);
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as Cell;
-            pieces &= pieces - 1;
+        let mut kept = BitsetCounts { side, occupied, walls, counted: S::EMPTY, count: [0; N], dependents: [S::EMPTY; N], total: 0 };
+        let mut pieces = occupied[side as usize] & !S::bit(parent.royal[side as usize] as usize);
+        while pieces != S::EMPTY {
+            let from = pieces.first() as Cell;
+            pieces = pieces.rest();
             let kc = kind_of(parent.board[from as usize]) as usize * 2 + side as usize;
             let Some((cells, entry)) = landing_small(t, kc, from, occ, enemy) else { continue };
             let n = moves_onto(entry, cells);
             kept.count[from as usize] = n as u32;
             kept.total += n;
-            kept.counted |= 1 << from;
+            kept.counted |= S::bit(from as usize);
             let mut on = small_depends(t, entry, occ);
-            while on != 0 {
-                let c = on.trailing_zeros() as usize;
-                on &= on - 1;
-                kept.dependents[c] |= 1 << from;
+            while on != S::EMPTY {
+                let c = on.first() as usize;
+                on = on.rest();
+                kept.dependents[c] |= S::bit(from as usize);
             }
         }
         kept
@@ -317,28 +335,28 @@ impl BitsetCounts {
     /// [`count_by_tables`] for `pieces` of a child not in check: the kept
     /// counts of the pieces its move left alone, the rest counted.
     #[inline]
-    fn count(&self, t: &Tables, pos: &Position, pieces: u64, occ: u64, enemy: u64, ep_cells: u64) -> (u64, u64) {
-        if ep_cells != 0 {
+    fn count(&self, t: &Tables, pos: &Position, pieces: S, occ: S, enemy: S, ep_cells: S) -> (u64, S) {
+        if ep_cells != S::EMPTY {
             // Captures en passant are the walker's: count every piece afresh.
-            return count_by_tables(t, pos, pieces, occ, enemy, !0, ep_cells);
+            return count_by_tables(t, pos, pieces, occ, enemy, S::FULL, ep_cells);
         }
-        let mut changed = (pos.occupied[0][0] ^ self.occupied[0]) | (pos.occupied[1][0] ^ self.occupied[1]) | (pos.walls[0] ^ self.walls);
+        let mut changed = (S::from_words(&pos.occupied[0]) ^ self.occupied[0]) | (S::from_words(&pos.occupied[1]) ^ self.occupied[1]) | (S::from_words(&pos.walls) ^ self.walls);
         // Kept pieces whose count may differ: on a changed cell (taken),
         // depending on one, or no longer among `pieces` (pinned).
         let mut stale = (changed | !pieces) & self.counted;
-        while changed != 0 {
-            let c = changed.trailing_zeros() as usize;
-            changed &= changed - 1;
+        while changed != S::EMPTY {
+            let c = changed.first() as usize;
+            changed = changed.rest();
             stale |= self.dependents[c];
         }
         let mut total = self.total;
         let mut gone = stale;
-        while gone != 0 {
-            let c = gone.trailing_zeros() as usize;
-            gone &= gone - 1;
+        while gone != S::EMPTY {
+            let c = gone.first() as usize;
+            gone = gone.rest();
             total -= u64::from(self.count[c]);
         }
-        let (n, walked) = count_by_tables(t, pos, pieces & (stale | !self.counted), occ, enemy, !0, 0);
+        let (n, walked) = count_by_tables(t, pos, pieces & (stale | !self.counted), occ, enemy, S::FULL, S::EMPTY);
         (total + n, walked)
     }
 }
@@ -348,10 +366,11 @@ impl BitsetCounts {
 /// every cell up to and including the first occupied one (an `exactly`
 /// ride: its path and last cell).
 #[inline]
-fn small_depends(t: &Tables, entry: &SmallMoves, occ: u64) -> u64 {
+fn small_depends<S: CellSet>(t: &Tables, entry: &SmallMoves<S>, occ: S) -> S {
+    let bits = S::tables(t);
     let mut depends = entry.quiet_leaps | entry.capture_leaps;
-    for lookup in &t.reach_lookups[entry.rides.0 as usize..entry.rides.1 as usize] {
-        depends |= if lookup.plain { t.reach[lookup.slot(occ)] } else { lookup.mask | t.reach[lookup.slot(0)] };
+    for lookup in &bits.lookups[entry.rides.0 as usize..entry.rides.1 as usize] {
+        depends |= if lookup.plain { bits.reach[lookup.slot(occ)] } else { lookup.mask | bits.reach[lookup.slot(S::EMPTY)] };
     }
     depends
 }
@@ -464,16 +483,43 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
     }
-    if !t.small {
+    if t.small {
         let kept = match kept {
-            Some(KeptCounts::Walks(kept)) if kept.side == us => Some(&**kept),
+            Some(KeptCounts::Bitsets(kept)) => Some(&**kept),
             _ => None,
         };
-        return count_legal_walking(game, t, pos, scratch, kept);
+        return count_legal_bits(game, t, pos, scratch, kept);
     }
+    if t.wide {
+        let kept = match kept {
+            Some(KeptCounts::WideBitsets(kept)) => Some(&**kept),
+            _ => None,
+        };
+        return count_legal_wide(game, t, pos, scratch, kept);
+    }
+    let kept = match kept {
+        Some(KeptCounts::Walks(kept)) if kept.side == us => Some(&**kept),
+        _ => None,
+    };
+    count_legal_walking(game, t, pos, scratch, kept)
+}
+
+/// [`count_legal_bits`] for boards of 65 to 128 cells: a function of its
+/// own, so that the `u64` count inlined in [`count_legal_kept`] keeps its
+/// registers (with both inlined there, and both castling tests inlined in
+/// `castling_moves_with`, chess perft 5 ran 1% more instructions).
+#[inline(never)]
+fn count_legal_wide(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&BitsetCounts<u128, 128>>) -> u64 {
+    count_legal_bits(game, t, pos, scratch, kept)
+}
+
+/// [`count_legal_kept`] on a board of at most `N` cells, from the bitset
+/// tables of width `S` (one royal piece, plain attacks).
+#[inline(always)]
+fn count_legal_bits<S: CellSet, const N: usize>(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&BitsetCounts<S, N>>) -> u64 {
+    let us = pos.side;
     let king = pos.royal[us as usize];
-    let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
-    let enemy = pos.occupied[(us ^ 1) as usize][0];
+    let (occ, enemy) = occupancy::<S>(pos, us);
     let safety = king_safety_small(t, pos, king, us, occ);
     let checked = safety.checkers > 0;
     if checked && game.hand.is_some() {
@@ -484,12 +530,12 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     // The royal piece: each landing tested with it lifted.
     let mut count = 0u64;
     let kc = kind_of(pos.board[king as usize]) as usize * 2 + us as usize;
-    let without_king = occ & !(1u64 << king);
+    let without_king = occ & !S::bit(king as usize);
     match landing_small(t, kc, king, occ, enemy) {
-        Some((mut cells, entry)) if entry.promo_extra == 0 && entry.promo_cells == 0 => {
-            while cells != 0 {
-                let to = cells.trailing_zeros();
-                cells &= cells - 1;
+        Some((mut cells, entry)) if entry.promo_extra == 0 && entry.promo_cells == S::EMPTY => {
+            while cells != S::EMPTY {
+                let to = cells.first();
+                cells = cells.rest();
                 if !attacked_small(t, pos, to as Cell, us ^ 1, without_king) {
                     count += 1;
                 }
@@ -505,23 +551,23 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     }
     // The others: pinned pieces, en-passant takers and pieces whose parts the
     // tables do not hold are walked, and tried on a copy where needed.
-    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(0u64, |m, &c| m | 1 << c);
-    let others = pos.occupied[us as usize][0] & !(1u64 << king);
+    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(S::EMPTY, |m, &c| m | S::bit(c as usize));
+    let others = S::from_words(&pos.occupied[us as usize]) & !S::bit(king as usize);
     let (counted, mut walked) = match kept {
-        Some(KeptCounts::Bitsets(kept)) if !checked && kept.side == us => kept.count(t, pos, others & !safety.pinned, occ, enemy, ep_cells),
+        Some(kept) if !checked && kept.side == us => kept.count(t, pos, others & !safety.pinned, occ, enemy, ep_cells),
         _ => count_by_tables(t, pos, others & !safety.pinned, occ, enemy, safety.resolve, ep_cells),
     };
     count += counted;
     walked |= others & safety.pinned;
     let mut trial = Trial::new(game, t, pos);
-    while walked != 0 {
-        let from = walked.trailing_zeros() as Cell;
-        walked &= walked - 1;
+    while walked != S::EMPTY {
+        let from = walked.first() as Cell;
+        walked = walked.rest();
         let start = scratch.len();
         piece_moves_once(pos, t, from, scratch);
-        if checked || safety.pinned >> from & 1 != 0 {
+        if checked || safety.pinned.has(from as usize) {
             retain_from(scratch, start, |m| trial.legal(m));
-        } else if ep_cells != 0 {
+        } else if ep_cells != S::EMPTY {
             retain_from(scratch, start, |m| m.kind != MoveKind::EnPassant || trial.legal(m));
         }
     }
@@ -543,28 +589,28 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
 /// target in `ep_cells`. A small function of its own, so that its loop
 /// keeps everything in registers.
 #[inline(never)]
-fn count_by_tables(t: &Tables, pos: &Position, mut pieces: u64, occ: u64, enemy: u64, resolve: u64, ep_cells: u64) -> (u64, u64) {
+fn count_by_tables<S: CellSet>(t: &Tables, pos: &Position, mut pieces: S, occ: S, enemy: S, resolve: S, ep_cells: S) -> (u64, S) {
     let us = pos.side as usize;
     let kc_of = |from: Cell| kind_of(pos.board[from as usize]) as usize * 2 + us;
-    let mut walked = 0u64;
-    if ep_cells != 0 {
+    let mut walked = S::EMPTY;
+    if ep_cells != S::EMPTY {
         let mut scan = pieces;
-        while scan != 0 {
-            let from = scan.trailing_zeros() as Cell;
-            scan &= scan - 1;
-            if t.ep_reach[kc_of(from) * t.ncells + from as usize] & ep_cells != 0 {
-                walked |= 1 << from;
+        while scan != S::EMPTY {
+            let from = scan.first() as Cell;
+            scan = scan.rest();
+            if S::tables(t).ep_reach[kc_of(from) * t.ncells + from as usize] & ep_cells != S::EMPTY {
+                walked |= S::bit(from as usize);
             }
         }
         pieces &= !walked;
     }
     let mut count = 0u64;
-    while pieces != 0 {
-        let from = pieces.trailing_zeros() as Cell;
-        pieces &= pieces - 1;
+    while pieces != S::EMPTY {
+        let from = pieces.first() as Cell;
+        pieces = pieces.rest();
         match landing_small(t, kc_of(from), from, occ, enemy) {
             Some((cells, entry)) => count += moves_onto(entry, cells & resolve),
-            None => walked |= 1 << from,
+            None => walked |= S::bit(from as usize),
         }
     }
     (count, walked)

@@ -294,7 +294,7 @@ pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>
 /// Lowering and FEN parsing guarantee that king, partner and both destinations
 /// stand on one line of the file axis, so the cells between are a run of indices.
 pub(crate) fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
-    castling_moves_with(game, t, pos, out, t.simple_attacks && t.small && game.explosion.is_none());
+    castling_moves_with(game, t, pos, out, t.simple_attacks && (t.small || t.wide) && game.explosion.is_none());
 }
 
 /// The piece that castles for `color`: its royal piece where the castling
@@ -363,12 +363,8 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         // its destination is tested after the move, with the partner gone).
         let them = us as Color ^ 1;
         if royal && bitsets {
-            let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
-            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
-                continue;
-            }
-            let after = (occ & !(1u64 << king) & !(1u64 << rook)) | 1u64 << kt | 1u64 << rt;
-            if attacked_small(t, pos, kt, them, after) {
+            let safe = if t.small { castling_safe::<u64>(t, pos, [king, rook, kt, rt], them) } else { castling_safe_wide(t, pos, [king, rook, kt, rt], them) };
+            if !safe {
                 continue;
             }
         } else if royal {
@@ -391,6 +387,25 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
             out.push(m);
         }
     }
+}
+
+/// Does a royal castler on `king` cross and reach only cells `them` does not
+/// attack, castling with the partner on `rook` to `kt` and `rt`? (Bitset
+/// tests of width `S`; its start was tested: not in check.)
+fn castling_safe<S: crate::engine::tables::CellSet>(t: &Tables, pos: &Position, [king, rook, kt, rt]: [Cell; 4], them: Color) -> bool {
+    let occ = S::from_words(&pos.occupied[0]) | S::from_words(&pos.occupied[1]) | S::from_words(&pos.walls);
+    if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && attacked_small(t, pos, c, them, occ)) {
+        return false;
+    }
+    let after = (occ & !S::bit(king as usize) & !S::bit(rook as usize)) | S::bit(kt as usize) | S::bit(rt as usize);
+    !attacked_small(t, pos, kt, them, after)
+}
+
+/// [`castling_safe`] on boards of 65 to 128 cells, kept out of
+/// [`castling_moves_with`] (where the `u64` test is inlined).
+#[inline(never)]
+fn castling_safe_wide(t: &Tables, pos: &Position, cells: [Cell; 4], them: Color) -> bool {
+    castling_safe::<u128>(t, pos, cells, them)
 }
 
 /// Does the piece of `by` on `from` attack `cell`: could it capture an

@@ -1,4 +1,4 @@
-//! Ride lookups for boards of at most 64 cells: the cells that a group of
+//! Ride lookups for boards of at most 128 cells: the cells that a group of
 //! rides (or `exactly` rides) of one piece reaches from one cell, for every
 //! occupancy of the cells that can block them, found by one multiply and one
 //! load (a "magic" index, as chess engines look up sliders) instead of a
@@ -11,7 +11,13 @@
 //! including the first occupied one (a ride), or the last cell when every
 //! cell before it is empty (`exactly`). Groups with the same rays share a
 //! table, whatever piece they belong to.
+//!
+//! The sets are [`CellSet`]s: `u64` on boards of at most 64 cells, `u128`
+//! on boards of 65 to 128, whose masked occupancy is folded into one `u64`
+//! (its high half rotated onto the low one where no cell of the mask meets
+//! another) before the multiply.
 
+use super::cellset::CellSet;
 use crate::model::geometry::Cell;
 use std::collections::HashMap;
 
@@ -22,30 +28,33 @@ const MAX_BITS: u32 = 12;
 
 /// One lookup: a group of rides of one piece from one cell.
 #[derive(Clone, Copy, Debug)]
-pub struct ReachLookup {
+pub struct ReachLookup<S = u64> {
     /// The cells whose occupancy decides what the rides reach.
-    pub mask: u64,
-    /// The multiplier that maps each occupancy of `mask` to its slot.
+    pub mask: S,
+    /// The multiplier that maps each occupancy of `mask` (folded) to its slot.
     pub magic: u64,
     /// Every cell when the rides may end on an empty cell, else none.
-    pub quiet: u64,
+    pub quiet: S,
     /// Every cell when the rides may end by capturing, else none.
-    pub capture: u64,
+    pub capture: S,
     /// The table's first slot in [`ReachBuilder::reach`].
     pub offset: u32,
     /// `64 - bits`: the slot is the product's top `bits` bits.
     pub shift: u8,
+    /// The rotation that folds the masked occupancy into one word
+    /// ([`CellSet::fold`]; 0 for `u64`).
+    pub fold: u8,
     /// No ride of the group is `exactly`: what it reaches (every cell up
     /// to and including the first occupied one) is also every cell whose
     /// occupancy decided it.
     pub plain: bool,
 }
 
-impl ReachLookup {
+impl<S: CellSet> ReachLookup<S> {
     /// The slot in the reach table for the occupied cells `occ`.
     #[inline(always)]
-    pub fn slot(&self, occ: u64) -> usize {
-        self.offset as usize + ((occ & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+    pub fn slot(&self, occ: S) -> usize {
+        self.offset as usize + ((occ & self.mask).fold(u32::from(self.fold)).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 
@@ -60,19 +69,24 @@ pub struct RideCells {
 }
 
 /// Builds the shared reach table and the lookups into it.
-#[derive(Default)]
-pub struct ReachBuilder {
+pub struct ReachBuilder<S> {
     /// Every group's table, one after another.
-    pub reach: Vec<u64>,
-    /// The lookup already built for a set of rides.
-    built: HashMap<Vec<RideCells>, (u32, u64, u8)>,
+    pub reach: Vec<S>,
+    /// The lookup already built for a set of rides: offset, magic, shift, fold.
+    built: HashMap<Vec<RideCells>, (u32, u64, u8, u8)>,
 }
 
-impl ReachBuilder {
+impl<S> Default for ReachBuilder<S> {
+    fn default() -> Self {
+        ReachBuilder { reach: Vec::new(), built: HashMap::new() }
+    }
+}
+
+impl<S: CellSet> ReachBuilder<S> {
     /// The lookups for the rides of one piece from one cell, given as
     /// `(rides, quiet, capture)` groups; `None` when some ride depends on
     /// more than [`MAX_BITS`] cells (it is walked instead).
-    pub fn lookups(&mut self, from: Cell, rides: Vec<(RideCells, bool, bool)>) -> Option<Vec<ReachLookup>> {
+    pub fn lookups(&mut self, from: Cell, rides: Vec<(RideCells, bool, bool)>) -> Option<Vec<ReachLookup<S>>> {
         let mut out = Vec::new();
         for group in pair_lines(from, rides) {
             let (quiet, capture) = (group[0].1, group[0].2);
@@ -92,30 +106,39 @@ impl ReachBuilder {
     }
 
     /// The table of one group of rides (built once per distinct group).
-    fn lookup(&mut self, rides: &[RideCells]) -> Option<ReachLookup> {
-        let mask = blockers(rides);
-        let bits = mask.count_ones();
+    fn lookup(&mut self, rides: &[RideCells]) -> Option<ReachLookup<S>> {
+        let mask: S = blockers(rides);
+        let bits = mask.count();
         if bits > MAX_BITS {
             return None;
         }
         let mut key = rides.to_vec();
         key.sort_by(|a, b| (&a.cells, a.exact).cmp(&(&b.cells, b.exact)));
-        let (offset, magic, shift) = match self.built.get(&key) {
+        let (offset, magic, shift, fold) = match self.built.get(&key) {
             Some(&found) => found,
             None => {
-                let (magic, table, shift) = find_magic(rides, mask, bits)?;
+                let fold = fold_of(mask)?;
+                let (magic, table, shift) = find_magic(rides, mask, bits, fold)?;
                 let offset = self.reach.len() as u32;
                 self.reach.extend(table);
-                self.built.insert(key, (offset, magic, shift));
-                (offset, magic, shift)
+                self.built.insert(key, (offset, magic, shift, fold));
+                (offset, magic, shift, fold)
             }
         };
-        Some(ReachLookup { mask, magic, quiet: 0, capture: 0, offset, shift, plain: rides.iter().all(|r| !r.exact) })
+        let plain = rides.iter().all(|r| !r.exact);
+        Some(ReachLookup { mask, magic, quiet: S::EMPTY, capture: S::EMPTY, offset, shift, fold, plain })
     }
 }
 
-fn full(yes: bool) -> u64 {
-    if yes { !0 } else { 0 }
+fn full<S: CellSet>(yes: bool) -> S {
+    if yes { S::FULL } else { S::EMPTY }
+}
+
+/// A rotation that folds `mask` into one word without two of its cells
+/// meeting ([`CellSet::fold`]): then every occupancy of the mask folds to
+/// a word of its own. `None` if there is none (a mask this small always has one).
+fn fold_of<S: CellSet>(mask: S) -> Option<u8> {
+    (0..64u8).find(|&k| mask.fold(u32::from(k)).count_ones() == mask.count())
 }
 
 /// Groups rides in pairs whose first steps go opposite ways from `from`
@@ -138,27 +161,27 @@ fn pair_lines(from: Cell, mut rides: Vec<(RideCells, bool, bool)>) -> Vec<Vec<(R
 }
 
 /// The cells whose occupancy decides what `rides` reach: all but each ride's last.
-fn blockers(rides: &[RideCells]) -> u64 {
+fn blockers<S: CellSet>(rides: &[RideCells]) -> S {
     rides
         .iter()
         .flat_map(|r| r.cells.split_last().map_or(&[][..], |(_, before)| before))
-        .fold(0, |m, &c| m | 1 << c)
+        .fold(S::EMPTY, |m, &c| m | S::bit(c as usize))
 }
 
 /// The cells `rides` reach when `occ` is occupied.
-fn reach_of(rides: &[RideCells], occ: u64) -> u64 {
-    let mut reach = 0;
+fn reach_of<S: CellSet>(rides: &[RideCells], occ: S) -> S {
+    let mut reach = S::EMPTY;
     for ride in rides {
         let Some((&last, before)) = ride.cells.split_last() else { continue };
         if ride.exact {
-            if before.iter().all(|&c| occ >> c & 1 == 0) {
-                reach |= 1 << last;
+            if before.iter().all(|&c| !occ.has(c as usize)) {
+                reach |= S::bit(last as usize);
             }
             continue;
         }
         for &c in &ride.cells {
-            reach |= 1 << c;
-            if occ >> c & 1 != 0 {
+            reach |= S::bit(c as usize);
+            if occ.has(c as usize) {
                 break;
             }
         }
@@ -172,27 +195,26 @@ fn reach_of(rides: &[RideCells], occ: u64) -> u64 {
 /// with a fixed seed, so tables are the same on every run; `None` if none
 /// is found within the tries. Masks of up to 8 cells get a table of twice
 /// 2^bits slots (a few kilobytes at most), where a multiplier is found in
-/// far fewer tries.
-fn find_magic(rides: &[RideCells], mask: u64, bits: u32) -> Option<(u64, Vec<u64>, u8)> {
+/// far fewer tries. The multiplier works on occupancies folded by `fold`.
+fn find_magic<S: CellSet>(rides: &[RideCells], mask: S, bits: u32, fold: u8) -> Option<(u64, Vec<S>, u8)> {
     if bits == 0 {
-        return Some((0, vec![reach_of(rides, 0)], 63));
+        return Some((0, vec![reach_of(rides, S::EMPTY)], 63));
     }
-    // Every occupancy of the mask (the carry-rippler enumeration) and its reach.
-    let mut cases = Vec::with_capacity(1 << bits);
-    let mut sub = 0u64;
-    loop {
-        cases.push((sub, reach_of(rides, sub)));
-        sub = sub.wrapping_sub(mask) & mask;
-        if sub == 0 {
-            break;
-        }
-    }
+    // Every occupancy of the mask (folded) and its reach: each subset of
+    // the mask's cells, the cells taken as the bits of a counter.
+    let cells: Vec<usize> = (0..128).filter(|&c| c < 8 * std::mem::size_of::<S>() && mask.has(c)).collect();
+    let cases: Vec<(u64, S)> = (0..1u64 << bits)
+        .map(|n| {
+            let sub = cells.iter().enumerate().filter(|&(i, _)| n >> i & 1 != 0).fold(S::EMPTY, |m, (_, &c)| m | S::bit(c));
+            (sub.fold(u32::from(fold)), reach_of(rides, sub))
+        })
+        .collect();
     let slots = if bits <= 8 { bits + 1 } else { bits };
     let shift = 64 - slots;
     let size = 1usize << slots;
-    let mut table = vec![0u64; size];
+    let mut table = vec![S::EMPTY; size];
     let mut stamp = vec![0u32; size];
-    let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ mask;
+    let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ mask.fold(u32::from(fold));
     let mut random = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -227,7 +249,7 @@ mod tests {
     /// every occupancy of the rank: the lookup agrees with walking the rays.
     #[test]
     fn a_line_lookup_agrees_with_walking_for_every_occupancy() {
-        let mut b = ReachBuilder::default();
+        let mut b = ReachBuilder::<u64>::default();
         let rides = vec![(ride(&[28, 29, 30, 31], false), true, true), (ride(&[26, 25, 24], false), true, true)];
         let ls = b.lookups(27, rides.clone()).expect("a rank needs 5 cells");
         assert_eq!(ls.len(), 1, "the two halves of the rank form one line");
@@ -242,11 +264,30 @@ mod tests {
         assert_eq!(b.reach[ls[0].slot(f4_b4)], 1 << 28 | 1 << 29 | 1 << 26 | 1 << 25);
     }
 
+    /// A rook's rank through e7 on a 10x8 board (cells 60..70, e7 = 64):
+    /// the rank crosses from the low half of a `u128` to the high one, and
+    /// for every occupancy of it the folded lookup agrees with walking.
+    #[test]
+    fn a_wide_line_lookup_agrees_with_walking_for_every_occupancy() {
+        let mut b = ReachBuilder::<u128>::default();
+        let rides = vec![(ride(&[65, 66, 67, 68, 69], false), true, true), (ride(&[63, 62, 61, 60], false), true, true)];
+        let ls = b.lookups(64, rides.clone()).expect("a rank needs 7 cells");
+        assert_eq!(ls.len(), 1);
+        let all: Vec<RideCells> = rides.into_iter().map(|r| r.0).collect();
+        for occ in 0..1024u128 {
+            let occ = occ << 60 & !(1 << 64);
+            assert_eq!(b.reach[ls[0].slot(occ)], reach_of(&all, occ), "occupancy {occ:#x}");
+        }
+        // By hand: with g7 (66) and c7 (62) occupied, f7 g7 d7 c7.
+        let g7_c7 = 1u128 << 66 | 1 << 62;
+        assert_eq!(b.reach[ls[0].slot(g7_c7)], 1 << 65 | 1 << 66 | 1 << 63 | 1 << 62);
+    }
+
     /// A pawn's double step from e2 (12) over e3 (20) to e4 (28): reached
     /// only while e3 is empty, whatever stands on e4.
     #[test]
     fn an_exact_ride_reaches_its_last_cell_over_empty_cells() {
-        let mut b = ReachBuilder::default();
+        let mut b = ReachBuilder::<u64>::default();
         let ls = b.lookups(12, vec![(ride(&[20, 28], true), true, false)]).expect("one blocker cell");
         assert_eq!(ls[0].quiet, !0);
         assert_eq!(ls[0].capture, 0);
@@ -259,7 +300,7 @@ mod tests {
     /// not paired; two pieces with the same line share one table.
     #[test]
     fn groups_pair_alike_rides_and_share_tables() {
-        let mut b = ReachBuilder::default();
+        let mut b = ReachBuilder::<u64>::default();
         let split = b.lookups(27, vec![(ride(&[28, 29], false), true, false), (ride(&[26, 25], false), false, true)]).expect("small");
         assert_eq!(split.len(), 2);
         let size = b.reach.len();
