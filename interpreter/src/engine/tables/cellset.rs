@@ -56,41 +56,49 @@ pub trait CellSet:
     fn dir_masks(dir: &AttackDir) -> &[Self];
 }
 
+/// The methods both widths write alike: `$word` the machine word, `$top`
+/// its highest bit.
+macro_rules! word_ops {
+    ($word:ty, $top:expr) => {
+        #[inline(always)]
+        fn bit(c: usize) -> $word {
+            1 << c
+        }
+        #[inline(always)]
+        fn has(self, c: usize) -> bool {
+            self >> c & 1 != 0
+        }
+        #[inline(always)]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline(always)]
+        fn first(self) -> u32 {
+            self.trailing_zeros()
+        }
+        #[inline(always)]
+        fn last(self) -> u32 {
+            $top - self.leading_zeros()
+        }
+        #[inline(always)]
+        fn rest(self) -> $word {
+            self & self.wrapping_sub(1)
+        }
+        #[inline(always)]
+        fn below(c: u32) -> $word {
+            ((1 as $word) << c) - 1
+        }
+        #[inline(always)]
+        fn through(c: u32) -> $word {
+            (((1 as $word) << c) << 1).wrapping_sub(1)
+        }
+    };
+}
+
 impl CellSet for u64 {
     const EMPTY: u64 = 0;
     const FULL: u64 = !0;
-    #[inline(always)]
-    fn bit(c: usize) -> u64 {
-        1 << c
-    }
-    #[inline(always)]
-    fn has(self, c: usize) -> bool {
-        self >> c & 1 != 0
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn first(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn last(self) -> u32 {
-        63 - self.leading_zeros()
-    }
-    #[inline(always)]
-    fn rest(self) -> u64 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline(always)]
-    fn below(c: u32) -> u64 {
-        (1u64 << c) - 1
-    }
-    #[inline(always)]
-    fn through(c: u32) -> u64 {
-        ((1u64 << c) << 1).wrapping_sub(1)
-    }
+    word_ops!(u64, 63);
     #[inline(always)]
     fn from_words(words: &[u64]) -> u64 {
         words[0]
@@ -112,38 +120,7 @@ impl CellSet for u64 {
 impl CellSet for u128 {
     const EMPTY: u128 = 0;
     const FULL: u128 = !0;
-    #[inline(always)]
-    fn bit(c: usize) -> u128 {
-        1 << c
-    }
-    #[inline(always)]
-    fn has(self, c: usize) -> bool {
-        self >> c & 1 != 0
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn first(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn last(self) -> u32 {
-        127 - self.leading_zeros()
-    }
-    #[inline(always)]
-    fn rest(self) -> u128 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline(always)]
-    fn below(c: u32) -> u128 {
-        (1u128 << c) - 1
-    }
-    #[inline(always)]
-    fn through(c: u32) -> u128 {
-        ((1u128 << c) << 1).wrapping_sub(1)
-    }
+    word_ops!(u128, 127);
     #[inline(always)]
     fn from_words(words: &[u64]) -> u128 {
         u128::from(words[0]) | u128::from(words[1]) << 64
