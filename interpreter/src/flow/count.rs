@@ -39,10 +39,7 @@ impl Variant {
             let runs = crate::engine::cond::RunMemo::default();
             let mut n = 0;
             for a in self.obligation_candidates(pos, &head) {
-                let next = if matches!(a, Action::Activate { .. }) { self.apply_frame_only(pos, &a, &runs) } else { self.apply(pos, &a) };
-                if self.completable(&next) {
-                    n += if in_ply(&next) { self.count_complete(&next) } else { 1 };
-                }
+                n += self.plies_through(&self.apply_keeping_runs(pos, &a, &runs));
             }
             return n;
         }
@@ -67,6 +64,19 @@ impl Variant {
             .sum()
     }
 
+    /// The complete plies through `next`, the position after a decision:
+    /// none when its ply cannot be completed legally, else its own end (1)
+    /// or the complete plies that finish it.
+    fn plies_through(&self, next: &Position) -> u64 {
+        if !self.completable(next) {
+            0
+        } else if in_ply(next) {
+            self.count_complete(next)
+        } else {
+            1
+        }
+    }
+
     /// [`Self::count_complete`] at a node between plies in play where a
     /// move's ply may not end with it or its end moves a level (the moves
     /// `judged` lists).
@@ -88,10 +98,7 @@ impl Variant {
         let mut n = 0;
         for m in self.offered_moves(pos, &t) {
             if watch.may_fire(&m, mover) {
-                let next = self.apply(pos, &Action::Move(m));
-                if self.completable(&next) {
-                    n += if in_ply(&next) { self.count_complete(&next) } else { 1 };
-                }
+                n += self.plies_through(&self.apply(pos, &Action::Move(m)));
                 continue;
             }
             // Made in the frame of now, judged in the frame of the ply's end.

@@ -356,8 +356,7 @@ impl Variant {
         let runs = crate::engine::cond::RunMemo::default();
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
-                let next = if matches!(a, Action::Activate { .. }) { self.apply_frame_only(pos, &a, &runs) } else { self.apply(pos, &a) };
-                self.completable_from(&next, search)
+                self.completable_from(&self.apply_keeping_runs(pos, &a, &runs), search)
             });
         search.path.pop();
         if !done {
@@ -381,12 +380,14 @@ impl Variant {
         self.apply_inner(pos, action, None, None)
     }
 
-    /// [`Variant::apply`] of an action that changes the frame only (an
-    /// activation), with the runs of pieces the rules look for after it
-    /// kept in `runs` for the next such action from `pos`: those that do
-    /// not depend on the frame are the same for all of them.
-    pub(super) fn apply_frame_only(&self, pos: &Position, action: &Action, runs: &crate::engine::cond::RunMemo) -> Position {
-        debug_assert!(matches!(action, Action::Activate { .. }));
+    /// [`Variant::apply`], with the runs of pieces that the rules look for
+    /// after an activation kept in `runs` for the next action from `pos`:
+    /// an activation changes the frame only, so the runs that do not depend
+    /// on it are the same for all of them. Other actions ignore `runs`.
+    pub(super) fn apply_keeping_runs(&self, pos: &Position, action: &Action, runs: &crate::engine::cond::RunMemo) -> Position {
+        if !matches!(action, Action::Activate { .. }) {
+            return self.apply(pos, action);
+        }
         let next = self.apply_inner(pos, action, None, Some(runs));
         runs.forget_frame(&self.game);
         next
@@ -401,7 +402,7 @@ impl Variant {
 
     /// The decision, then what it leads to ([`Self::owe_or_end`]); `runs`:
     /// runs of pieces already found on the board after it (see
-    /// [`Self::apply_frame_only`]).
+    /// [`Self::apply_keeping_runs`]).
     fn apply_inner(&self, pos: &Position, action: &Action, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) -> Position {
         let mut next = pos.clone();
         let head = pos.flow.as_ref().and_then(|f| f.queue.first().copied());
