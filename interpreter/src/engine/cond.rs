@@ -239,7 +239,37 @@ struct Runs {
     owner: Color,
     kind: Option<crate::model::KindId>,
     axis: usize,
-    lengths: Vec<u32>,
+    lengths: RunLengths,
+}
+
+/// A set of distinct run lengths: those under 64 as bits, any longer one
+/// listed (so that finding the runs allocates nothing on the usual boards).
+#[derive(Debug, Default)]
+struct RunLengths {
+    short: u64,
+    long: Vec<u32>,
+}
+
+impl RunLengths {
+    fn insert(&mut self, n: u32) {
+        if n < 64 {
+            self.short |= 1 << n;
+        } else if !self.long.contains(&n) {
+            self.long.push(n);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut bits = self.short;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let n = bits.trailing_zeros();
+                bits &= bits - 1;
+                n
+            })
+        })
+        .chain(self.long.iter().copied())
+    }
 }
 
 impl RunMemo {
@@ -493,9 +523,9 @@ impl Cx<'_> {
         match a {
             Atom::Line { length, pieces, axes } => {
                 let runs = self.run_lengths(*pieces, axes);
-                if runs.iter().any(|&n| n > length.hi) {
+                if runs.iter().any(|n| n > length.hi) {
                     // Too long: pieces to take away.
-                    return runs.iter().map(|&n| off(*length, n)).min().unwrap_or(1).max(1);
+                    return runs.iter().map(|n| off(*length, n)).min().unwrap_or(1).max(1);
                 }
                 self.window_shortfall(length.lo, *pieces, axes).max(1)
             }
@@ -559,12 +589,10 @@ impl Cx<'_> {
     /// The distinct lengths of the runs of the set's pieces along `axes`
     /// (each run once, from its first piece), in the position's frame: what
     /// a `line` test and its shortfall need.
-    fn run_lengths(&self, pieces: PieceSet, axes: &[usize]) -> Vec<u32> {
-        let mut out = Vec::with_capacity(8);
+    fn run_lengths(&self, pieces: PieceSet, axes: &[usize]) -> RunLengths {
+        let mut out = RunLengths::default();
         self.any_run(pieces, axes, |n| {
-            if !out.contains(&n) {
-                out.push(n);
-            }
+            out.insert(n);
             false
         });
         out
@@ -673,12 +701,12 @@ impl Cx<'_> {
         let Some(memo) = self.memo else { return self.any_run(pieces, axes, |n| length.contains(n)) };
         let owner = self.player(pieces.who);
         axes.iter().any(|&axis| {
-            let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axis == axis).map(|r| r.lengths.iter().any(|&n| length.contains(n)));
+            let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axis == axis).map(|r| r.lengths.iter().any(|n| length.contains(n)));
             if let Some(found) = found {
                 return found;
             }
             let lengths = self.run_lengths(pieces, &[axis]);
-            let found = lengths.iter().any(|&n| length.contains(n));
+            let found = lengths.iter().any(|n| length.contains(n));
             memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axis, lengths });
             found
         })

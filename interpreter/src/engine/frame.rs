@@ -63,10 +63,21 @@ impl LevelState {
 
 /// The levels' state; a position's `frame` is `None` exactly when every
 /// level is at rest.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct Frame {
     /// Per level (coordinate on the stacking axis).
     pub levels: Vec<LevelState>,
+}
+
+/// `clone_from` keeps the levels' storage (see [`crate::flow::Flow`]'s).
+impl Clone for Frame {
+    fn clone(&self) -> Self {
+        Frame { levels: self.levels.clone() }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.levels.clone_from(&src.levels);
+    }
 }
 
 impl Frame {

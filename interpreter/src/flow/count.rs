@@ -36,10 +36,15 @@ impl Variant {
             // Activations change the frame only: the runs of pieces that the
             // rules look for after them, along the axes that stay in a level,
             // are found once for all of them.
+            // Each action is made onto one copy of the node.
             let runs = crate::engine::cond::RunMemo::default();
+            let t = self.tables_for(pos);
+            let mut next = pos.clone();
             let mut n = 0;
             for a in self.obligation_candidates(pos, &head) {
-                n += self.plies_through(&self.apply_keeping_runs(pos, &a, &runs));
+                next.copy_from(pos, &t);
+                self.apply_keeping_runs(pos, &a, &mut next, &runs);
+                n += self.plies_through(&next);
             }
             return n;
         }
@@ -97,7 +102,7 @@ impl Variant {
         let mut scratch = pos.clone();
         let mut n = 0;
         for m in self.offered_moves(pos, &t) {
-            if watch.may_fire(&m, mover) {
+            if watch.may_fire(&m, mover, &t) {
                 n += self.plies_through(&self.apply(pos, &Action::Move(m)));
                 continue;
             }

@@ -316,11 +316,29 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
 pub enum Watch {
     /// No rule obliges: no move starts a longer ply.
     Nothing,
-    /// A rule can fire only after a move that puts a piece of one of these
-    /// (owner, kind) on a cell (`None`: any kind).
-    Placing(Vec<(Color, Option<crate::model::KindId>)>),
+    /// A rule can fire only after a move that lengthens one of these lines.
+    Placing(Vec<Lengthen>),
     /// Any move may make a rule fire: every move is tried.
     Anything,
+}
+
+/// A `line` a move must make for a rule's guard to hold after it: a run of
+/// `least` or more of `owner`'s pieces of `kind` (`None`: any kind) along
+/// one of `axes`, which none of them forms now. Only a move that puts such
+/// a piece on a cell can make one, and the run then passes through that
+/// cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lengthen {
+    owner: Color,
+    kind: Option<crate::model::KindId>,
+    /// The least length the guard accepts.
+    least: u32,
+    /// The axes to step along from the placed piece; empty when the
+    /// node's tables are not its frame's: then every move that places such
+    /// a piece is let through.
+    axes: Vec<usize>,
+    /// The cells of those pieces now.
+    cells: [u64; crate::engine::position::WORDS],
 }
 
 /// The pre-filter at `pos` (between plies, its side to move about to
@@ -337,10 +355,12 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     if !any(game) {
         return Watch::Nothing;
     }
-    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() {
+    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
         return Watch::Anything;
     }
     let mover = pos.side;
+    // Runs are stepped through the tables' arrays when they are the node's frame's.
+    let stepped = frame::tables_match(t, pos);
     let cells = game.geometry.cells() as u32;
     let mut placing = Vec::new();
     for rule in &game.rules {
@@ -355,12 +375,19 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
                 }
                 let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
                 let Some(lit) = line else { return Watch::Anything };
-                let Atom::Line { pieces, .. } = &lit.atom else { return Watch::Anything };
+                let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
                 let alone = crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] };
                 if crate::engine::cond::holds(game, t, pos, &alone, mover, subject) {
                     return Watch::Anything;
                 }
-                let entry = (resolve(pieces.who, mover, subject), pieces.kind);
+                let owner = resolve(pieces.who, mover, subject);
+                let mut cells = [0u64; crate::engine::position::WORDS];
+                for c in pos.cells_of(owner, t.nwords) {
+                    if pieces.kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k) {
+                        cells[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+                let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells };
                 if !placing.contains(&entry) {
                     placing.push(entry);
                 }
@@ -389,14 +416,16 @@ fn stays_false(game: &Game, pos: &Position, atom: &Atom) -> bool {
 impl Watch {
     /// May the move `m` of the side to move `mover` make a rule fire? (A
     /// move puts the moving piece on its target, as itself, its promotion
-    /// or the identity it is revealed as; castling is always let through.)
-    pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color) -> bool {
-        use crate::engine::position::{MoveKind, NO_KIND};
+    /// or the identity it is revealed as, and no other piece of the mover's
+    /// on any cell; castling, gating and a move that observation changed
+    /// are always let through.) `t` are the node's tables.
+    pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color, t: &Tables) -> bool {
+        use crate::engine::position::{MoveKind, NO_KIND, UNSEEN};
         match self {
             Watch::Nothing => false,
             Watch::Anything => true,
             Watch::Placing(list) => {
-                if m.kind == MoveKind::Castle {
+                if m.kind == MoveKind::Castle || m.gate != NO_KIND || m.observed != UNSEEN {
                     return true;
                 }
                 let placed = if m.is_promotion() {
@@ -406,8 +435,39 @@ impl Watch {
                 } else {
                     m.piece
                 };
-                list.iter().any(|&(owner, kind)| owner == mover && kind.is_none_or(|k| k == placed))
+                list.iter().any(|l| l.owner == mover && l.kind.is_none_or(|k| k == placed) && l.lengthened(m, t))
             }
         }
+    }
+}
+
+impl Lengthen {
+    /// Does the move `m` (which puts one of these pieces on `m.to`) make a
+    /// run of `least` or more through `m.to` along one of the axes?
+    fn lengthened(&self, m: &crate::engine::position::Move, t: &Tables) -> bool {
+        if self.axes.is_empty() {
+            return true;
+        }
+        let mut cells = self.cells;
+        if m.kind != crate::engine::position::MoveKind::Drop {
+            cells[m.from as usize / 64] &= !(1 << (m.from % 64));
+        }
+        cells[m.to as usize / 64] |= 1 << (m.to % 64);
+        let member = |c: Cell| c != crate::engine::position::NO_CELL && cells[c as usize / 64] >> (c % 64) & 1 != 0;
+        self.axes.iter().any(|&axis| {
+            let mut n = 1u32;
+            for forward in [true, false] {
+                let steps = t.unit_steps_along(axis, forward);
+                let mut at = m.to;
+                while let Some(c) = steps.get(at as usize).copied().filter(|&c| member(c)) {
+                    n += 1;
+                    at = c;
+                    if n >= self.least || n as usize > t.ncells {
+                        break;
+                    }
+                }
+            }
+            n >= self.least
+        })
     }
 }

@@ -115,7 +115,7 @@ impl Variant {
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
         for m in self.offered_moves(pos, t) {
-            if !watch.may_fire(&m, mover) {
+            if !watch.may_fire(&m, mover, &t) {
                 continue;
             }
             made.copy_from(pos, t);
@@ -254,7 +254,7 @@ impl Variant {
         let mover = pos.side;
         let mut out = Vec::new();
         for m in self.offered_moves(pos, &t) {
-            if watch.may_fire(&m, mover) {
+            if watch.may_fire(&m, mover, &t) {
                 let next = self.apply(pos, &Action::Move(m));
                 if self.completable(&next) {
                     out.push((m, next));
@@ -277,12 +277,12 @@ impl Variant {
     /// must not leave the player's own royal piece attacked).
     pub(super) fn obligation_candidates(&self, pos: &Position, head: &Obligation) -> Vec<Action> {
         let (player, kind, compulsory) = (head.player, head.kind, head.compulsory);
-        let mut view = pos.clone();
-        view.side = player;
-        view.flow = None;
         let t = self.tables_for(pos);
         let mut out: Vec<Action> = match kind {
             ActionKind::Move => {
+                let mut view = pos.clone();
+                view.side = player;
+                view.flow = None;
                 let mut moves = Vec::new();
                 movegen::legal_moves(&self.game, &self.tables_for(&view), &view, &mut moves);
                 moves.into_iter().map(Action::Move).collect()
@@ -354,9 +354,13 @@ impl Variant {
         // Some decision completes the ply (depth first, stopping at the
         // first; a waiver first, as it makes the least to test).
         let runs = crate::engine::cond::RunMemo::default();
+        let t = self.tables_for(pos);
+        let mut next = pos.clone();
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
-                self.completable_from(&self.apply_keeping_runs(pos, &a, &runs), search)
+                next.copy_from(pos, &t);
+                self.apply_keeping_runs(pos, &a, &mut next, &runs);
+                self.completable_from(&next, search)
             });
         search.path.pop();
         if !done {
@@ -380,17 +384,18 @@ impl Variant {
         self.apply_inner(pos, action, None, None)
     }
 
-    /// [`Variant::apply`], with the runs of pieces that the rules look for
-    /// after an activation kept in `runs` for the next action from `pos`:
-    /// an activation changes the frame only, so the runs that do not depend
-    /// on it are the same for all of them. Other actions ignore `runs`.
-    pub(super) fn apply_keeping_runs(&self, pos: &Position, action: &Action, runs: &crate::engine::cond::RunMemo) -> Position {
+    /// [`Variant::apply`] made onto `next`, a copy of `pos` (made with
+    /// [`Position::copy_from`], so that one position serves every decision
+    /// from `pos`), with the runs of pieces that the rules look for after an
+    /// activation kept in `runs` for the next action from `pos`: an
+    /// activation changes the frame only, so the runs that do not depend on
+    /// it are the same for all of them. Other actions ignore `runs`.
+    pub(super) fn apply_keeping_runs(&self, pos: &Position, action: &Action, next: &mut Position, runs: &crate::engine::cond::RunMemo) {
         if !matches!(action, Action::Activate { .. }) {
-            return self.apply(pos, action);
+            return self.apply_onto(pos, action, next, None, None);
         }
-        let next = self.apply_inner(pos, action, None, Some(runs));
+        self.apply_onto(pos, action, next, None, Some(runs));
         runs.forget_frame(&self.game);
-        next
     }
 
     /// [`Variant::apply`], telling `events` what the flow layer did after
@@ -405,6 +410,12 @@ impl Variant {
     /// [`Self::apply_keeping_runs`]).
     fn apply_inner(&self, pos: &Position, action: &Action, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) -> Position {
         let mut next = pos.clone();
+        self.apply_onto(pos, action, &mut next, events, runs);
+        next
+    }
+
+    /// [`Self::apply_inner`] onto `next`, which equals `pos`.
+    fn apply_onto(&self, pos: &Position, action: &Action, next: &mut Position, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) {
         let head = pos.flow.as_ref().and_then(|f| f.queue.first().copied());
         let t = &*self.tables_for(pos);
         match (action, head) {
@@ -412,7 +423,7 @@ impl Variant {
                 let us = pos.side;
                 next.make(m, &self.game, t);
                 if let Some(ph) = self.game.phases.get(phase::current(&self.game, pos)) {
-                    phase::castling_rights(&self.game, &ph.placement, &mut next, m, us);
+                    phase::castling_rights(&self.game, &ph.placement, next, m, us);
                 }
             }
             (Action::Move(m), Some(o)) => {
@@ -430,7 +441,7 @@ impl Variant {
                 next.put(*to, piece, t);
             }
             (Action::Activate { level, rows }, _) => {
-                frame::activate(&self.game, &mut next, *level, *rows);
+                frame::activate(&self.game, next, *level, *rows);
                 // The exiles queued after it take pieces from this level.
                 if let Some(flow) = next.flow.as_mut() {
                     for o in flow.queue.iter_mut().filter(|o| o.kind == ActionKind::Exile && o.level.is_none()) {
@@ -476,8 +487,7 @@ impl Variant {
                 flow.queue.remove(0);
             }
         }
-        self.owe_or_end(&mut next, events, runs);
-        next
+        self.owe_or_end(next, events, runs);
     }
 
     /// After a decision: drops the obligations at the head of the queue that

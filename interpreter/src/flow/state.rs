@@ -7,7 +7,7 @@ use crate::model::Color;
 
 /// The flow state of a position. `Position::flow` is `None` in play with no
 /// obligation pending, so classical games never carry one.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct Flow {
     /// The index of the current phase in `Game::phases`; `phases.len()` is play.
     pub phase: u8,
@@ -18,6 +18,22 @@ pub struct Flow {
     /// `(rule, player)`: optional steps waived in the ply in progress; the
     /// rule does not oblige that player again before the ply ends.
     pub waived: Vec<(u8, Color)>,
+}
+
+/// Cloned field by field so that `clone_from` keeps the vectors' storage
+/// ([`crate::engine::position::Position::copy_from`] reuses one position
+/// for every decision from a node).
+impl Clone for Flow {
+    fn clone(&self) -> Self {
+        Flow { phase: self.phase, queue: self.queue.clone(), out: self.out.clone(), waived: self.waived.clone() }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.phase = src.phase;
+        self.queue.clone_from(&src.queue);
+        self.out.clone_from(&src.out);
+        self.waived.clone_from(&src.waived);
+    }
 }
 
 /// A decision a player owes before the turn passes.
