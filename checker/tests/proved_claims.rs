@@ -104,7 +104,7 @@ fn niels_chess_proved_claims_hold_in_random_games() {
     assert!(seen.spread > 1000 && seen.most_groups >= 2, "{seen:?}");
 }
 
-/// Every variant in rules/ (minutes: `.ci/run` runs it in release).
+/// Every variant in rules/ (minutes: `.ci/run` runs it in the test profile, opt-level 2).
 #[test]
 #[ignore]
 fn every_variant_proved_claims_hold_in_random_games() {

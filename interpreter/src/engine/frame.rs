@@ -464,14 +464,26 @@ impl Default for FrameCache {
     }
 }
 
-/// The last frame each thread looked up: (cache id, offsets, tables).
-/// Consecutive lookups mostly ask for the same frame (a decision and the
-/// tests after it), and this answers them without the shared lock and
-/// clock, which every thread of a parallel count would otherwise touch.
-type LastLookup = Option<(u64, Vec<i8>, Arc<Tables>)>;
+/// The last frames each thread looked up, the latest first: (cache id,
+/// offsets, tables). Consecutive lookups mostly ask for a few frames (a
+/// decision's, its ply end's, the activations' offered at one node and
+/// theirs), and this answers them without the shared lock and clock, which
+/// every thread of a parallel count would otherwise touch.
+/// Each entry also keeps the offsets' first eight bytes as one word
+/// ([`packed`]), compared before the offsets themselves.
+type LastLookups = Vec<(u64, u64, Vec<i8>, Arc<Tables>)>;
+
+/// The first eight offsets as one word: two frames with eight levels or
+/// fewer and the same length are the same exactly when their words are.
+fn packed(offsets: &[i8]) -> u64 {
+    offsets.iter().take(8).enumerate().fold(0, |w, (i, &o)| w | u64::from(o as u8) << (8 * i))
+}
+
+/// How many frames each thread keeps in [`LAST`].
+const LAST_FRAMES: usize = 8;
 
 thread_local! {
-    static LAST: std::cell::RefCell<LastLookup> = const { std::cell::RefCell::new(None) };
+    static LAST: std::cell::RefCell<LastLookups> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl std::fmt::Debug for FrameCache {
@@ -485,21 +497,31 @@ impl FrameCache {
     /// The tables of `game` with the levels at `offsets`, built on first
     /// use; `base` is the variant's resting tables (their Zobrist keys are shared).
     pub fn get(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
-        let last = LAST.with(|l| l.borrow().as_ref().filter(|(id, o, _)| *id == self.id && o.as_slice() == offsets).map(|(_, _, t)| Arc::clone(t)));
-        if let Some(t) = last {
+        let word = packed(offsets);
+        let kept = LAST.with(|l| {
+            let mut l = l.borrow_mut();
+            let i = l.iter().position(|(id, w, o, _)| *id == self.id && *w == word && o.len() == offsets.len() && (o.len() <= 8 || o.as_slice() == offsets))?;
+            l[..=i].rotate_right(1);
+            Some(Arc::clone(&l[0].3))
+        });
+        if let Some(t) = kept {
             return t;
         }
         let t = self.get_shared(game, base, offsets);
         LAST.with(|l| {
             let mut l = l.borrow_mut();
-            match l.as_mut() {
-                Some((id, o, tables)) => {
-                    *id = self.id;
-                    o.clear();
-                    o.extend_from_slice(offsets);
-                    *tables = Arc::clone(&t);
+            if l.len() >= LAST_FRAMES {
+                // The least recent one's storage is reused for this one.
+                if let Some(mut oldest) = l.pop() {
+                    oldest.0 = self.id;
+                    oldest.1 = word;
+                    oldest.2.clear();
+                    oldest.2.extend_from_slice(offsets);
+                    oldest.3 = Arc::clone(&t);
+                    l.insert(0, oldest);
                 }
-                None => *l = Some((self.id, offsets.to_vec(), Arc::clone(&t))),
+            } else {
+                l.insert(0, (self.id, word, offsets.to_vec(), Arc::clone(&t)));
             }
         });
         t
