@@ -42,8 +42,7 @@ impl Variant {
             let mut next = pos.clone();
             let mut n = 0;
             for a in self.obligation_candidates(pos, &head) {
-                next.copy_from(pos, &t);
-                self.apply_keeping_runs(pos, &a, &mut next, &runs);
+                self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
                 n += self.plies_through(&next);
             }
             return n;

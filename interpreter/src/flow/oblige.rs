@@ -381,12 +381,7 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
                     return Watch::Anything;
                 }
                 let owner = resolve(pieces.who, mover, subject);
-                let mut cells = [0u64; crate::engine::position::WORDS];
-                for c in pos.cells_of(owner, t.nwords) {
-                    if pieces.kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k) {
-                        cells[c as usize / 64] |= 1 << (c % 64);
-                    }
-                }
+                let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
                 let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells };
                 if !placing.contains(&entry) {
                     placing.push(entry);
@@ -453,20 +448,10 @@ impl Lengthen {
             cells[m.from as usize / 64] &= !(1 << (m.from % 64));
         }
         cells[m.to as usize / 64] |= 1 << (m.to % 64);
-        let member = |c: Cell| c != crate::engine::position::NO_CELL && cells[c as usize / 64] >> (c % 64) & 1 != 0;
+        // No more steps than the guard needs are counted either way.
+        let run = |axis, forward| crate::engine::cond::steps_in_set(t.unit_steps_along(axis, forward), &cells, m.to, self.least);
         self.axes.iter().any(|&axis| {
-            let mut n = 1u32;
-            for forward in [true, false] {
-                let steps = t.unit_steps_along(axis, forward);
-                let mut at = m.to;
-                while let Some(c) = steps.get(at as usize).copied().filter(|&c| member(c)) {
-                    n += 1;
-                    at = c;
-                    if n >= self.least || n as usize > t.ncells {
-                        break;
-                    }
-                }
-            }
+            let n = 1 + run(axis, true) + run(axis, false);
             n >= self.least
         })
     }

@@ -358,8 +358,7 @@ impl Variant {
         let mut next = pos.clone();
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
-                next.copy_from(pos, &t);
-                self.apply_keeping_runs(pos, &a, &mut next, &runs);
+                self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
                 self.completable_from(&next, search)
             });
         search.path.pop();
@@ -384,17 +383,18 @@ impl Variant {
         self.apply_inner(pos, action, None, None)
     }
 
-    /// [`Variant::apply`] made onto `next`, a copy of `pos` (made with
-    /// [`Position::copy_from`], so that one position serves every decision
-    /// from `pos`), with the runs of pieces that the rules look for after an
-    /// activation kept in `runs` for the next action from `pos`: an
-    /// activation changes the frame only, so the runs that do not depend on
-    /// it are the same for all of them. Other actions ignore `runs`.
-    pub(super) fn apply_keeping_runs(&self, pos: &Position, action: &Action, next: &mut Position, runs: &crate::engine::cond::RunMemo) {
+    /// [`Variant::apply`] made onto `next`, any position of the game, made a
+    /// copy of `pos` first ([`Position::copy_from`]: one position serves
+    /// every decision from `pos`; `t` are `pos`'s tables), with the runs of pieces that the rules
+    /// look for after an activation kept in `runs` for the next action from
+    /// `pos`: an activation changes the frame only, so the runs that do not
+    /// depend on it are the same for all of them. Other actions ignore `runs`.
+    pub(super) fn apply_keeping_runs(&self, pos: &Position, t: &Tables, action: &Action, next: &mut Position, runs: &crate::engine::cond::RunMemo) {
+        next.copy_from(pos, t);
         if !matches!(action, Action::Activate { .. }) {
-            return self.apply_onto(pos, action, next, None, None);
+            return self.apply_onto(pos, t, action, next, None, None);
         }
-        self.apply_onto(pos, action, next, None, Some(runs));
+        self.apply_onto(pos, t, action, next, None, Some(runs));
         runs.forget_frame(&self.game);
     }
 
@@ -410,14 +410,13 @@ impl Variant {
     /// [`Self::apply_keeping_runs`]).
     fn apply_inner(&self, pos: &Position, action: &Action, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) -> Position {
         let mut next = pos.clone();
-        self.apply_onto(pos, action, &mut next, events, runs);
+        self.apply_onto(pos, &self.tables_for(pos), action, &mut next, events, runs);
         next
     }
 
-    /// [`Self::apply_inner`] onto `next`, which equals `pos`.
-    fn apply_onto(&self, pos: &Position, action: &Action, next: &mut Position, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) {
+    /// [`Self::apply_inner`] onto `next`, which equals `pos` (`t` its tables).
+    fn apply_onto(&self, pos: &Position, t: &Tables, action: &Action, next: &mut Position, events: Option<&mut Vec<FlowEvent>>, runs: Option<&crate::engine::cond::RunMemo>) {
         let head = pos.flow.as_ref().and_then(|f| f.queue.first().copied());
-        let t = &*self.tables_for(pos);
         match (action, head) {
             (Action::Move(m), None) => {
                 let us = pos.side;
