@@ -440,7 +440,9 @@ pub const FRAME_CACHE_FRAMES: usize = 256;
 /// One frame's tables, with when they were last used.
 struct Entry {
     tables: Arc<Tables>,
-    used: AtomicU64,
+    /// The cache's clock at the last use (shared with the threads' slots,
+    /// [`LOCAL`], which mark their own uses in it).
+    used: Arc<AtomicU64>,
 }
 
 /// The move tables of the frames met so far, by offsets (built lazily; at
@@ -453,7 +455,7 @@ pub struct FrameCache {
     tables: RwLock<rustc_hash::FxHashMap<Vec<i8>, Entry>>,
     clock: AtomicU64,
     /// Tells this cache apart from every other one in the process (for the
-    /// per-thread last lookup, [`LAST`]).
+    /// per-thread slots, [`LOCAL`]).
     id: u64,
 }
 
@@ -464,14 +466,11 @@ impl Default for FrameCache {
     }
 }
 
-/// The last frames each thread looked up, the latest first: (cache id,
-/// offsets, tables). Consecutive lookups mostly ask for a few frames (a
-/// decision's, its ply end's, the activations' offered at one node and
-/// theirs), and this answers them without the shared lock and clock, which
-/// every thread of a parallel count would otherwise touch.
-/// Each entry also keeps the offsets' first eight bytes as one word
-/// ([`packed`]), compared before the offsets themselves.
-type LastLookups = Vec<(u64, u64, Vec<i8>, Arc<Tables>)>;
+/// One thread's slot for a frame it looked up: the cache's id, the frame's
+/// offsets as one word ([`packed`]), its tables (weakly: the shared map
+/// decides what is kept, so the threads' slots add no memory) and the
+/// shared map's use mark of the frame.
+type Slot = (u64, u64, std::sync::Weak<Tables>, Arc<AtomicU64>);
 
 /// The first eight offsets as one word: two frames with eight levels or
 /// fewer and the same length are the same exactly when their words are.
@@ -479,11 +478,19 @@ fn packed(offsets: &[i8]) -> u64 {
     offsets.iter().take(8).enumerate().fold(0, |w, (i, &o)| w | u64::from(o as u8) << (8 * i))
 }
 
-/// How many frames each thread keeps in [`LAST`].
-const LAST_FRAMES: usize = 8;
+/// How many slots each thread has in [`LOCAL`] (a power of two). A
+/// 4D-Schach node whose decisions are activations meets up to 98 frames,
+/// one after another, at each of the positions below one decision: the
+/// slots hold them all, so that each lookup after the first is one slot
+/// compared, without the shared lock and clock that every thread of a
+/// parallel count would otherwise touch.
+const LOCAL_SLOTS: usize = 256;
 
 thread_local! {
-    static LAST: std::cell::RefCell<LastLookups> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The frames this thread looked up, by a hash of their offsets
+    /// (one frame per slot; a frame of more than eight levels is never
+    /// kept here, its offsets being more than the word).
+    static LOCAL: std::cell::RefCell<Vec<Option<Slot>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl std::fmt::Debug for FrameCache {
@@ -497,51 +504,58 @@ impl FrameCache {
     /// The tables of `game` with the levels at `offsets`, built on first
     /// use; `base` is the variant's resting tables (their Zobrist keys are shared).
     pub fn get(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
-        let word = packed(offsets);
-        let kept = LAST.with(|l| {
-            let mut l = l.borrow_mut();
-            let i = l.iter().position(|(id, w, o, _)| *id == self.id && *w == word && o.len() == offsets.len() && (o.len() <= 8 || o.as_slice() == offsets))?;
-            l[..=i].rotate_right(1);
-            Some(Arc::clone(&l[0].3))
+        if offsets.len() > 8 {
+            return self.get_shared(game, base, offsets).0;
+        }
+        let word = packed(offsets) ^ (offsets.len() as u64) << 60;
+        let slot = (word ^ self.id).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32 & (LOCAL_SLOTS as u64 - 1);
+        let slot = slot as usize;
+        let kept = LOCAL.with(|l| {
+            let l = l.borrow();
+            let (id, w, tables, used) = l.get(slot)?.as_ref()?;
+            if *id != self.id || *w != word {
+                return None;
+            }
+            let t = tables.upgrade()?;
+            // The shared map's clock moves only when it is asked; mark this
+            // use when it has moved on (a store each time would make every
+            // thread's uses of one frame contend for its mark).
+            let now = self.clock.load(Ordering::Relaxed);
+            if used.load(Ordering::Relaxed) != now {
+                used.store(now, Ordering::Relaxed);
+            }
+            Some(t)
         });
         if let Some(t) = kept {
             return t;
         }
-        let t = self.get_shared(game, base, offsets);
-        LAST.with(|l| {
+        let (t, used) = self.get_shared(game, base, offsets);
+        LOCAL.with(|l| {
             let mut l = l.borrow_mut();
-            if l.len() >= LAST_FRAMES {
-                // The least recent one's storage is reused for this one.
-                if let Some(mut oldest) = l.pop() {
-                    oldest.0 = self.id;
-                    oldest.1 = word;
-                    oldest.2.clear();
-                    oldest.2.extend_from_slice(offsets);
-                    oldest.3 = Arc::clone(&t);
-                    l.insert(0, oldest);
-                }
-            } else {
-                l.insert(0, (self.id, word, offsets.to_vec(), Arc::clone(&t)));
+            if l.len() < LOCAL_SLOTS {
+                l.resize(LOCAL_SLOTS, None);
             }
+            l[slot] = Some((self.id, word, Arc::downgrade(&t), used));
         });
         t
     }
 
-    /// [`FrameCache::get`] from the shared map.
-    fn get_shared(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
-        let now = self.clock.fetch_add(1, Ordering::Relaxed);
+    /// [`FrameCache::get`] from the shared map: the tables and their use mark.
+    fn get_shared(&self, game: &Game, base: &Tables, offsets: &[i8]) -> (Arc<Tables>, Arc<AtomicU64>) {
+        let now = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
         if let Ok(map) = self.tables.read() {
             if let Some(e) = map.get(offsets) {
                 e.used.store(now, Ordering::Relaxed);
-                return Arc::clone(&e.tables);
+                return (Arc::clone(&e.tables), Arc::clone(&e.used));
             }
         }
         let built = Arc::new(Tables::for_frame(game, offsets, base));
+        let used = Arc::new(AtomicU64::new(now));
         match self.tables.write() {
             Ok(mut map) => {
                 if let Some(e) = map.get(offsets) {
                     // Another thread built them meanwhile.
-                    return Arc::clone(&e.tables);
+                    return (Arc::clone(&e.tables), Arc::clone(&e.used));
                 }
                 if map.len() >= FRAME_CACHE_FRAMES {
                     let oldest = map.iter().min_by_key(|(_, e)| e.used.load(Ordering::Relaxed)).map(|(k, _)| k.clone());
@@ -549,10 +563,10 @@ impl FrameCache {
                         map.remove(&k);
                     }
                 }
-                map.insert(offsets.to_vec(), Entry { tables: Arc::clone(&built), used: AtomicU64::new(now) });
-                built
+                map.insert(offsets.to_vec(), Entry { tables: Arc::clone(&built), used: Arc::clone(&used) });
+                (built, used)
             }
-            Err(_) => built,
+            Err(_) => (built, used),
         }
     }
 

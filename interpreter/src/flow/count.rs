@@ -22,6 +22,7 @@
 //!   rules/4d-schach.rules).
 
 use super::ply::in_ply;
+use super::state::ActionKind;
 use super::Action;
 use crate::engine::movegen;
 use crate::engine::position::Position;
@@ -36,16 +37,22 @@ impl Variant {
             // Activations change the frame only: the runs of pieces that the
             // rules look for after them, along the axes that stay in a level,
             // are found once for all of them.
-            // Each action is made onto one copy of the node.
+            // Each action is made onto one copy of the node; the positions
+            // after it that owe an activation next are counted together.
             let runs = crate::engine::cond::RunMemo::default();
             let t = self.tables_for(pos);
             let mut next = pos.clone();
             let mut n = 0;
+            let mut activating = Vec::new();
             for a in self.obligation_candidates(pos, &head) {
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
-                n += self.plies_through(&next);
+                if owes_activation(&next) && !self.dead_mid_ply(&next) {
+                    activating.push(next.clone());
+                } else {
+                    n += self.plies_through(&next);
+                }
             }
-            return n;
+            return n + self.count_activations(&activating);
         }
         if self.is_judged(pos) {
             return self.count_judged(pos);
@@ -69,16 +76,53 @@ impl Variant {
     }
 
     /// The complete plies through `next`, the position after a decision:
-    /// none when its ply cannot be completed legally, else its own end (1)
-    /// or the complete plies that finish it.
+    /// its own end (1) when its ply is over and legal, else the complete
+    /// plies that finish it. Inside a ply, the count is the test: it is 0
+    /// exactly when no way of completing the ply is legal, so the search
+    /// [`Variant::completable`] makes before a decision is offered is not
+    /// made again here (it would follow one completion of each ply before
+    /// the count follows all of them).
     fn plies_through(&self, next: &Position) -> u64 {
-        if !self.completable(next) {
+        if !in_ply(next) {
+            u64::from(self.completable(next))
+        } else if self.dead_mid_ply(next) {
             0
-        } else if in_ply(next) {
-            self.count_complete(next)
         } else {
-            1
+            self.count_complete(next)
         }
+    }
+
+    /// The sum of [`Self::count_complete`] over `nodes`, positions inside a
+    /// ply whose next decision pulls a level ([`ActionKind::Activate`]),
+    /// counted frame by frame: the first activation offered at each node,
+    /// then the second, and so on. An activation changes the frame only,
+    /// and every node below one decision (a relocation's targets, say)
+    /// offers the same ones, so the consecutive plies are judged with one
+    /// frame's tables: a 4D-Schach frame's tables take about a megabyte, and
+    /// going through a node's activations one node after another (98
+    /// frames) would fetch them from memory at every ply.
+    fn count_activations(&self, nodes: &[Position]) -> u64 {
+        let offered: Vec<(Vec<Action>, crate::engine::cond::RunMemo)> = nodes
+            .iter()
+            .map(|p| {
+                let head = p.flow.as_ref().and_then(|f| f.queue.first()).copied();
+                let actions = head.map_or_else(Vec::new, |h| self.obligation_candidates(p, &h));
+                (actions, crate::engine::cond::RunMemo::default())
+            })
+            .collect();
+        let Some(widest) = offered.iter().map(|(a, _)| a.len()).max() else { return 0 };
+        let Some(first) = nodes.first() else { return 0 };
+        let mut next = first.clone();
+        let mut n = 0;
+        for i in 0..widest {
+            for (pos, (actions, runs)) in nodes.iter().zip(&offered) {
+                let Some(a) = actions.get(i) else { continue };
+                let t = self.tables_for(pos);
+                self.apply_keeping_runs(pos, &t, a, &mut next, runs);
+                n += self.plies_through(&next);
+            }
+        }
+        n
     }
 
     /// [`Self::count_complete`] at a node between plies in play where a
@@ -114,4 +158,9 @@ impl Variant {
         }
         n
     }
+}
+
+/// Is the next decision of the ply in `pos` pulling a level?
+fn owes_activation(pos: &Position) -> bool {
+    pos.flow.as_ref().and_then(|f| f.queue.first()).is_some_and(|h| h.kind == ActionKind::Activate)
 }

@@ -102,6 +102,9 @@ fn cell_at_place(game: &Game, origin: Cell, anchor: i8, offset: i8) -> Option<Ce
 /// an entry whose level has come to rest passes its deadline (the cell at
 /// its place at rest is gained first); nothing taken is fresh any more.
 pub fn after_tick(game: &Game, pos: &mut Position) {
+    if pos.flow.as_ref().is_none_or(|f| f.out.is_empty()) {
+        return; // nothing out of play (the usual end of a ply)
+    }
     let offsets = frame::offsets_of(pos);
     let swinging: Vec<bool> = match &pos.frame {
         Some(f) => f.levels.iter().map(|l| l.swing.is_some()).collect(),
