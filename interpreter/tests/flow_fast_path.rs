@@ -148,3 +148,82 @@ fn the_4d_test_position_counts_as_the_reference() {
     let after = v.play(&pos, &m);
     assert_eq!(plies(&v, &after, 2), plies_reference(&v, &after, 2));
 }
+
+/// A placement phase whose end fires a rule: on a chess board, each side
+/// places two knights on its ranks 2 and 3 (Black's 7 and 6), and when the
+/// opening ends with more than one black piece on some rank, White may
+/// move a black knight from such a rank to a rank holding no black piece.
+/// The fast path counts a placement
+/// after which no rule can oblige without making it; the rule's `opening
+/// ends` can hold only after the last placement (a placement takes one
+/// piece from a hand, and the phase ends when both are empty), so with
+/// two or more pieces in the hands every placement is one complete ply,
+/// and with one the placements are made and the rule fires. By hand:
+///
+/// The reference makes every placement; the counts must agree, from the
+/// start to depth 4 (the last placement and the first move of play), and
+/// at Black's last placement with a knight on b7: its 15 placements, of
+/// which the seven on rank 7 make the rule fire.
+#[test]
+fn a_rule_at_the_end_of_a_placement_phase_counts_as_the_reference() {
+    let text = r#"
+variant "Knights placed, then corrected"
+board { files a..h  ranks 1..8 }
+players {
+  white: forward +rank
+  black: forward -rank
+}
+piece King K { royal  move W  move F }
+piece Knight N { move N }
+hand { drop any on rank 2 or rank 3 }
+phase opening {
+  place from hand
+  until hands empty
+}
+rule "correction" {
+  on ply-end
+  if opening ends and more than 1 black's pieces on some rank
+  then white may relocate black's piece except King
+    from rank with more than 1 black's pieces to rank with fewer than 1 black's pieces
+}
+setup "4k3/8/8/8/8/8/8/4K3[NNnn] w - - 0 1"
+end {
+  checkmate: lose
+  stalemate: draw
+}
+"#;
+    let v = support::variant_from_text("placement-end", text);
+    let start = v.start().expect("setup");
+    for depth in 1..=4 {
+        assert_eq!(plies(&v, &start, depth), plies_reference(&v, &start, depth), "depth {depth}");
+    }
+    // Black's last knight on the same rank as the first: the rule fires.
+    let last = at(&v, "4k3/1n6/8/8/8/2N5/4N3/4K3[n] b - - 3 2");
+    let offered = v.actions(&last).len() as u64;
+    let counted = plies(&v, &last, 1);
+    assert_eq!(counted, plies_reference(&v, &last, 1));
+    assert!(counted > offered, "{counted} plies, {offered} placements: the correction never fired");
+}
+
+/// The end of 4D-Schach's opening: from random openings, with three and
+/// two pieces left in the hands, the fast path (which counts a placement
+/// after which no rule can oblige without making it) and the reference
+/// agree one ply deep. (With one left the last placement ends the opening
+/// and the entropy correction may fire; its plies, a relocation by each
+/// side after each placement, run to hundreds of millions.)
+#[test]
+fn the_end_of_the_4d_opening_counts_as_the_reference() {
+    let v = support::variant("4d-schach");
+    for seed in 1..=4u64 {
+        let mut rng = support::Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut pos = v.start().expect("setup parses");
+        for placed in 0..30 {
+            let left = 32 - placed;
+            if left <= 4 {
+                assert_eq!(plies(&v, &pos, 1), plies_reference(&v, &pos, 1), "seed {seed}, {left} left: {}", v.fen(&pos));
+            }
+            let moves = v.legal_moves(&pos);
+            pos = v.play(&pos, &moves[rng.below(moves.len())]);
+        }
+    }
+}

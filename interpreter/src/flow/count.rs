@@ -61,10 +61,19 @@ impl Variant {
             // Plain play: each legal move is a complete ply.
             return self.actions(pos).len() as u64;
         }
-        // A phase's decisions: each applied (a placement may oblige).
+        // A phase's decisions: each applied when a rule may oblige after it
+        // (a placement may); one after which none can ([`super::oblige::watch`])
+        // ends its ply, and is counted without being made.
+        let t = self.tables_for(pos);
+        let watch = super::oblige::watch(&self.game, &t, pos);
         self.actions(pos)
             .into_iter()
             .map(|a| {
+                if let Action::Move(m) = &a {
+                    if !watch.may_fire(m, pos.side, &t) {
+                        return 1;
+                    }
+                }
                 let next = self.apply(pos, &a);
                 if in_ply(&next) {
                     self.count_complete(&next)

@@ -397,12 +397,14 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
 }
 
 /// Is `atom` false in `pos` and after any plain move from it? `PHASE ends`
-/// when `pos` is in another phase (a move does not change the phase), and
+/// when `pos` is in another phase (a move does not change the phase) or
+/// the hands hold two pieces or more between them (a phase ends when both
+/// are empty, and one decision takes at most one piece from a hand), and
 /// `exiled … can return` when no piece out of play has a holder (only an
 /// exile takes one out; one that stays out for good is nobody's to return).
 fn stays_false(game: &Game, pos: &Position, atom: &Atom) -> bool {
     match atom {
-        Atom::PhaseEnds(i) => super::phase::current(game, pos) != *i,
+        Atom::PhaseEnds(i) => super::phase::current(game, pos) != *i || super::phase::hand_size(game, pos, 0) + super::phase::hand_size(game, pos, 1) >= 2,
         Atom::Exiled { .. } => pos.flow.as_ref().is_none_or(|f| f.out.iter().all(|e| e.holder.is_none())),
         _ => false,
     }

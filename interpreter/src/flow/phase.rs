@@ -84,7 +84,8 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
             if i > 0 && (stages[i - 1] == (safe, only_if) || (i == 1 && placement.only_if.is_empty())) {
                 continue;
             }
-            let placed: Vec<Move> = moves.iter().copied().filter(|m| m.kind == MoveKind::Drop && allowed_with(game, t, placement, pos, m, safe, only_if)).collect();
+            let mut after = None;
+            let placed: Vec<Move> = moves.iter().copied().filter(|m| m.kind == MoveKind::Drop && allowed_with(game, t, placement, pos, m, safe, only_if, &mut after)).collect();
             if !placed.is_empty() {
                 return placed;
             }
@@ -95,12 +96,15 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
 
 /// May the side to move make placement `m` (a legal drop) in this phase, every guard met?
 pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move) -> bool {
-    allowed_with(game, t, placement, pos, m, placement.safe, true)
+    allowed_with(game, t, placement, pos, m, placement.safe, true, &mut None)
 }
 
 /// [`allowed`], with the safety guard only when `with_safe` and the `only
-/// if` conditions only when `with_only_if`.
-fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move, with_safe: bool, with_only_if: bool) -> bool {
+/// if` conditions only when `with_only_if`; `after` is a position to make
+/// the placement on for those conditions (a copy of `pos` made on first
+/// use and reused for the next placement tested).
+#[allow(clippy::too_many_arguments)]
+fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move, with_safe: bool, with_only_if: bool, after: &mut Option<Position>) -> bool {
     let us = pos.side;
     if !placement.order.is_empty() {
         let placed = placement.order.len().checked_sub(hand_size(game, pos, us) as usize);
@@ -129,9 +133,15 @@ fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, 
         return false;
     }
     if with_only_if && !placement.only_if.is_empty() {
-        let mut after = pos.clone();
+        let after = match after {
+            Some(after) => {
+                after.copy_from(pos, t);
+                after
+            }
+            None => after.insert(pos.clone()),
+        };
         after.make(m, game, t);
-        if !placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, &after, c, us, us)) {
+        if !placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, after, c, us, us)) {
             return false;
         }
     }
