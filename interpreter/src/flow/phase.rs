@@ -129,23 +129,23 @@ fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, 
     if game.kinds[m.piece as usize].royal && !movegen::legal_by_trial(game, t, pos, m) {
         return false;
     }
-    if with_safe && !safe(game, t, pos, m) {
+    let only_if = with_only_if && !placement.only_if.is_empty();
+    if !with_safe && !only_if {
+        return true;
+    }
+    // The placement made once, on the reused copy, for both tests.
+    let after = match after {
+        Some(after) => {
+            after.copy_from(pos, t);
+            after
+        }
+        None => after.insert(pos.clone()),
+    };
+    after.make(m, game, t);
+    if with_safe && !safe(game, t, after, m, us) {
         return false;
     }
-    if with_only_if && !placement.only_if.is_empty() {
-        let after = match after {
-            Some(after) => {
-                after.copy_from(pos, t);
-                after
-            }
-            None => after.insert(pos.clone()),
-        };
-        after.make(m, game, t);
-        if !placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, after, c, us, us)) {
-            return false;
-        }
-    }
-    true
+    !only_if || placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, after, c, us, us))
 }
 
 /// `KIND on different colours`: after `m`, can the mover's pieces of `kind`
@@ -176,20 +176,19 @@ fn leaves_colours(game: &Game, t: &Tables, pos: &Position, m: &Move, kind: KindI
     (0..2).all(|c| on[c] + free[c] >= total / 2)
 }
 
-/// `placed piece attacks no enemy and is not attacked`: after `m`, the placed
-/// piece could capture no enemy piece and no enemy piece could capture it.
-fn safe(game: &Game, t: &Tables, pos: &Position, m: &Move) -> bool {
-    let us = pos.side;
-    let mut after = pos.clone();
-    after.make(m, game, t);
-    if movegen::attacked(game, t, &after, m.to, us ^ 1) {
+/// `placed piece attacks no enemy and is not attacked`: in `after`, the
+/// position after `m` by `us`, the placed piece could capture no enemy piece
+/// and no enemy piece could capture it.
+fn safe(game: &Game, t: &Tables, after: &mut Position, m: &Move, us: Color) -> bool {
+    if movegen::attacked(game, t, after, m.to, us ^ 1) {
         return false;
     }
     // Its moves, as if it were its owner's turn: none may capture (only the
     // placed piece's moves are made, not every piece's and every drop).
-    after.side = us;
+    let side = std::mem::replace(&mut after.side, us);
     let mut moves = Vec::new();
-    movegen::piece_moves_once(&after, t, m.to, &mut moves);
+    movegen::piece_moves_once(after, t, m.to, &mut moves);
+    after.side = side;
     !moves.iter().any(|x| x.kind != MoveKind::Drop && after.board[x.to as usize] != 0 && color_of(after.board[x.to as usize]) != us)
 }
 
