@@ -46,10 +46,10 @@ impl Variant {
             let mut activating = Vec::new();
             for a in self.obligation_candidates(pos, &head) {
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
-                if owes_activation(&next) && !self.dead_mid_ply(&next) {
-                    activating.push(next.clone());
-                } else {
+                if !owes_activation(&next) {
                     n += self.plies_through(&next);
+                } else if !self.dead_mid_ply(&next) {
+                    activating.push(next.clone());
                 }
             }
             return n + self.count_activations(&activating);
@@ -111,14 +111,7 @@ impl Variant {
     /// going through a node's activations one node after another (98
     /// frames) would fetch them from memory at every ply.
     fn count_activations(&self, nodes: &[Position]) -> u64 {
-        let offered: Vec<(Vec<Action>, crate::engine::cond::RunMemo)> = nodes
-            .iter()
-            .map(|p| {
-                let head = p.flow.as_ref().and_then(|f| f.queue.first()).copied();
-                let actions = head.map_or_else(Vec::new, |h| self.obligation_candidates(p, &h));
-                (actions, crate::engine::cond::RunMemo::default())
-            })
-            .collect();
+        let offered: Vec<(Vec<Action>, crate::engine::cond::RunMemo)> = nodes.iter().map(|p| (self.candidates(p), crate::engine::cond::RunMemo::default())).collect();
         let Some(widest) = offered.iter().map(|(a, _)| a.len()).max() else { return 0 };
         let Some(first) = nodes.first() else { return 0 };
         let mut next = first.clone();
