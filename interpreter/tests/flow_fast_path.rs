@@ -227,3 +227,33 @@ fn the_end_of_the_4d_opening_counts_as_the_reference() {
         }
     }
 }
+
+/// An activation that makes a group up the column: in the tower, White's
+/// pawns IIb4 and IIIb4 stand one above the other with Ib4 empty; after
+/// Id2-Id3 forms the group Ib3-Ic3-Id3, Ic3 is relocated and a level is
+/// pulled. Pulling level I one row along the ranks brings Ib3 under IIb4,
+/// forming Ib3-IIb4-IIIb4 up the column: the rule fires again in the same
+/// ply. The count judges an activation after which no rule can fire
+/// without making it, so it must tell such a pull apart: fast path and
+/// reference agree to depth 2, and some activation below Id2-Id3 leaves
+/// the ply owing more. (A watch that lets no activation fire a rule
+/// counts 851 plies at depth 1 here; the reference counts 16,276.)
+#[test]
+fn an_activation_that_forms_a_group_up_the_column_counts_as_the_reference() {
+    let v = tower("3");
+    let pos = at(&v, "1P2/4/4/3k|1P2/4/4/4|4/1PP1/3P/K3 w - - 0 1");
+    for depth in 1..=2 {
+        assert_eq!(plies(&v, &pos, depth), plies_reference(&v, &pos, depth), "depth {depth}");
+    }
+    let name = |c| v.game.geometry.name(c);
+    let group = v.successors(&pos).into_iter().find(|(a, _)| a.as_move().is_some_and(|m| name(m.from) == "Id2" && name(m.to) == "Id3")).expect("Id2-Id3").1;
+    let mut fired_again = 0;
+    for (_, relocated) in v.successors(&group) {
+        for (a, after) in v.successors(&relocated) {
+            if matches!(a, rulebook_interpreter::flow::Action::Activate { .. }) && rulebook_interpreter::flow::ply::in_ply(&after) {
+                fired_again += 1;
+            }
+        }
+    }
+    assert!(fired_again > 0, "no activation below Id2-Id3 formed a group");
+}

@@ -21,9 +21,11 @@
 //!   mover's royal piece not attacked there, ruling "check-after-jump" of
 //!   rules/4d-schach.rules).
 
+use super::oblige::FrameWatch;
 use super::ply::in_ply;
 use super::state::ActionKind;
 use super::Action;
+use crate::engine::frame::{self, Frame, LevelState};
 use crate::engine::movegen;
 use crate::engine::position::Position;
 use crate::engine::variant::Variant;
@@ -52,7 +54,7 @@ impl Variant {
                     activating.push(next.clone());
                 }
             }
-            return n + self.count_activations(&activating);
+            return n + self.count_activations(&mut activating);
         }
         if self.is_judged(pos) {
             return self.count_judged(pos);
@@ -110,21 +112,68 @@ impl Variant {
     /// frame's tables: a 4D-Schach frame's tables take about a megabyte, and
     /// going through a node's activations one node after another (98
     /// frames) would fetch them from memory at every ply.
-    fn count_activations(&self, nodes: &[Position]) -> u64 {
-        let offered: Vec<(Vec<Action>, crate::engine::cond::RunMemo)> = nodes.iter().map(|p| (self.candidates(p), crate::engine::cond::RunMemo::default())).collect();
-        let Some(widest) = offered.iter().map(|(a, _)| a.len()).max() else { return 0 };
+    ///
+    /// At a node that owes nothing else, an activation after which no rule
+    /// can fire ([`super::oblige::watch_frames`], worked out once per node)
+    /// ends the ply and is judged without being made
+    /// ([`Self::activation_ends_ply`]). Each node is left as it was.
+    fn count_activations(&self, nodes: &mut [Position]) -> u64 {
+        let game = &self.game;
+        let offered: Vec<(Vec<Action>, crate::engine::cond::RunMemo, Option<FrameWatch>)> = nodes
+            .iter()
+            .map(|p| {
+                let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
+                let watch = alone.then(|| super::oblige::watch_frames(game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
+                (self.candidates(p), crate::engine::cond::RunMemo::default(), watch)
+            })
+            .collect();
+        let Some(widest) = offered.iter().map(|(a, _, _)| a.len()).max() else { return 0 };
         let Some(first) = nodes.first() else { return 0 };
         let mut next = first.clone();
+        let mut spare = None;
         let mut n = 0;
         for i in 0..widest {
-            for (pos, (actions, runs)) in nodes.iter().zip(&offered) {
+            for (pos, (actions, runs, watch)) in nodes.iter_mut().zip(&offered) {
                 let Some(a) = actions.get(i) else { continue };
+                if let (Some(watch), Action::Activate { level, rows }) = (watch, a) {
+                    if let Some(legal) = self.activation_ends_ply(pos, watch, *level, *rows, &mut spare) {
+                        n += u64::from(legal);
+                        continue;
+                    }
+                }
                 let t = self.tables_for(pos);
                 self.apply_keeping_runs(pos, &t, a, &mut next, runs);
                 n += self.plies_through(&next);
             }
         }
         n
+    }
+
+    /// The activation of `level` by `rows` at `pos`, which owes only it,
+    /// judged without making it when `watch` shows that no rule fires in
+    /// the frame it makes: the ply then ends with it, and is legal when the
+    /// mover's royal piece is not attacked after the jumps at its end (as
+    /// [`Self::completable`] judges the end of a ply; the board is `pos`'s).
+    /// `None` when a rule may fire (the activation must be made and
+    /// followed). `pos` is left as it was; `spare` holds a frame's storage
+    /// from one call to the next.
+    fn activation_ends_ply(&self, pos: &mut Position, watch: &FrameWatch, level: u8, rows: i8, spare: &mut Option<Box<Frame>>) -> Option<bool> {
+        let game = &self.game;
+        // The node's frame copied into the spare storage, then swapped in.
+        match (spare.as_mut(), pos.frame.as_ref()) {
+            (Some(s), Some(f)) => s.clone_from(f),
+            (Some(s), None) => s.levels.iter_mut().for_each(|l| *l = LevelState::default()),
+            (None, f) => *spare = f.cloned(),
+        }
+        std::mem::swap(&mut pos.frame, spare);
+        let verdict = if frame::activate(game, pos, level, rows) && !watch.may_fire(&self.tables_for(pos)) {
+            frame::tick(game, pos);
+            Some(!movegen::royal_attacked(game, &self.tables_for(pos), pos, pos.side ^ 1))
+        } else {
+            None
+        };
+        std::mem::swap(&mut pos.frame, spare);
+        verdict
     }
 
     /// [`Self::count_complete`] at a node between plies in play where a

@@ -22,7 +22,7 @@ use crate::engine::frame;
 use crate::engine::movegen;
 use crate::engine::position::{color_of, kind_of, Position};
 use crate::engine::tables::Tables;
-use crate::model::cond::{Atom, Effect, ObligeAction, ObligeStep, PieceSet, Range, RelocateWhat, Rule, SliceCount, Trigger, Who};
+use crate::model::cond::{Atom, Effect, Lit, ObligeAction, ObligeStep, PieceSet, Range, RelocateWhat, Rule, SliceCount, Trigger, Who};
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
 
@@ -455,6 +455,125 @@ impl Lengthen {
         self.axes.iter().any(|&axis| {
             let n = 1 + run(axis, true) + run(axis, false);
             n >= self.least
+        })
+    }
+}
+
+/// What an activation (a change of frame, the board as it was) at a node
+/// inside a ply must do for an `oblige` rule to fire after it: a cheap and
+/// sound pre-filter, like [`Watch`] for moves. An activation the filter
+/// stops fires nothing, so the ply ends with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrameWatch {
+    /// Some rule may fire whatever the frame (or the filter cannot tell).
+    Anything,
+    /// A rule can fire only in a frame where one of these sets of pieces
+    /// stands in a run along the stacking axis.
+    Stacking {
+        /// The stacking axis.
+        axis: usize,
+        /// The runs, one of which must form (none listed: no frame makes a rule fire).
+        runs: Vec<StackRun>,
+    },
+}
+
+/// A run of `least` or more of the pieces on `cells` along the stacking
+/// axis: the only way a `line` test that fails now can hold in another
+/// frame (its runs along the other axes stay in their levels, which a
+/// change of frame does not change).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackRun {
+    cells: [u64; crate::engine::position::WORDS],
+    least: u32,
+}
+
+/// The pre-filter for the activations at `pos` (inside a ply, `t` its
+/// tables): for every `ply-end` `oblige` rule, every subject it is
+/// evaluated for and every alternative of its guard, an alternative with a
+/// test that a frame cannot change ([`frame_blind`]) and that fails now is
+/// left out; otherwise it needs a positive `line` atom with no upper bound
+/// that fails now along the axes within a level, and can then hold only
+/// in a frame with a run along the stacking axis (the atom's pieces, at
+/// least its least length). An alternative with no such atom, a rule
+/// without guard, a game without `slide`, tables not of `pos`'s frame or
+/// face-down pieces: [`FrameWatch::Anything`].
+pub fn watch_frames(game: &Game, t: &Tables, pos: &Position) -> FrameWatch {
+    let Some(slide) = &game.slide else { return FrameWatch::Anything };
+    if pos.any_hidden() || !frame::tables_match(t, pos) {
+        return FrameWatch::Anything;
+    }
+    let stack = slide.stack_axis;
+    // As `fired_with` evaluates: the ply's mover is the one not to move.
+    let mover = pos.side ^ 1;
+    let cells = game.geometry.cells() as u32;
+    let mut runs = Vec::new();
+    for rule in &game.rules {
+        let (Trigger::PlyEnd, Effect::Oblige(_)) = (rule.trigger, &rule.effect) else { continue };
+        let Some(guard) = &rule.guard else { return FrameWatch::Anything };
+        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
+        for &subject in subjects {
+            let now = |lit: &Lit| crate::engine::cond::holds(game, t, pos, &crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] }, mover, subject);
+            'alternative: for alt in &guard.any_of {
+                if alt.iter().any(|lit| (frame_blind(&lit.atom, stack) && !now(lit)) || (!lit.negated && stays_false(game, pos, &lit.atom))) {
+                    continue;
+                }
+                for lit in alt {
+                    let Atom::Line { pieces, length, axes } = &lit.atom else { continue };
+                    if lit.negated || length.hi < cells || !axes.contains(&stack) {
+                        continue;
+                    }
+                    let flat = Lit { negated: false, atom: Atom::Line { pieces: *pieces, length: *length, axes: axes.iter().copied().filter(|&a| a != stack).collect() } };
+                    if now(&flat) {
+                        continue; // holds in every frame
+                    }
+                    let owner = resolve(pieces.who, mover, subject);
+                    let entry = StackRun { cells: crate::engine::cond::set_cells(pos, t, owner, pieces.kind), least: length.lo };
+                    if !runs.contains(&entry) {
+                        runs.push(entry);
+                    }
+                    continue 'alternative;
+                }
+                return FrameWatch::Anything;
+            }
+        }
+    }
+    FrameWatch::Stacking { axis: stack, runs }
+}
+
+/// Is `atom`'s truth the same in every frame of the board (so an
+/// activation, which changes the frame only, cannot change it)? Counts,
+/// material, the turn, the cells' colours, the phase and hands, and `line`
+/// along axes that stay within a level. What reads attacks, distances,
+/// moves, faced pieces or the pieces out of play (whose cells of return
+/// follow the frame) is not.
+fn frame_blind(atom: &Atom, stack: usize) -> bool {
+    match atom {
+        Atom::Line { axes, .. } => !axes.contains(&stack),
+        Atom::Count { .. } | Atom::ChecksGiven { .. } | Atom::ToMove(_) | Atom::Passed(_) | Atom::BoardFull | Atom::HasOnly { .. } | Atom::Coloured { .. } | Atom::PhaseEnds(_) => true,
+        Atom::Distance { .. } | Atom::InCheck(_) | Atom::CanMove { .. } | Atom::Attacks { .. } | Atom::Attacked(_) | Atom::Faces { .. } | Atom::Exiled { .. } => false,
+    }
+}
+
+impl FrameWatch {
+    /// May a rule fire in the frame whose tables are `t` (the frame after
+    /// the activation, the board the watch's)?
+    pub fn may_fire(&self, t: &Tables) -> bool {
+        let FrameWatch::Stacking { axis, runs } = self else { return true };
+        let up = t.unit_steps_along(*axis, true);
+        runs.iter().any(|r| {
+            // A run of `least` or more has a cell from which `least - 1` more follow.
+            let more = r.least.saturating_sub(1);
+            r.cells.iter().enumerate().any(|(w, &bits)| {
+                let mut bits = bits;
+                while bits != 0 {
+                    let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
+                    bits &= bits - 1;
+                    if crate::engine::cond::steps_in_set(up, &r.cells, c, more) >= more {
+                        return true;
+                    }
+                }
+                false
+            })
         })
     }
 }
