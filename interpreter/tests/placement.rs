@@ -308,3 +308,40 @@ fn random_placement_games_end_the_phase_as_the_rules_say() {
         }
     }
 }
+
+/// A phase's `only if` conditions that read only pieces of another kind than
+/// the one placed (4D-Schach's kings on levels III and V, and its pawns'
+/// lines, while a knight is placed) are tested once per node, not after
+/// each placement. The offered placements must be those that pass every
+/// guard tested after each placement one by one (`phase::allowed`, which
+/// knows nothing in advance), along random 4D-Schach openings, at every
+/// node where one passes (the stages that drop guards follow otherwise).
+#[test]
+fn guards_on_other_kinds_tested_once_offer_what_each_placement_tested_alone_offers() {
+    use rulebook_interpreter::engine::movegen;
+    use rulebook_interpreter::engine::position::MoveKind;
+    use rulebook_interpreter::flow::phase;
+    let v = support::variant("4d-schach");
+    let mut checked = 0;
+    for seed in 1..=3u64 {
+        let mut rng = support::Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut pos = v.start().expect("setup");
+        for _ in 0..32 {
+            let Some(ph) = pos.flow.as_ref().map(|f| f.phase as usize).filter(|&p| p < v.game.phases.len()) else { break };
+            let placement = &v.game.phases[ph].placement;
+            let t = v.tables_for(&pos);
+            let mut drops = Vec::new();
+            movegen::legal_moves(&v.game, &t, &pos, &mut drops);
+            // The placements (a phase offers no moves of the board while its mover holds pieces).
+            let alone: Vec<_> = drops.iter().filter(|m| m.kind == MoveKind::Drop && phase::allowed(&v.game, &t, placement, &pos, m)).map(|m| (m.piece, m.to)).collect();
+            let offered: Vec<_> = v.actions(&pos).iter().filter_map(|a| a.as_move()).map(|m| (m.piece, m.to)).collect();
+            if !alone.is_empty() {
+                assert_eq!(offered, alone, "seed {seed}: {}", v.fen(&pos));
+                checked += 1;
+            }
+            let actions = v.actions(&pos);
+            pos = v.apply(&pos, &actions[rng.below(actions.len())]);
+        }
+    }
+    assert!(checked >= 90, "only {checked} nodes compared");
+}

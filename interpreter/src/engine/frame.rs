@@ -246,6 +246,13 @@ pub fn activate(game: &Game, pos: &mut Position, level: u8, rows: i8) -> bool {
     true
 }
 
+/// Does the next [`tick`] leave every level where it is (no level swings
+/// but those that wait for their first jump)? The frame's tables are then
+/// the same after it.
+pub fn tick_keeps_offsets(pos: &Position) -> bool {
+    pos.frame.as_ref().is_none_or(|f| f.levels.iter().all(|l| l.swing.is_none_or(|s| s.wait)))
+}
+
 /// The end of a complete ply: every swinging level moves by its program
 /// (`swing N row per ply`) towards its current target; one that comes back
 /// to rest with no overshoot left stops. The frame becomes `None` when every

@@ -166,9 +166,17 @@ impl Variant {
             (None, f) => *spare = f.cloned(),
         }
         std::mem::swap(&mut pos.frame, spare);
-        let verdict = if frame::activate(game, pos, level, rows) && !watch.may_fire(&self.tables_for(pos)) {
-            frame::tick(game, pos);
-            Some(!movegen::royal_attacked(game, &self.tables_for(pos), pos, pos.side ^ 1))
+        let verdict = if frame::activate(game, pos, level, rows) {
+            let t = self.tables_for(pos);
+            if watch.may_fire(&t) {
+                None
+            } else {
+                // The jumps at the ply's end; the tables stay when no level moves.
+                let keeps = frame::tick_keeps_offsets(pos);
+                frame::tick(game, pos);
+                let t = if keeps { t } else { self.tables_for(pos) };
+                Some(!movegen::royal_attacked(game, &t, pos, pos.side ^ 1))
+            }
         } else {
             None
         };

@@ -527,9 +527,11 @@ pub fn watch_frames(game: &Game, t: &Tables, pos: &Position) -> FrameWatch {
                         continue; // holds in every frame
                     }
                     let owner = resolve(pieces.who, mover, subject);
-                    let entry = StackRun { cells: crate::engine::cond::set_cells(pos, t, owner, pieces.kind), least: length.lo };
-                    if !runs.contains(&entry) {
-                        runs.push(entry);
+                    let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
+                    // A run of 3 is also found where one of 4 is: one entry per set, its least length.
+                    match runs.iter_mut().find(|r: &&mut StackRun| r.cells == cells) {
+                        Some(r) => r.least = r.least.min(length.lo),
+                        None => runs.push(StackRun { cells, least: length.lo }),
                     }
                     continue 'alternative;
                 }

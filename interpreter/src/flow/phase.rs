@@ -85,7 +85,21 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
                 continue;
             }
             let mut after = None;
-            let placed: Vec<Move> = moves.iter().copied().filter(|m| m.kind == MoveKind::Drop && allowed_with(game, t, placement, pos, m, safe, only_if, &mut after)).collect();
+            let mut fixed: Vec<(KindId, Vec<Option<bool>>)> = Vec::new();
+            let placed: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| {
+                    if m.kind != MoveKind::Drop {
+                        return false;
+                    }
+                    if !fixed.iter().any(|(k, _)| *k == m.piece) {
+                        fixed.push((m.piece, unchanged_by(game, t, placement, pos, m.piece)));
+                    }
+                    let known = fixed.iter().find(|(k, _)| *k == m.piece).map_or(&[][..], |(_, f)| &f[..]);
+                    allowed_with(game, t, placement, pos, m, safe, only_if, known, &mut after)
+                })
+                .collect();
             if !placed.is_empty() {
                 return placed;
             }
@@ -96,15 +110,38 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
 
 /// May the side to move make placement `m` (a legal drop) in this phase, every guard met?
 pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move) -> bool {
-    allowed_with(game, t, placement, pos, m, placement.safe, true, &mut None)
+    allowed_with(game, t, placement, pos, m, placement.safe, true, &[], &mut None)
+}
+
+/// The `only if` conditions' values that placing a piece of `kind` cannot
+/// change, by condition: one whose every test reads only pieces of one
+/// named kind other than `kind` (`line` and `count` of that kind) has in
+/// `pos` the value it will have after the placement; `None` for the
+/// others, which are tested after each placement.
+fn unchanged_by(game: &Game, t: &Tables, placement: &Placement, pos: &Position, kind: KindId) -> Vec<Option<bool>> {
+    use crate::model::cond::Atom;
+    let us = pos.side;
+    placement
+        .only_if
+        .iter()
+        .map(|c| {
+            let blind = c.any_of.iter().flatten().all(|lit| match &lit.atom {
+                Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => pieces.kind.is_some_and(|k| k != kind),
+                _ => false,
+            });
+            blind.then(|| crate::engine::cond::holds(game, t, pos, c, us, us))
+        })
+        .collect()
 }
 
 /// [`allowed`], with the safety guard only when `with_safe` and the `only
-/// if` conditions only when `with_only_if`; `after` is a position to make
-/// the placement on for those conditions (a copy of `pos` made on first
-/// use and reused for the next placement tested).
+/// if` conditions only when `with_only_if`; `known`: the conditions'
+/// values that the placement cannot change ([`unchanged_by`]; empty: none
+/// known); `after` is a position to make the placement on for the others
+/// (a copy of `pos` made on first use and reused for the next placement
+/// tested).
 #[allow(clippy::too_many_arguments)]
-fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move, with_safe: bool, with_only_if: bool, after: &mut Option<Position>) -> bool {
+fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move, with_safe: bool, with_only_if: bool, known: &[Option<bool>], after: &mut Option<Position>) -> bool {
     let us = pos.side;
     if !placement.order.is_empty() {
         let placed = placement.order.len().checked_sub(hand_size(game, pos, us) as usize);
@@ -129,7 +166,12 @@ fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, 
     if game.kinds[m.piece as usize].royal && !movegen::legal_by_trial(game, t, pos, m) {
         return false;
     }
-    let only_if = with_only_if && !placement.only_if.is_empty();
+    let known_as = |i: usize| known.get(i).copied().flatten();
+    if with_only_if && (0..placement.only_if.len()).any(|i| known_as(i) == Some(false)) {
+        return false;
+    }
+    // The conditions the placement may change, tested after it.
+    let only_if = with_only_if && (0..placement.only_if.len()).any(|i| known_as(i).is_none());
     if !with_safe && !only_if {
         return true;
     }
@@ -145,7 +187,7 @@ fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, 
     if with_safe && !safe(game, t, after, m, us) {
         return false;
     }
-    !only_if || placement.only_if.iter().all(|c| crate::engine::cond::holds(game, t, after, c, us, us))
+    !only_if || placement.only_if.iter().enumerate().all(|(i, c)| known_as(i).unwrap_or_else(|| crate::engine::cond::holds(game, t, after, c, us, us)))
 }
 
 /// `KIND on different colours`: after `m`, can the mover's pieces of `kind`
