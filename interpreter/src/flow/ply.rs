@@ -115,7 +115,7 @@ impl Variant {
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
         for m in self.offered_moves(pos, t) {
-            if !watch.may_fire(&m, mover, &t) {
+            if !watch.may_fire(&m, mover, t) {
                 continue;
             }
             made.copy_from(pos, t);
@@ -451,7 +451,7 @@ impl Variant {
             (Action::Exile { own, enemy }, o) => {
                 let (holder, level) = (o.map_or(pos.side, |o| o.player), o.and_then(|o| o.level));
                 let to_owner = o.and_then(|o| super::oblige::step_of(&self.game, &o)).is_some_and(|s| matches!(s.action, ObligeAction::Exile { to_owner: true, .. }));
-                let anchor = match (level, frame::offsets_of(&next)) {
+                let anchor = match (level, frame::offsets_of(next)) {
                     (Some(l), Some(offsets)) => offsets.get(l as usize).copied().unwrap_or(0),
                     _ => 0,
                 };

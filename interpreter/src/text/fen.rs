@@ -725,7 +725,7 @@ fn first_move_letters(game: &Game, pos: &Position, color: Color) -> String {
         .board_cells()
         .filter(|&c| pos.has_first_move_right(c))
         .filter(|&c| pos.board[c as usize] != 0 && color_of(pos.board[c as usize]) == color)
-        .filter(|&c| !rights.contains(&c) && !(castles && Some(pos.board[c as usize]) == castler))
+        .filter(|&c| !rights.contains(&c) && (!castles || Some(pos.board[c as usize]) != castler))
         .collect();
     cells.sort_by_key(|&c| geo.coords(c)[0]);
     cells

@@ -45,7 +45,7 @@ pub(crate) fn promotion_moves(game: &Game, t: &Tables, pos: &Position, out: &mut
         retain_from(out, start, |m| {
             let mut next = pos.clone();
             next.make(m, game, t);
-            !royal_attacked(game, t, &next, us) && !(rule.no_check && royal_attacked(game, t, &next, us ^ 1)) && !(rule.no_attack && attacks_enemy(t, next, m.to, us))
+            !royal_attacked(game, t, &next, us) && (!rule.no_check || !royal_attacked(game, t, &next, us ^ 1)) && (!rule.no_attack || !attacks_enemy(t, next, m.to, us))
         });
     }
 }
