@@ -5,7 +5,7 @@
 //!
 //! The count is the definition's ([`super::perft::count_plies`]): every
 //! legal decision, followed through the obligations it leads to, each
-//! complete ply's end counted once. Three things make it cheaper than
+//! complete ply's end counted once. Four things make it cheaper than
 //! listing the successors:
 //!
 //! - a decision whose ply ends with it is counted, not kept;
@@ -19,7 +19,12 @@
 //!   that end is worked out once per node, and each such move is only made
 //!   on one reused copy of the node and judged in the end's frame (its
 //!   mover's royal piece not attacked there, ruling "check-after-jump" of
-//!   rules/4d-schach.rules).
+//!   rules/4d-schach.rules);
+//! - an activation that is the last thing a ply owes, and after which no
+//!   rule can fire ([`super::oblige::watch_frames`]: only a run up the
+//!   stacking axis can change), ends its ply without being made: the frame
+//!   is set on the node itself and the mover's royal piece tested in the
+//!   frame of the ply's end.
 
 use super::oblige::FrameWatch;
 use super::ply::in_ply;
