@@ -363,30 +363,20 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     let stepped = frame::tables_match(t, pos);
     let cells = game.geometry.cells() as u32;
     let mut placing = Vec::new();
-    for rule in &game.rules {
-        let (Trigger::PlyEnd, Effect::Oblige(_)) = (rule.trigger, &rule.effect) else { continue };
-        let Some(guard) = &rule.guard else { return Watch::Anything };
-        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
-        for &subject in subjects {
-            for alt in &guard.any_of {
-                // A literal no plain move can make true here rules the alternative out.
-                if alt.iter().any(|lit| !lit.negated && stays_false(game, pos, &lit.atom)) {
-                    continue;
-                }
-                let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
-                let Some(lit) = line else { return Watch::Anything };
-                let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
-                let alone = crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] };
-                if crate::engine::cond::holds(game, t, pos, &alone, mover, subject) {
-                    return Watch::Anything;
-                }
-                let owner = resolve(pieces.who, mover, subject);
-                let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
-                let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells };
-                if !placing.contains(&entry) {
-                    placing.push(entry);
-                }
-            }
+    let Some(alternatives) = open_alternatives(game, pos, mover) else { return Watch::Anything };
+    for (subject, alt) in alternatives {
+        let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
+        let Some(lit) = line else { return Watch::Anything };
+        let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
+        let alone = crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] };
+        if crate::engine::cond::holds(game, t, pos, &alone, mover, subject) {
+            return Watch::Anything;
+        }
+        let owner = resolve(pieces.who, mover, subject);
+        let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
+        let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells };
+        if !placing.contains(&entry) {
+            placing.push(entry);
         }
     }
     if placing.is_empty() {
@@ -396,7 +386,32 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     }
 }
 
-/// Is `atom` false in `pos` and after any plain move from it? `PHASE ends`
+/// The alternatives of the `ply-end` `oblige` rules' guards, each with the
+/// subject it is evaluated for (as [`fired_with`] tries them: file order,
+/// `mover` first), less those with a positive literal that no plain move and
+/// no change of frame can make true ([`stays_false`]); `None` when such a
+/// rule has no guard (it holds whatever is done). What the pre-filters
+/// [`watch`] and [`watch_frames`] go through.
+fn open_alternatives<'a>(game: &'a Game, pos: &Position, mover: Color) -> Option<Vec<(Color, &'a [Lit])>> {
+    let mut out = Vec::new();
+    for rule in &game.rules {
+        let (Trigger::PlyEnd, Effect::Oblige(_)) = (rule.trigger, &rule.effect) else { continue };
+        let guard = rule.guard.as_ref()?;
+        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
+        for &subject in subjects {
+            for alt in &guard.any_of {
+                if !alt.iter().any(|lit| !lit.negated && stays_false(game, pos, &lit.atom)) {
+                    out.push((subject, &alt[..]));
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Is `atom` false in `pos` and after any plain move from it (or any change
+/// of its frame, which touches neither the phase nor the hands nor what is
+/// out of play)? `PHASE ends`
 /// when `pos` is in another phase (a move does not change the phase) or
 /// the hands hold two pieces or more between them (a phase ends when both
 /// are empty, and one decision takes at most one piece from a hand), and
@@ -507,37 +522,31 @@ pub fn watch_frames(game: &Game, t: &Tables, pos: &Position) -> FrameWatch {
     let mover = pos.side ^ 1;
     let cells = game.geometry.cells() as u32;
     let mut runs = Vec::new();
-    for rule in &game.rules {
-        let (Trigger::PlyEnd, Effect::Oblige(_)) = (rule.trigger, &rule.effect) else { continue };
-        let Some(guard) = &rule.guard else { return FrameWatch::Anything };
-        let subjects: &[Color] = if rule.per_subject { &[mover, mover ^ 1] } else { &[mover] };
-        for &subject in subjects {
-            let now = |lit: &Lit| crate::engine::cond::holds(game, t, pos, &crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] }, mover, subject);
-            'alternative: for alt in &guard.any_of {
-                if alt.iter().any(|lit| (frame_blind(&lit.atom, stack) && !now(lit)) || (!lit.negated && stays_false(game, pos, &lit.atom))) {
-                    continue;
-                }
-                for lit in alt {
-                    let Atom::Line { pieces, length, axes } = &lit.atom else { continue };
-                    if lit.negated || length.hi < cells || !axes.contains(&stack) {
-                        continue;
-                    }
-                    let flat = Lit { negated: false, atom: Atom::Line { pieces: *pieces, length: *length, axes: axes.iter().copied().filter(|&a| a != stack).collect() } };
-                    if now(&flat) {
-                        continue; // holds in every frame
-                    }
-                    let owner = resolve(pieces.who, mover, subject);
-                    let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
-                    // A run of 3 is also found where one of 4 is: one entry per set, its least length.
-                    match runs.iter_mut().find(|r: &&mut StackRun| r.cells == cells) {
-                        Some(r) => r.least = r.least.min(length.lo),
-                        None => runs.push(StackRun { cells, least: length.lo }),
-                    }
-                    continue 'alternative;
-                }
-                return FrameWatch::Anything;
-            }
+    let Some(alternatives) = open_alternatives(game, pos, mover) else { return FrameWatch::Anything };
+    'alternative: for (subject, alt) in alternatives {
+        let now = |lit: &Lit| crate::engine::cond::holds(game, t, pos, &crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] }, mover, subject);
+        if alt.iter().any(|lit| frame_blind(&lit.atom, stack) && !now(lit)) {
+            continue;
         }
+        for lit in alt {
+            let Atom::Line { pieces, length, axes } = &lit.atom else { continue };
+            if lit.negated || length.hi < cells || !axes.contains(&stack) {
+                continue;
+            }
+            let flat = Lit { negated: false, atom: Atom::Line { pieces: *pieces, length: *length, axes: axes.iter().copied().filter(|&a| a != stack).collect() } };
+            if now(&flat) {
+                continue; // holds in every frame
+            }
+            let owner = resolve(pieces.who, mover, subject);
+            let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
+            // A run of 3 is also found where one of 4 is: one entry per set, its least length.
+            match runs.iter_mut().find(|r: &&mut StackRun| r.cells == cells) {
+                Some(r) => r.least = r.least.min(length.lo),
+                None => runs.push(StackRun { cells, least: length.lo }),
+            }
+            continue 'alternative;
+        }
+        return FrameWatch::Anything;
     }
     FrameWatch::Stacking { axis: stack, runs }
 }

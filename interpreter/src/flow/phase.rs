@@ -93,11 +93,18 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
                     if m.kind != MoveKind::Drop {
                         return false;
                     }
-                    if !fixed.iter().any(|(k, _)| *k == m.piece) {
-                        fixed.push((m.piece, unchanged_by(game, t, placement, pos, m.piece)));
+                    // Worked out only for a stage that tests the conditions, once per kind placed.
+                    if !only_if {
+                        return allowed_with(game, t, placement, pos, m, safe, false, &[], &mut after);
                     }
-                    let known = fixed.iter().find(|(k, _)| *k == m.piece).map_or(&[][..], |(_, f)| &f[..]);
-                    allowed_with(game, t, placement, pos, m, safe, only_if, known, &mut after)
+                    let i = match fixed.iter().position(|(k, _)| *k == m.piece) {
+                        Some(i) => i,
+                        None => {
+                            fixed.push((m.piece, unchanged_by(game, t, placement, pos, m.piece)));
+                            fixed.len() - 1
+                        }
+                    };
+                    allowed_with(game, t, placement, pos, m, safe, true, &fixed[i].1, &mut after)
                 })
                 .collect();
             if !placed.is_empty() {
