@@ -15,6 +15,7 @@
 use crate::diagram::diagram;
 use crate::explore::{explore, Exploration, Limits};
 use crate::flow_walk::{walk, WalkLimits};
+use crate::live::PromotionSought;
 use crate::encode::{Encoder, State};
 use crate::prove::{Answer, Induction, Lemma, Prover, Witness, BUDGET_SPENT};
 use crate::spread_layer::{is_spread_property, LayerVerdict, SpreadLayer};
@@ -1023,13 +1024,33 @@ fn witness_details(v: &Variant, d: Diagnostic, w: &Witness, meaning: Option<Stri
 }
 
 /// Parts, pieces, promotion rules and castling sides that no position allows.
+///
+/// A part or promotion rule that some legal move along the lines of play of
+/// [`crate::live`] used is alive without a query; Z3 is asked about the rest.
 fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &mut Vec<Diagnostic>) {
     let game = v.game.clone();
+    // Where each promotion rule decides: its zone less the zones of the later
+    // rules for the same kind (the last rule whose zone holds a cell decides).
+    let deciding: Vec<[Vec<Cell>; 2]> = game
+        .promotions
+        .iter()
+        .enumerate()
+        .map(|(r, rule)| {
+            let later: Vec<_> = game.promotions[r + 1..].iter().filter(|l| l.kind == rule.kind).collect();
+            [0, 1].map(|side| rule.zone[side].iter().copied().filter(|c| !later.iter().any(|l| l.zone[side].contains(c))).collect())
+        })
+        .collect();
+    let sought: Vec<PromotionSought> =
+        game.promotions.iter().zip(&deciding).map(|(rule, zone)| PromotionSought { kind: rule.kind, zone: zone.clone() }).collect();
+    let seen = crate::live::look(v, &prover.enc.templates, &sought, &crate::live::LINES);
     for (k, kind) in game.kinds.iter().enumerate() {
         let mut alive_parts = 0;
         for (pi, part) in kind.parts.iter().enumerate() {
-            let mut alive = false;
+            let mut alive = seen.part_moves(k as KindId, pi);
             for side in 0..2u8 {
+                if alive {
+                    break;
+                }
                 let answer = prover.exists(side, lemmas, |enc, _, step| {
                     let ts = &enc.templates.by_player[side as usize];
                     let uses: Vec<Bool> = ts
@@ -1039,13 +1060,7 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &
                         .collect();
                     Bool::and(&[Bool::or(&uses), step.key[0].le(Int::from_i64(1)), step.mover.eq(Int::from_i64(k as i64))])
                 });
-                match answer {
-                    Answer::Unsat => {}
-                    _ => {
-                        alive = true;
-                        break;
-                    }
-                }
+                alive = !matches!(answer, Answer::Unsat);
             }
             if alive {
                 alive_parts += 1;
@@ -1079,13 +1094,10 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &
             );
             continue;
         }
-        // Where this rule decides: its zone less the zones of the later rules
-        // for the same kind (the last rule whose zone holds a cell decides).
-        let later: Vec<_> = game.promotions[r + 1..].iter().filter(|l| l.kind == rule.kind).collect();
-        let own: [Vec<Cell>; 2] =
-            [0, 1].map(|side| rule.zone[side].iter().copied().filter(|c| !later.iter().any(|l| l.zone[side].contains(c))).collect());
+        let own = &deciding[r];
         let kind = &game.kinds[rule.kind as usize].name;
         if own.iter().all(|z| z.is_empty()) {
+            let later = game.promotions[r + 1..].iter().filter(|l| l.kind == rule.kind);
             let mut d = Diagnostic::error(
                 "C0222",
                 &rule.file,
@@ -1095,15 +1107,18 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &
             )
             .warning()
             .with_help("where the zones of two rules overlap, the later rule decides; delete this rule, or merge its targets into the later one");
-            for l in later.iter().filter(|l| (0..2).any(|side| l.zone[side].iter().any(|c| rule.zone[side].contains(c)))) {
+            for l in later.filter(|l| (0..2).any(|side| l.zone[side].iter().any(|c| rule.zone[side].contains(c)))) {
                 d = d.with_note(l.span, "this later rule covers its zone");
             }
             diagnostics.push(d);
             continue;
         }
-        let mut alive = false;
+        let mut alive = seen.promotes(r);
         for side in 0..2u8 {
-            let zone: Vec<Cell> = own[side as usize].clone();
+            let zone = &own[side as usize];
+            if alive {
+                break;
+            }
             if zone.is_empty() {
                 continue;
             }
@@ -1111,10 +1126,7 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &
                 let lands: Vec<Bool> = zone.iter().map(|&c| step.key[2].eq(Int::from_i64(c as i64))).collect();
                 Bool::and(&[Bool::or(&lands), step.key[0].le(Int::from_i64(1)), step.key[3].ge(Int::from_i64(0)), step.mover.eq(Int::from_i64(rule.kind as i64))])
             });
-            if !matches!(answer, Answer::Unsat) {
-                alive = true;
-                break;
-            }
+            alive = !matches!(answer, Answer::Unsat);
         }
         if !alive {
             diagnostics.push(

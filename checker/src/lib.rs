@@ -15,6 +15,8 @@
 //!   [`gaps`] turns what it finds into diagnostics.
 //! * [`observation`] searches the positions near the setup for what an
 //!   `observe` item leaves for a reading to decide, with witnesses.
+//! * [`live`] looks along random lines of play for parts and promotion
+//!   rules seen to apply (spares the solver questions a legal move answers).
 //! * [`model_claims`] decides claims from the templates alone (directions,
 //!   colour per move template).
 //! * [`settled`] links findings to the rulings that settle them.
@@ -28,6 +30,7 @@ pub mod encode;
 pub mod explore;
 pub mod flow_walk;
 pub mod gaps;
+pub mod live;
 pub mod model_claims;
 pub mod observation;
 pub mod prove;

@@ -186,7 +186,10 @@ pub struct Prover<'a> {
     /// The encoder.
     pub enc: Encoder<'a>,
     state: State,
-    steps: [Step; 2],
+    /// Per side, its legal moves and the state after each, built at the
+    /// side's first question (a check that asks nothing, or asks about one
+    /// side only, builds less: on 4D-Schach each takes over a second).
+    steps: [std::cell::OnceCell<Step>; 2],
     /// Per side, its incremental solver (made at the side's first query;
     /// dropped after a query it could not decide, so that a cancelled
     /// search leaves nothing behind).
@@ -204,8 +207,12 @@ impl<'a> Prover<'a> {
     pub fn new(variant: &'a Variant, timeout_ms: u32, deadline: Instant) -> Prover<'a> {
         let enc = Encoder::new(variant);
         let state = enc.state("s");
-        let steps = [0u8, 1].map(|side| enc.step(&state, side, &format!("m{side}")));
-        Prover { enc, state, steps, solvers: [None, None], timeout_ms, deadline, queries: 0, budget_spent: false }
+        Prover { enc, state, steps: [std::cell::OnceCell::new(), std::cell::OnceCell::new()], solvers: [None, None], timeout_ms, deadline, queries: 0, budget_spent: false }
+    }
+
+    /// The legal moves of `side` from the prover's state (built at the first call).
+    fn step(&self, side: Color) -> &Step {
+        self.steps[side as usize].get_or_init(|| self.enc.step(&self.state, side, &format!("m{side}")))
     }
 
     /// Has the overall deadline passed? (Then every question is answered
@@ -240,8 +247,7 @@ impl<'a> Prover<'a> {
         if left == 0 {
             return None;
         }
-        let made = &mut self.solvers[side as usize];
-        if made.is_none() {
+        if self.solvers[side as usize].is_none() {
             // Every term of the encoding has a finite domain: the finite-domain
             // logic bit-blasts to SAT, which decides these queries in well under a
             // second where the general arithmetic solver times out.
@@ -249,12 +255,12 @@ impl<'a> Prover<'a> {
             // What every query of this side assumes, and the domains of the
             // step's terms (top level: the finite-domain solver reads its
             // bounds there).
-            for fact in [self.enc.well_formed(&self.state), self.enc.ep_consistent(&self.state, side), self.steps[side as usize].bounds.clone()] {
+            for fact in [self.enc.well_formed(&self.state), self.enc.ep_consistent(&self.state, side), self.step(side).bounds.clone()] {
                 solver.assert(&fact);
             }
-            *made = Some(SideSolver { solver, guards: HashMap::new() });
+            self.solvers[side as usize] = Some(SideSolver { solver, guards: HashMap::new() });
         }
-        let made = made.as_mut()?;
+        let made = self.solvers[side as usize].as_mut()?;
         let mut params = Params::new();
         params.set_u32("timeout", self.timeout_ms.min(left.min(u32::MAX as u128) as u32).max(1));
         params.set_u32("rlimit", INCREMENTAL_RLIMIT);
@@ -505,7 +511,7 @@ impl<'a> Prover<'a> {
             SatResult::Unsat => Answer::Unsat,
             SatResult::Sat => match model {
                 Some(model) => {
-                    let step = &self.steps[side as usize];
+                    let step = self.step(side);
                     let position = self.enc.read(&model, &self.state, side);
                     let key = self.enc.read_key(&model, step);
                     let v = self.enc.variant;
@@ -553,6 +559,9 @@ impl<'a> Prover<'a> {
     /// counted). The second side's solver sees every round, so its answers
     /// do not depend on timing either.
     pub fn induction(&mut self, candidates: &[Lemma]) -> Vec<Induction> {
+        if candidates.is_empty() {
+            return Vec::new();
+        }
         let variant = self.enc.variant;
         let (timeout_ms, deadline) = (self.timeout_ms, self.deadline);
         std::thread::scope(|scope| {
@@ -619,7 +628,7 @@ impl<'a> Prover<'a> {
     /// when no move of `side` breaks any.
     fn induction_round(&mut self, side: Color, candidates: &[Lemma], alive: &[usize]) -> Option<(usize, Induction)> {
         let kinds = self.enc.variant.game.kinds.len() as i64;
-        let step = self.steps[side as usize].clone();
+        let step = self.step(side).clone();
         let mut assumed = self.background(side);
         for &j in alive {
             assumed.push(self.lemma_holds(&self.state, &candidates[j]));
@@ -664,8 +673,8 @@ impl<'a> Prover<'a> {
                 return Induction::Unknown(BUDGET_SPENT.into());
             }
             let mut facts = self.assumptions(side, lemmas);
-            facts.push(self.steps[side as usize].legal.clone());
-            facts.push(self.move_breaks(&self.steps[side as usize], side, p));
+            facts.push(self.step(side).legal.clone());
+            facts.push(self.move_breaks(self.step(side), side, p));
             match self.ask_escalating(side, &[], &facts) {
                 Answer::Unsat => {}
                 Answer::Sat(w) => return Induction::NotInductive(w),
@@ -684,7 +693,7 @@ impl<'a> Prover<'a> {
             return Answer::Unknown(BUDGET_SPENT.into());
         }
         let mut facts = self.assumptions(side, lemmas);
-        let step = &self.steps[side as usize];
+        let step = self.step(side);
         facts.push(step.available.clone());
         facts.push(condition(&self.enc, &self.state, step));
         self.ask(side, Solving::Fresh, &[], &facts)
@@ -698,7 +707,7 @@ impl<'a> Prover<'a> {
             return Answer::Unknown(BUDGET_SPENT.into());
         }
         let mut facts = self.assumptions(side, lemmas);
-        let step = &self.steps[side as usize];
+        let step = self.step(side);
         facts.push(step.legal.clone());
         facts.push(condition(&self.enc, &self.state, step));
         facts.push(self.enc.in_check(&self.state, side ^ 1).not());
