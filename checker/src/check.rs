@@ -1029,19 +1029,7 @@ fn witness_details(v: &Variant, d: Diagnostic, w: &Witness, meaning: Option<Stri
 /// [`crate::live`] used is alive without a query; Z3 is asked about the rest.
 fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &mut Vec<Diagnostic>) {
     let game = v.game.clone();
-    // Where each promotion rule decides: its zone less the zones of the later
-    // rules for the same kind (the last rule whose zone holds a cell decides).
-    let deciding: Vec<[Vec<Cell>; 2]> = game
-        .promotions
-        .iter()
-        .enumerate()
-        .map(|(r, rule)| {
-            let later: Vec<_> = game.promotions[r + 1..].iter().filter(|l| l.kind == rule.kind).collect();
-            [0, 1].map(|side| rule.zone[side].iter().copied().filter(|c| !later.iter().any(|l| l.zone[side].contains(c))).collect())
-        })
-        .collect();
-    let sought: Vec<PromotionSought> =
-        game.promotions.iter().zip(&deciding).map(|(rule, zone)| PromotionSought { kind: rule.kind, zone: zone.clone() }).collect();
+    let sought = PromotionSought::of(&game);
     let seen = crate::live::look(v, &prover.enc.templates, &sought, &crate::live::LINES);
     for (k, kind) in game.kinds.iter().enumerate() {
         let mut alive_parts = 0;
@@ -1051,16 +1039,7 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &
                 if alive {
                     break;
                 }
-                let answer = prover.exists(side, lemmas, |enc, _, step| {
-                    let ts = &enc.templates.by_player[side as usize];
-                    let uses: Vec<Bool> = ts
-                        .iter()
-                        .filter(|t| t.kind as usize == k && t.part == pi)
-                        .map(|t| Bool::and(&[step.key[1].eq(Int::from_i64(t.from as i64)), step.key[2].eq(Int::from_i64(t.to as i64))]))
-                        .collect();
-                    Bool::and(&[Bool::or(&uses), step.key[0].le(Int::from_i64(1)), step.mover.eq(Int::from_i64(k as i64))])
-                });
-                alive = !matches!(answer, Answer::Unsat);
+                alive = !matches!(prover.part_moves(side, lemmas, k as KindId, pi), Answer::Unsat);
             }
             if alive {
                 alive_parts += 1;
@@ -1094,7 +1073,7 @@ fn dead_rules(v: &Variant, prover: &mut Prover, lemmas: &[Lemma], diagnostics: &
             );
             continue;
         }
-        let own = &deciding[r];
+        let own = &sought[r].zone;
         let kind = &game.kinds[rule.kind as usize].name;
         if own.iter().all(|z| z.is_empty()) {
             let later = game.promotions[r + 1..].iter().filter(|l| l.kind == rule.kind);

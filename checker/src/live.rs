@@ -25,7 +25,7 @@ use crate::templates::Templates;
 use rulebook_interpreter::engine::position::{kind_of, MoveKind, UNSEEN};
 use rulebook_interpreter::flow::Action;
 use rulebook_interpreter::model::geometry::Cell;
-use rulebook_interpreter::model::{Color, KindId};
+use rulebook_interpreter::model::{Color, Game, KindId};
 use rulebook_interpreter::{Move, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -58,6 +58,24 @@ pub struct PromotionSought {
     /// Per side, the cells where this rule decides (its zone less those of
     /// later rules for the same kind).
     pub zone: [Vec<Cell>; 2],
+}
+
+impl PromotionSought {
+    /// The promotion rules of `game`, each where it decides: its zone less
+    /// the zones of the later rules for the same kind (the last rule whose
+    /// zone holds a cell decides).
+    pub fn of(game: &Game) -> Vec<PromotionSought> {
+        let rules = &game.promotions;
+        rules
+            .iter()
+            .enumerate()
+            .map(|(r, rule)| {
+                let later: Vec<_> = rules[r + 1..].iter().filter(|l| l.kind == rule.kind).collect();
+                let zone = [0, 1].map(|side| rule.zone[side].iter().copied().filter(|c| !later.iter().any(|l| l.zone[side].contains(c))).collect());
+                PromotionSought { kind: rule.kind, zone }
+            })
+            .collect()
+    }
 }
 
 /// What the lines showed.

@@ -10,7 +10,7 @@
 use crate::concrete::position_holds;
 use crate::encode::{Encoder, Key, State, Step};
 use rulebook_interpreter::model::geometry::Cell;
-use rulebook_interpreter::model::{Color, Property};
+use rulebook_interpreter::model::{Color, KindId, Property};
 use rulebook_interpreter::text::notation::coordinate;
 use rulebook_interpreter::engine::position::{code, Move, PROMOTED};
 use rulebook_interpreter::{Position, Variant};
@@ -682,6 +682,21 @@ impl<'a> Prover<'a> {
             }
         }
         Induction::Proved
+    }
+
+    /// Does some position allow `side` a move of a piece of `kind` along its
+    /// movement part `part`: an ordinary move or capture (not a drop or
+    /// castling) from and to the cells of one of the part's templates? One
+    /// [`Self::exists`] question (`Unsat`: the part never moves the piece).
+    pub fn part_moves(&mut self, side: Color, lemmas: &[Lemma], kind: KindId, part: usize) -> Answer {
+        self.exists(side, lemmas, |enc, _, step| {
+            let uses: Vec<Bool> = enc.templates.by_player[side as usize]
+                .iter()
+                .filter(|t| t.kind == kind && t.part == part)
+                .map(|t| Bool::and(&[step.key[1].eq(Int::from_i64(t.from as i64)), step.key[2].eq(Int::from_i64(t.to as i64))]))
+                .collect();
+            Bool::and(&[Bool::or(&uses), step.key[0].le(Int::from_i64(1)), step.mover.eq(Int::from_i64(i64::from(kind)))])
+        })
     }
 
     /// Is there a state satisfying the background facts and `lemmas` where

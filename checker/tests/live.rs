@@ -12,7 +12,6 @@ use rulebook_interpreter::model::load::load;
 use rulebook_interpreter::Variant;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use z3::ast::{Bool, Int};
 
 /// Loads a rules file by its path from the repository root.
 fn load_file(path: &str) -> Variant {
@@ -22,26 +21,9 @@ fn load_file(path: &str) -> Variant {
     }
 }
 
-/// The promotion rules of `v` as sought: each rule's zone less the zones of
-/// the later rules for its kind (written out here from LANGUAGE.md's "the
-/// last rule whose zone holds a cell decides", not taken from the checker).
-fn sought(v: &Variant) -> Vec<PromotionSought> {
-    let rules = &v.game.promotions;
-    rules
-        .iter()
-        .enumerate()
-        .map(|(r, rule)| PromotionSought {
-            kind: rule.kind,
-            zone: [0, 1].map(|side| {
-                rule.zone[side].iter().copied().filter(|c| !rules[r + 1..].iter().any(|l| l.kind == rule.kind && l.zone[side].contains(c))).collect()
-            }),
-        })
-        .collect()
-}
-
 /// What the check's lines show in `v`.
 fn seen(v: &Variant) -> Seen {
-    look(v, &Templates::new(&v.game), &sought(v), &LINES)
+    look(v, &Templates::new(&v.game), &PromotionSought::of(&v.game), &LINES)
 }
 
 /// The (kind name, part index) pairs the lines did not show.
@@ -105,14 +87,7 @@ fn the_solver_allows_every_part_a_line_shows() {
         for (k, kind) in v.game.kinds.iter().enumerate() {
             for p in (0..kind.parts.len()).filter(|&p| seen.part_moves(k as u8, p)) {
                 let allowed = (0..2u8).any(|side| {
-                    let answer = prover.exists(side, &[], |enc, _, step| {
-                        let uses: Vec<Bool> = enc.templates.by_player[side as usize]
-                            .iter()
-                            .filter(|t| t.kind as usize == k && t.part == p)
-                            .map(|t| Bool::and(&[step.key[1].eq(Int::from_i64(t.from as i64)), step.key[2].eq(Int::from_i64(t.to as i64))]))
-                            .collect();
-                        Bool::and(&[Bool::or(&uses), step.key[0].le(Int::from_i64(1)), step.mover.eq(Int::from_i64(k as i64))])
-                    });
+                    let answer = prover.part_moves(side, &[], k as u8, p);
                     matches!(answer, Answer::Sat(_))
                 });
                 assert!(allowed, "{}: part {p} of {} was seen to move, but Z3 finds no position for it", v.game.name, kind.name);
