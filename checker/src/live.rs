@@ -22,7 +22,7 @@
 //! so the number of queries asked) does not depend on the machine.
 
 use crate::templates::Templates;
-use rulebook_interpreter::engine::position::{kind_of, MoveKind, UNSEEN};
+use rulebook_interpreter::engine::position::{color_of, kind_of, MoveKind, UNSEEN};
 use rulebook_interpreter::flow::Action;
 use rulebook_interpreter::model::geometry::Cell;
 use rulebook_interpreter::model::{Color, Game, KindId};
@@ -172,7 +172,7 @@ impl Sought<'_> {
             return;
         }
         let Some(&code) = pos.board.get(m.from as usize).filter(|&&c| c != 0) else { return };
-        let (kind, side) = (kind_of(code), rulebook_interpreter::engine::position::color_of(code));
+        let (kind, side) = (kind_of(code), color_of(code));
         if let Some(parts) = self.routes.get(&(side, kind, m.from, m.to)) {
             for &p in parts {
                 if let Some(flag) = seen.parts.get_mut(kind as usize).and_then(|k| k.get_mut(p)) {
