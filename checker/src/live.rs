@@ -131,7 +131,12 @@ pub fn look(v: &Variant, templates: &Templates, sought: &[PromotionSought], limi
             }
         }
     }
-    let missing = seen.parts.iter().map(Vec::len).sum::<usize>() + sought.len();
+    // What a line can show: a part with templates, a rule with cells where it
+    // decides (the rest never shows, and would keep the lines going to their budget).
+    let mut with_templates: Vec<(KindId, usize)> = routes.iter().flat_map(|(&(_, k, _, _), parts)| parts.iter().map(move |&p| (k, p))).collect();
+    with_templates.sort_unstable();
+    with_templates.dedup();
+    let missing = with_templates.len() + sought.iter().filter(|s| s.zone.iter().any(|z| !z.is_empty())).count();
     let mut looking = Sought { routes, promotions: sought, missing };
     let Ok(start) = v.start() else { return seen };
     let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
