@@ -241,6 +241,33 @@ impl<'a> Encoder<'a> {
         Encoder { variant, game, templates, cells, attackers, piece_moves, disguises, reveals, offsets }
     }
 
+    /// The kinds an encoded move of a piece of kind `k` (the step's `mover`;
+    /// -1: a drop) can put on the board: `k` itself, what its moves promote
+    /// to, and castling's partner where `k` castles (a game without hands
+    /// has no drop, which puts nothing). Every other change such a move
+    /// makes to the board takes a piece off it (its victim). `None` where a
+    /// moving piece may land as another kind (a face-down piece revealed),
+    /// and for drops from hand.
+    pub fn placed_by(&self, k: i64) -> Option<Vec<KindId>> {
+        let Ok(k) = KindId::try_from(k) else {
+            return self.game.hand.is_none().then(Vec::new);
+        };
+        if self.game.hidden.is_some() || !self.reveals.is_empty() {
+            return None;
+        }
+        let mut kinds = vec![k];
+        for (color, moves) in self.piece_moves.iter().enumerate() {
+            let promotions = moves.iter().filter(|m| self.templates.by_player[color][m.template].kind == k).filter_map(|m| m.promotion);
+            kinds.extend(promotions);
+        }
+        if let Some(rule) = self.game.castling.as_ref().filter(|r| r.king == k) {
+            kinds.push(rule.rook);
+        }
+        kinds.sort_unstable();
+        kinds.dedup();
+        Some(kinds)
+    }
+
     /// The kinds a face-down piece may turn out to be: those the `hidden`
     /// block lists and those in the setup's pools (empty without hidden
     /// identities). Pools only shrink, so no other kind is ever revealed.

@@ -24,8 +24,9 @@
 //! within a few plies from a normal setup they cannot end the game.
 
 use crate::concrete::{move_holds, position_holds};
-use rulebook_interpreter::model::{Claim, Outcome};
+use rulebook_interpreter::model::{Claim, Outcome, Property};
 use rulebook_interpreter::text::notation::{coordinate, is_capture};
+use rulebook_interpreter::engine::movegen::Scratch;
 use rulebook_interpreter::engine::position::{MoveKind, NO_KIND};
 use rulebook_interpreter::{Move, Position, Status, Variant};
 use std::collections::HashMap;
@@ -154,7 +155,7 @@ pub fn explore(v: &Variant, claims: &[Claim], limits: &Limits) -> Exploration {
         began,
         stack: Vec::new(),
         moves: Vec::new(),
-        leaf_moves: Vec::new(),
+        scratch: Scratch::default(),
         path: Vec::new(),
         tt: HashMap::default(),
         strict: false,
@@ -228,8 +229,8 @@ struct Search<'a> {
     stack: Vec<Position>,
     /// A move buffer per ply.
     moves: Vec<Vec<Move>>,
-    /// The buffer for leaf tests.
-    leaf_moves: Vec<Move>,
+    /// The buffers for judging a leaf's moves one at a time.
+    scratch: Scratch,
     /// The moves of the current line.
     path: Vec<Move>,
     /// Key (salted for quiet last-ply arrivals) → 1 + most remaining plies explored.
@@ -424,18 +425,16 @@ impl Search<'_> {
         if !self.tick() {
             return Flow::Stop;
         }
+        if remaining == 0 {
+            // The last ply of a claims iteration (shallower positions were
+            // checked and classified in the iterations before).
+            self.check_leaf(ply, quiet);
+            return Flow::Go;
+        }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         self.v.legal_moves_into(&self.stack[ply], &mut moves);
-        let flow = if remaining == 0 {
-            // The last ply of a claims iteration (shallower positions were
-            // checked and classified in the iterations before).
-            self.check_claims(ply, &moves);
-            if moves.is_empty() {
-                self.record_end(ply, quiet);
-            }
-            Flow::Go
-        } else if moves.is_empty() {
+        let flow = if moves.is_empty() {
             // Terminal: not expanded.
             Flow::Go
         } else if remaining == 1 && mode == Mode::Wins {
@@ -487,9 +486,7 @@ impl Search<'_> {
             if !self.test_all_leaves && !self.v.in_check(child) {
                 continue;
             }
-            self.leaf_moves.clear();
-            self.v.legal_moves_into(child, &mut self.leaf_moves);
-            if self.leaf_moves.is_empty() {
+            if !self.v.has_legal_move(child, &mut self.scratch) {
                 let quiet = self.quiet(&self.stack[ply], m);
                 self.path.push(*m);
                 self.record_end(ply + 1, quiet);
@@ -502,25 +499,33 @@ impl Search<'_> {
         Flow::Go
     }
 
-    /// Checks the claims still unrefuted at the position at `ply`, whose legal
-    /// moves are `moves`.
-    fn check_claims(&mut self, ply: usize, moves: &[Move]) {
-        let claims = self.claims;
-        for (i, claim) in claims.iter().enumerate() {
-            if self.out.violations[i].is_some() {
-                continue;
+    /// The last ply of a claims iteration: checks the claims still unrefuted
+    /// at the position at `ply` and classifies it if it has no legal move.
+    /// Where the moves can be judged one at a time ([`Variant::one_by_one`]),
+    /// only the candidates that break a move claim, and then the first that
+    /// is legal, are tried: most positions here are leaves, and a leaf needs
+    /// no list of its moves.
+    fn check_leaf(&mut self, ply: usize, quiet: bool) {
+        let (v, claims) = (self.v, self.claims);
+        let move_claims_left = claims.iter().zip(&self.out.violations).any(|(c, found)| found.is_none() && c.property.is_move_property());
+        let pos = &self.stack[ply];
+        let line = || line(v, &self.start, &self.path);
+        let violations = &mut self.out.violations;
+        let any_move = match v.one_by_one(pos, &mut self.scratch) {
+            Some(mut judge) if judge.exact || !move_claims_left => {
+                check_claims(v, claims, violations, pos, &line, |p| judge.first(|m| !move_holds(v, pos, m, p)));
+                judge.first(|_| true).is_some()
             }
-            let pos = &self.stack[ply];
-            let p = &claim.property;
-            let found = if p.is_move_property() {
-                moves.iter().find(|m| !move_holds(self.v, pos, m, p)).copied()
-                    .map(|m| Violation { line: self.line(), mv: Some(m), mv_text: Some(coordinate(self.v, &m)) })
-            } else if !position_holds(self.v, pos, p) {
-                Some(Violation { line: self.line(), mv: None, mv_text: None })
-            } else {
-                None
-            };
-            self.out.violations[i] = found;
+            _ => {
+                let moves = &mut self.moves[ply];
+                moves.clear();
+                v.legal_moves_into(pos, moves);
+                check_claims(v, claims, violations, pos, &line, |p| moves.iter().find(|m| !move_holds(v, pos, m, p)).copied());
+                !moves.is_empty()
+            }
+        };
+        if !any_move {
+            self.record_end(ply, quiet);
         }
     }
 
@@ -563,13 +568,43 @@ impl Search<'_> {
 
     /// The current line, replayed from the setup.
     fn line(&self) -> Line {
-        let moves = self.path.clone();
-        let mut pos = self.start.clone();
-        let mut text = Vec::with_capacity(moves.len());
-        for m in &moves {
-            text.push(coordinate(self.v, m));
-            pos = self.v.play(&pos, m);
-        }
-        Line { moves, text, fen: self.v.fen(&pos) }
+        line(self.v, &self.start, &self.path)
     }
+}
+
+/// Checks the claims of `claims` not yet refuted (`violations`) at `pos`,
+/// reached by `line`; `first_breaking` gives the first legal move that
+/// breaks a move property.
+fn check_claims(
+    v: &Variant,
+    claims: &[Claim],
+    violations: &mut [Option<Violation>],
+    pos: &Position,
+    line: &dyn Fn() -> Line,
+    mut first_breaking: impl FnMut(&Property) -> Option<Move>,
+) {
+    for (claim, found) in claims.iter().zip(violations) {
+        if found.is_some() {
+            continue;
+        }
+        let p = &claim.property;
+        *found = if p.is_move_property() {
+            first_breaking(p).map(|m| Violation { line: line(), mv: Some(m), mv_text: Some(coordinate(v, &m)) })
+        } else if !position_holds(v, pos, p) {
+            Some(Violation { line: line(), mv: None, mv_text: None })
+        } else {
+            None
+        };
+    }
+}
+
+/// The line of `moves` from `start`, replayed.
+fn line(v: &Variant, start: &Position, moves: &[Move]) -> Line {
+    let mut pos = start.clone();
+    let mut text = Vec::with_capacity(moves.len());
+    for m in moves {
+        text.push(coordinate(v, m));
+        pos = v.play(&pos, m);
+    }
+    Line { moves: moves.to_vec(), text, fen: v.fen(&pos) }
 }

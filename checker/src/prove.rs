@@ -77,6 +77,17 @@ impl Lemma {
     }
 }
 
+/// The kinds whose pieces alone a lemma reads on the board, where taking
+/// pieces off the board can never break it (`no K on ZONE`, `no K next to
+/// enemy L`, `at most N K`); `None` for any other lemma.
+fn kinds_read(l: &Lemma) -> Option<Vec<KindId>> {
+    match l {
+        Lemma::Property(Property::NeverOn { kind, .. } | Property::AtMost { kind, .. }) => Some(vec![*kind]),
+        Lemma::Property(Property::NeverAdjacent { kind, other }) => Some(vec![*kind, *other]),
+        _ => None,
+    }
+}
+
 /// A concrete situation Z3 found: a position with its side to move, and a move.
 #[derive(Clone, Debug)]
 pub struct Witness {
@@ -200,6 +211,8 @@ pub struct Prover<'a> {
     pub queries: u32,
     /// Some question went unanswered because the deadline had passed.
     pub budget_spent: bool,
+    /// What the next queries ask, for the timings `RULEBOOK_TIMINGS` prints.
+    topic: String,
 }
 
 impl<'a> Prover<'a> {
@@ -207,7 +220,7 @@ impl<'a> Prover<'a> {
     pub fn new(variant: &'a Variant, timeout_ms: u32, deadline: Instant) -> Prover<'a> {
         let enc = Encoder::new(variant);
         let state = enc.state("s");
-        Prover { enc, state, steps: [std::cell::OnceCell::new(), std::cell::OnceCell::new()], solvers: [None, None], timeout_ms, deadline, queries: 0, budget_spent: false }
+        Prover { enc, state, steps: [std::cell::OnceCell::new(), std::cell::OnceCell::new()], solvers: [None, None], timeout_ms, deadline, queries: 0, budget_spent: false, topic: String::new() }
     }
 
     /// The legal moves of `side` from the prover's state (built at the first call).
@@ -499,7 +512,7 @@ impl<'a> Prover<'a> {
         let n_facts = domains.len() + facts.len();
         if std::env::var_os("RULEBOOK_TIMINGS").is_some() {
             let alone = if spilled { " (asked again alone)" } else { "" };
-            eprintln!("           query {}: side {side}, {n_facts} facts, {result:?} in {:.2} s{alone}", self.queries, asked.elapsed().as_secs_f64());
+            eprintln!("           query {}: side {side}, {n_facts} facts, {result:?} in {:.2} s{alone} ({})", self.queries, asked.elapsed().as_secs_f64(), self.topic);
         }
         if how == Solving::Incremental && timed_out {
             // A query cut short (at a moment that depends on the machine):
@@ -637,16 +650,38 @@ impl<'a> Prover<'a> {
         // One small query per moving kind asks whether any candidate
         // breaks; only when one might is each candidate asked alone,
         // first over pseudo-legal moves, then over legal moves.
-        let domains: Vec<Bool> = broken.iter().flat_map(|(domain, _)| domain.iter().cloned()).collect();
+        let timed = std::env::var_os("RULEBOOK_TIMINGS").is_some();
         for k in -1..kinds {
             // (`available_of(k)`: available, moving a piece of kind k.)
+            // Only the candidates a move of kind k could break are asked
+            // about: one that reads only kinds such a move never puts on the
+            // board holds after it (the move only takes pieces off there).
+            let placed = self.enc.placed_by(k);
+            let open: Vec<usize> = (0..alive.len())
+                .filter(|&n| match (&placed, kinds_read(&candidates[alive[n]])) {
+                    (Some(placed), Some(read)) => read.iter().any(|r| placed.contains(r)),
+                    _ => true,
+                })
+                .collect();
+            if open.is_empty() {
+                continue;
+            }
+            if timed {
+                let kind = usize::try_from(k).ok().and_then(|k| self.enc.variant.game.kinds.get(k)).map_or("a drop", |k| k.name.as_str());
+                self.topic = format!("induction: any of {} candidates broken by {kind}", open.len());
+            }
+            let domains: Vec<Bool> = open.iter().flat_map(|&n| broken[n].0.iter().cloned()).collect();
             let mut facts = assumed.clone();
             facts.push(step.available_of(k));
-            facts.push(Bool::or(&broken.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>()));
+            facts.push(Bool::or(&open.iter().map(|&n| broken[n].1.clone()).collect::<Vec<_>>()));
             if let Answer::Unsat = self.ask_escalating(side, &domains, &facts) {
                 continue;
             }
-            for (n, &i) in alive.iter().enumerate() {
+            for &n in &open {
+                let i = alive[n];
+                if timed {
+                    self.topic = format!("induction: candidate {i}, pseudo-legal, then legal");
+                }
                 let mut one = assumed.clone();
                 one.push(broken[n].1.clone());
                 one.push(step.available_of(k));

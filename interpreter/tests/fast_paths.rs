@@ -3,7 +3,7 @@
 //! definition: every pseudo-legal move tried on a copy. Along random games of
 //! every shipped variant and example, both give the same moves and counts.
 
-use rulebook_interpreter::engine::movegen::{count_legal, count_legal_kept, legal_moves_reference, KeptCounts};
+use rulebook_interpreter::engine::movegen::{count_legal, count_legal_kept, legal_moves_reference, KeptCounts, Scratch};
 use rulebook_interpreter::engine::position::Position;
 use rulebook_interpreter::Variant;
 use rulebook_interpreter::text::notation::coordinate;
@@ -203,4 +203,77 @@ fn a_promotion_to_a_royal_kind_is_tested_for_check() {
     );
     let mut scratch = Vec::new();
     assert_eq!(count_legal(&v.game, &v.tables, &pos, &mut scratch) as usize, moves.len());
+}
+
+/// What [`rulebook_interpreter::engine::movegen::OneByOne`] keeps of its candidates, judged one at a time, is
+/// what [`Variant::legal_moves`] lists (in the same order where `exact`,
+/// else only both empty or both not), and [`Variant::has_legal_move`]
+/// answers as the list's emptiness: along random games of every rules file
+/// of `rules/`, `rules/fairy/` and `examples/`, at every position and at
+/// every child of every fourth one (so that checks, mates and stalemates
+/// are among them).
+#[test]
+fn moves_judged_one_at_a_time_are_the_legal_moves() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let mut files = Vec::new();
+    for dir in ["rules", "rules/fairy", "examples"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("dir exists").flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|x| x == "rules") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 90);
+    let (mut judged, mut inexact, mut ended, mut listed_files) = (0, 0, 0, 0);
+    let mut compare = |v: &Variant, pos: &Position, what: &str| {
+        let legal = v.legal_moves(pos);
+        let mut scratch = Scratch::default();
+        assert_eq!(v.has_legal_move(pos, &mut scratch), !legal.is_empty(), "{what}: has_legal_move at {}", v.fen(pos));
+        let Some(mut judge) = v.one_by_one(pos, &mut scratch) else { return };
+        let kept: Vec<String> = judge.candidates().iter().filter(|m| judge.legal(m)).map(|m| coordinate(v, m)).collect();
+        assert_eq!(judge.first(|_| true).is_some(), !kept.is_empty(), "{what}: the first legal move at {}", v.fen(pos));
+        if judge.exact {
+            let all: Vec<String> = legal.iter().map(|m| coordinate(v, m)).collect();
+            assert_eq!(kept, all, "{what}: moves judged one at a time at {}", v.fen(pos));
+        } else {
+            assert_eq!(kept.is_empty(), legal.is_empty(), "{what}: moves judged one at a time at {}", v.fen(pos));
+            inexact += 1;
+        }
+        judged += 1;
+        ended += usize::from(legal.is_empty());
+    };
+    for path in &files {
+        let v = support::variant_at(path);
+        let what = path.display().to_string();
+        // A file whose setup is only known as a list (a phase, walls,
+        // spread pieces, observation, face-down pieces, …) is listed
+        // throughout, or nearly: its games are not played here.
+        if v.start().is_ok_and(|s| v.one_by_one(&s, &mut Scratch::default()).is_none()) {
+            listed_files += 1;
+            continue;
+        }
+        let mut rng = Rng(what.len() as u64 * 6_151 + 11);
+        for _ in 0..3 {
+            let Ok(mut pos) = v.start() else { continue };
+            for ply in 0..60 {
+                compare(&v, &pos, &what);
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 4 == 3 {
+                    for m in &moves {
+                        compare(&v, &v.play(&pos, m), &what);
+                    }
+                }
+                pos = v.play(&pos, &moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(
+        judged > 50_000 && ended > 50 && inexact > 1_000 && listed_files > 5,
+        "judged {judged}, ended {ended}, inexact {inexact}, {listed_files} files listed"
+    );
 }

@@ -137,73 +137,116 @@ fn moves_without_end(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
 }
 
 /// Removes from `out[first..]` every move an `offer` rule forbids in `pos`:
-/// those after which a `forbid` rule's condition holds, then, where a
-/// `captures are compulsory` rule applies and some move left captures, the
-/// moves that capture nothing.
+/// those after which a `forbid` rule's condition holds, those a `may not
+/// capture` or `may only capture` rule bars ([`Offered::allows`]), then,
+/// where a `captures are compulsory` rule applies and some move left
+/// captures, the moves that capture nothing.
 pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
-    let mover = pos.side;
-    let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g));
-    let active: Vec<(&Rule, &Cond)> = game
-        .rules
-        .iter()
-        .filter_map(|r| match &r.effect {
-            Effect::Forbid(after) => Some((r, after)),
-            Effect::End { .. } | Effect::Oblige(_) | Effect::CompelCaptures | Effect::NoCapture { .. } | Effect::OnlyCaptures { .. } | Effect::LoseRight(_) => None,
-        })
-        .filter(|(r, _)| offered(r))
-        .collect();
-    forbid_after(game, t, pos, out, first, &active);
-    // `PIECE may not capture PIECE`: the victim's kind, before the move.
-    let barred = offered_effects(game, &offered, |e| match *e {
-        Effect::NoCapture { by, of } => Some((by, of)),
-        _ => None,
-    });
-    if !barred.is_empty() {
-        movegen::retain_from(out, first, |m| !pos.captured(m).is_some_and(|v| barred.contains(&(m.piece, kind_of(v)))));
-    }
-    // `PIECE may only capture`: its moves that capture nothing go.
-    let capturing_only = offered_effects(game, &offered, |e| match *e {
-        Effect::OnlyCaptures { kind, checking } => Some((kind, checking)),
-        _ => None,
-    });
-    if !capturing_only.is_empty() {
-        // The cells of the pieces giving check (attacking a royal piece of the mover).
-        let royal: Vec<Cell> = pos.cells_of(mover, t.nwords).filter(|&c| game.kinds[kind_of(pos.board[c as usize]) as usize].royal).collect();
-        let checkers: Vec<Cell> = pos
-            .cells_of(mover ^ 1, t.nwords)
-            .filter(|&c| royal.iter().any(|&r| movegen::piece_attacks(game, t, pos, c, mover ^ 1, r)))
-            .collect();
-        movegen::retain_from(out, first, |m| {
-            capturing_only.iter().all(|&(kind, checking)| {
-                m.piece != kind || pos.captured(m).is_some() && (!checking || pos.captured_at(m).is_some_and(|c| checkers.contains(&c)))
-            })
-        });
-    }
-    if game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r)) && out[first..].iter().any(|m| pos.is_capture(m)) {
+    let mut offered = Offered::new(game, t, pos);
+    movegen::retain_from(out, first, |m| offered.allows(m));
+    if offered.compel && out[first..].iter().any(|m| pos.is_capture(m)) {
         movegen::retain_from(out, first, |m| pos.is_capture(m));
+    }
+}
+
+/// What the `offer` rules that apply in one position say about its moves,
+/// judged one move at a time: [`forbid_filter`] is [`Offered::allows`] on
+/// every move, then the compulsion to capture (`compel`), the one effect
+/// that depends on the other moves (it never empties a list: it keeps the
+/// captures when there are any).
+pub(crate) struct Offered<'a> {
+    game: &'a Game,
+    t: &'a Tables,
+    pos: &'a Position,
+    /// The conditions of the `forbid` rules that apply: a move after which one holds is forbidden.
+    forbid: Vec<&'a Cond>,
+    /// `PIECE may not capture PIECE`: (capturer, victim) kinds.
+    barred: Vec<(crate::model::KindId, crate::model::KindId)>,
+    /// `PIECE may only capture [a checking piece]`: (kind, only checking pieces).
+    capturing_only: Vec<(crate::model::KindId, bool)>,
+    /// The cells of the pieces giving check (attacking a royal piece of the mover), where `capturing_only` needs them.
+    checkers: Vec<Cell>,
+    /// A `captures are compulsory` rule applies.
+    pub(crate) compel: bool,
+    /// The copy each move is made on for the `forbid` conditions (made at the first).
+    next: Option<Position>,
+}
+
+impl<'a> Offered<'a> {
+    /// The `offer` rules of `game` that apply in `pos` (their guards judged once).
+    pub(crate) fn new(game: &'a Game, t: &'a Tables, pos: &'a Position) -> Offered<'a> {
+        let mover = pos.side;
+        let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g));
+        let forbid = offered_effects(game, &offered, |e| match e {
+            Effect::Forbid(after) => Some(after),
+            _ => None,
+        });
+        // `PIECE may not capture PIECE`: the victim's kind, before the move.
+        let barred = offered_effects(game, &offered, |e| match *e {
+            Effect::NoCapture { by, of } => Some((by, of)),
+            _ => None,
+        });
+        // `PIECE may only capture`: its moves that capture nothing go.
+        let capturing_only = offered_effects(game, &offered, |e| match *e {
+            Effect::OnlyCaptures { kind, checking } => Some((kind, checking)),
+            _ => None,
+        });
+        let checkers = if capturing_only.is_empty() {
+            Vec::new()
+        } else {
+            let royal: Vec<Cell> = pos.cells_of(mover, t.nwords).filter(|&c| game.kinds[kind_of(pos.board[c as usize]) as usize].royal).collect();
+            pos.cells_of(mover ^ 1, t.nwords).filter(|&c| royal.iter().any(|&r| movegen::piece_attacks(game, t, pos, c, mover ^ 1, r))).collect()
+        };
+        let compel = game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r));
+        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, next: None }
+    }
+
+    /// Does no `forbid`, `may not capture` or `may only capture` rule that
+    /// applies bar `m` (a legal move of the position, by the plain rules)?
+    pub(crate) fn allows(&mut self, m: &Move) -> bool {
+        let (game, t, pos) = (self.game, self.t, self.pos);
+        let mut next = self.next.take();
+        let after = self.forbids_after().then(|| {
+            let next = next.get_or_insert_with(|| pos.clone());
+            next.copy_from(pos, t);
+            next.make(m, game, t);
+            &*next
+        });
+        let allowed = self.allows_after(m, after);
+        self.next = next;
+        allowed
+    }
+
+    /// Does a `forbid` rule apply, so that [`Offered::allows_after`] needs the position after the move?
+    pub(crate) fn forbids_after(&self) -> bool {
+        !self.forbid.is_empty()
+    }
+
+    /// [`Offered::allows`] with the position after `m` made by the caller
+    /// (needed only where [`Offered::forbids_after`]; a `forbid` rule
+    /// without it bars the move).
+    pub(crate) fn allows_after(&self, m: &Move, after: Option<&Position>) -> bool {
+        let pos = self.pos;
+        if !self.forbid.is_empty() {
+            let Some(next) = after else { return false };
+            let cx = Cx { game: self.game, t: self.t, pos: next, mover: pos.side, subject: pos.side, memo: None };
+            if self.forbid.iter().any(|after| cx.holds(after)) {
+                return false;
+            }
+        }
+        if pos.captured(m).is_some_and(|v| self.barred.contains(&(m.piece, kind_of(v)))) {
+            return false;
+        }
+        self.capturing_only.iter().all(|&(kind, checking)| {
+            m.piece != kind || pos.captured(m).is_some() && (!checking || pos.captured_at(m).is_some_and(|c| self.checkers.contains(&c)))
+        })
     }
 }
 
 /// The payloads `pick` takes from the effects of the game's rules that are
 /// `offered` now (the guard is judged only for the rules `pick` keeps).
-fn offered_effects<T>(game: &Game, offered: &dyn Fn(&&Rule) -> bool, pick: impl Fn(&Effect) -> Option<T>) -> Vec<T> {
+fn offered_effects<'a, T>(game: &'a Game, offered: &dyn Fn(&&Rule) -> bool, pick: impl Fn(&'a Effect) -> Option<T>) -> Vec<T> {
     game.rules.iter().filter_map(|r| pick(&r.effect).filter(|_| offered(&r))).collect()
-}
-
-/// Removes from `out[first..]` the moves after which one of the `forbid`
-/// conditions of `active` holds.
-fn forbid_after(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize, active: &[(&Rule, &Cond)]) {
-    let mover = pos.side;
-    if active.is_empty() {
-        return;
-    }
-    let mut next = pos.clone();
-    movegen::retain_from(out, first, |m| {
-        next.copy_from(pos, t);
-        next.make(m, game, t);
-        let cx = Cx { game, t, pos: &next, mover, subject: mover, memo: None };
-        !active.iter().any(|(_, after)| cx.holds(after))
-    });
 }
 
 /// Is `cond` true in `pos` for `subject`, with `mover` the player who made

@@ -148,6 +148,27 @@ impl Variant {
         movegen::legal_moves(&self.game, &self.tables_for(pos), pos, out);
     }
 
+    /// The legal moves of `pos` judged one at a time ([`movegen::OneByOne`],
+    /// in `scratch`), for a caller that needs only some of them. `None` where
+    /// they are only known as a whole list: the flow layer's decisions, a
+    /// position with levels, and the layers `OneByOne::new` names.
+    pub fn one_by_one<'a>(&'a self, pos: &'a Position, scratch: &'a mut movegen::Scratch) -> Option<movegen::OneByOne<'a>> {
+        if pos.frame.is_some() || self.needs_flow(pos) {
+            return None;
+        }
+        movegen::OneByOne::new(&self.game, &self.tables, pos, scratch)
+    }
+
+    /// Has the side to move a legal move? The same answer as
+    /// `!legal_moves(pos).is_empty()`, stopping at the first legal move where
+    /// the moves can be judged one at a time.
+    pub fn has_legal_move(&self, pos: &Position, scratch: &mut movegen::Scratch) -> bool {
+        match self.one_by_one(pos, scratch) {
+            Some(mut judge) => judge.first(|_| true).is_some(),
+            None => !self.legal_moves(pos).is_empty(),
+        }
+    }
+
     /// The position after `m`. In a phase, a ply with obligations, while a
     /// level swings or in a game whose rules oblige, with the flow layer's
     /// work ([`Variant::apply`]: castling rights gained by placement, the end

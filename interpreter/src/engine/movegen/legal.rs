@@ -231,6 +231,109 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
     castling_moves(game, t, pos, out);
 }
 
+/// The buffers [`OneByOne`] works in, kept by a caller that judges the
+/// moves of many positions of one variant: the candidates, and the copy each
+/// is made on (cloned from the first position judged, then overwritten).
+#[derive(Default)]
+pub struct Scratch {
+    candidates: Vec<Move>,
+    probe: Option<Position>,
+}
+
+/// The legal moves of a position judged one at a time, for a caller that
+/// needs only some of them (is there any? does one of them break a claim?):
+/// the candidates [`OneByOne::new`] lists, in the order [`legal_moves`]
+/// lists the legal ones, each judged when it is asked about.
+///
+/// [`legal_moves`] gives the candidates judged legal, then two layers that
+/// neither empty a list nor fill an empty one: where a `captures are
+/// compulsory` rule applies and a legal move captures, only the captures;
+/// with gating, copies of legal moves that also gate. Where neither applies
+/// (`exact`) the candidates judged legal are the legal moves.
+pub struct OneByOne<'a> {
+    game: &'a Game,
+    t: &'a Tables,
+    pos: &'a Position,
+    candidates: &'a [Move],
+    probe: &'a mut Option<Position>,
+    /// Whether the side to move is in check (found at the first castling candidate).
+    checked: Option<bool>,
+    /// The `offer` rules that apply, in a game with `rule` items.
+    offered: Option<crate::engine::cond::Offered<'a>>,
+    /// The candidates judged legal are exactly [`legal_moves`]' list.
+    pub exact: bool,
+}
+
+impl<'a> OneByOne<'a> {
+    /// The candidates of `pos`: the pseudo-legal moves of each piece, the
+    /// drops, the castling moves (none where a `rule` item has ended the
+    /// game). `None` where the legal moves are more than a filter of
+    /// candidates: chance outcomes of face-down pieces, spread pieces,
+    /// observation, promotions made as moves of their own, the pass,
+    /// compulsory drops, walls (callers list them with [`legal_moves`]).
+    pub fn new(game: &'a Game, t: &'a Tables, pos: &'a Position, scratch: &'a mut Scratch) -> Option<OneByOne<'a>> {
+        let layered = !game.promotion_moves.is_empty() || t.passing || t.drop_compulsory || t.walling;
+        if game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || layered || pos.any_hidden() {
+            return None;
+        }
+        let Scratch { candidates, probe } = scratch;
+        candidates.clear();
+        let rules = !game.rules.is_empty();
+        let ended = rules && crate::engine::cond::decided(game, t, pos).is_some();
+        if !ended {
+            for from in pos.cells_of(pos.side, t.nwords) {
+                piece_moves_once(pos, t, from, candidates);
+            }
+            drops(game, t, pos, candidates);
+            castling_moves(game, t, pos, candidates);
+        }
+        let offered = (rules && !ended).then(|| crate::engine::cond::Offered::new(game, t, pos));
+        let exact = !t.gating && !offered.as_ref().is_some_and(|o| o.compel);
+        Some(OneByOne { game, t, pos, candidates, probe, checked: None, offered, exact })
+    }
+
+    /// The candidates, in order.
+    pub fn candidates(&self) -> &'a [Move] {
+        self.candidates
+    }
+
+    /// The first candidate that `wanted` accepts (asked first: it is
+    /// cheaper) and that is legal.
+    pub fn first(&mut self, mut wanted: impl FnMut(&Move) -> bool) -> Option<Move> {
+        let candidates = self.candidates;
+        candidates.iter().find(|m| wanted(m) && self.legal(m)).copied()
+    }
+
+    /// Is the candidate `m` legal: it leaves the mover's royal pieces
+    /// unattacked (castling: the side to move is not in check; its path is
+    /// tested where it is generated), it is not a drop that mates where such
+    /// drops are barred, and no `offer` rule forbids it?
+    pub fn legal(&mut self, m: &Move) -> bool {
+        let (game, t, pos) = (self.game, self.t, self.pos);
+        let castle = m.kind == MoveKind::Castle;
+        let royal = pos.royal_count[pos.side as usize] > 0;
+        let forbids = self.offered.as_ref().is_some_and(|o| o.forbids_after());
+        // The position after `m`, where a test needs it.
+        let made = (royal && !castle && game.explosion.is_none()) || forbids;
+        if made {
+            let probe = self.probe.get_or_insert_with(|| pos.clone());
+            probe.copy_from(pos, t);
+            probe.make(m, game, t);
+        }
+        let after = self.probe.as_ref().filter(|_| made);
+        let safe = if castle {
+            !*self.checked.get_or_insert_with(|| in_check(game, t, pos))
+        } else if !royal {
+            true
+        } else if game.explosion.is_some() {
+            crate::engine::explosion::legal_by_trial(game, t, pos, m)
+        } else {
+            after.is_some_and(|next| !royal_attacked(game, t, next, pos.side))
+        };
+        safe && !(t.drop_no_mate && mating_drop(game, t, pos, m)) && self.offered.as_ref().is_none_or(|o| o.allows_after(m, after))
+    }
+}
+
 /// Do pins and check, found once from the one royal piece of the side to
 /// move, tell which moves leave it safe? (Plain attacks, no promotion to a
 /// royal kind, no explosions.)

@@ -22,7 +22,7 @@ mod promote;
 mod spread;
 
 pub use attack::{attacked, in_check, royal_attacked};
-pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts};
+pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
 
