@@ -242,26 +242,38 @@ impl<'a> Encoder<'a> {
     }
 
     /// The kinds an encoded move of a piece of kind `k` (the step's `mover`;
-    /// -1: a drop) can put on the board: `k` itself, what its moves promote
-    /// to, and castling's partner where `k` castles (a game without hands
-    /// has no drop, which puts nothing). Every other change such a move
-    /// makes to the board takes a piece off it (its victim). `None` where a
-    /// moving piece may land as another kind (a face-down piece revealed),
-    /// and for drops from hand.
+    /// -1: a drop) can put on the board: `k` itself and what its moves
+    /// promote to; where `k` is a disguise, every kind a face-down piece may
+    /// be revealed as and what those promote to; and castling's partner
+    /// (or what it is revealed as) where `k` castles. A game without hands
+    /// has no drop, which puts nothing. Every other change such a move makes
+    /// to the board takes a piece off it (its victim). `None` for drops from
+    /// hand.
     pub fn placed_by(&self, k: i64) -> Option<Vec<KindId>> {
         let Ok(k) = KindId::try_from(k) else {
             return self.game.hand.is_none().then(Vec::new);
         };
-        if self.game.hidden.is_some() || !self.reveals.is_empty() {
-            return None;
-        }
         let mut kinds = vec![k];
         for (color, moves) in self.piece_moves.iter().enumerate() {
             let promotions = moves.iter().filter(|m| self.templates.by_player[color][m.template].kind == k).filter_map(|m| m.promotion);
             kinds.extend(promotions);
         }
+        let revealed = |kinds: &mut Vec<KindId>| {
+            for &r in &self.reveals {
+                kinds.push(r);
+                for rule in self.game.promotions.iter().filter(|rule| rule.kind == r) {
+                    kinds.extend(rule.targets.iter().copied());
+                }
+            }
+        };
+        if self.disguises.contains(&k) {
+            revealed(&mut kinds);
+        }
         if let Some(rule) = self.game.castling.as_ref().filter(|r| r.king == k) {
             kinds.push(rule.rook);
+            if self.disguises.contains(&rule.rook) {
+                revealed(&mut kinds);
+            }
         }
         kinds.sort_unstable();
         kinds.dedup();
@@ -465,6 +477,22 @@ impl<'a> Encoder<'a> {
     /// every state a move produces: only such a move sets the victim, to the
     /// cell it lands on, where the piece stands face up.
     pub fn ep_consistent(&self, s: &State, side_to_move: Color) -> Bool {
+        let kinds = self.ep_victim_kinds();
+        let victim = self.at_term(s, &s.ep_victim);
+        let mut ok: Vec<Bool> = kinds.iter().map(|&k| victim.eq(int(code(k, side_to_move ^ 1) as i64))).collect();
+        ok.push(s.ep_victim.eq(int(-1)));
+        let Some(h) = &s.hidden else { return Bool::or(&ok) };
+        let mut parts = vec![Bool::or(&ok)];
+        for &c in &self.cells {
+            parts.push(s.ep_victim.eq(int(c as i64)).implies(h[c as usize].not()));
+        }
+        Bool::and(&parts)
+    }
+
+    /// The kinds an en-passant victim may be: those whose moves set an
+    /// en-passant target, what they promote to, and (face down) what they
+    /// may be revealed as.
+    fn ep_victim_kinds(&self) -> Vec<KindId> {
         let game = self.game;
         let mut kinds: Vec<KindId> = Vec::new();
         for (k, kind) in game.kinds.iter().enumerate() {
@@ -483,15 +511,27 @@ impl<'a> Encoder<'a> {
                 }
             }
         }
-        let victim = self.at_term(s, &s.ep_victim);
-        let mut ok: Vec<Bool> = kinds.iter().map(|&k| victim.eq(int(code(k, side_to_move ^ 1) as i64))).collect();
-        ok.push(s.ep_victim.eq(int(-1)));
-        let Some(h) = &s.hidden else { return Bool::or(&ok) };
-        let mut parts = vec![Bool::or(&ok)];
-        for &c in &self.cells {
-            parts.push(s.ep_victim.eq(int(c as i64)).implies(h[c as usize].not()));
-        }
-        Bool::and(&parts)
+        kinds
+    }
+
+    /// Does an encoded piece move put a piece of the royal kind `k` in a
+    /// hand only by capturing one on the cell a capture template lands on?
+    /// Then it does so only from a state where the side that just moved is
+    /// in check, by construction: the move's option (`step`) asks
+    /// `template_ready(t)` with its victim on `t.to`, and `attacked(t.to)`
+    /// is the disjunction of those very formulas over the capture templates
+    /// landing there, so `in_check` holds for the victim's owner. Not so
+    /// with face-down pieces (a captured one is drawn), where a demotion or
+    /// another kind goes to hand as `k`, or where a piece of kind `k` may be
+    /// an en-passant victim (not on the cell the capture lands on).
+    pub fn hand_gain_needs_check(&self, k: KindId) -> bool {
+        let game = self.game;
+        let Some(hand) = &game.hand else { return true };
+        game.kinds.get(k as usize).is_some_and(|kind| kind.royal)
+            && game.hidden.is_none()
+            && hand.demote_to != Some(k)
+            && hand.hand_kinds.iter().enumerate().all(|(j, &to)| to != k || j == k as usize)
+            && !self.ep_victim_kinds().contains(&k)
     }
 
     /// The state equals the concrete position `pos`.

@@ -183,3 +183,28 @@ fn four_d_proved_claims_hold_along_random_lines_of_decisions() {
     }
     assert!(decisions > 1_000, "{decisions}");
 }
+
+/// What the encoding's construction settles without a question (a royal
+/// piece reaches a hand only by a capture from a state where its owner is
+/// in check: `Encoder::hand_gain_needs_check`) is what Z3 answers when it
+/// is asked: on crazyhouse the built-in lemma "no King in hand" is proved
+/// both ways, the shortcut with fewer questions; a Queen, not royal, is not
+/// settled so.
+#[test]
+fn a_royal_piece_in_hand_is_settled_as_z3_settles_it() {
+    use rulebook_checker::prove::{Induction, Prover};
+    use rulebook_interpreter::model::Property;
+    use std::time::Instant;
+    let v = variant("crazyhouse");
+    let kind = |name: &str| v.game.kinds.iter().position(|k| k.name == name).expect("kind") as u8;
+    let lemma: Lemma = Property::NeverInHand { kind: kind("King") }.into();
+    let deadline = Instant::now() + Duration::from_secs(900);
+    let mut asked = Prover::new(&v, 120_000, deadline);
+    asked.by_construction = false;
+    assert!(matches!(asked.induction(std::slice::from_ref(&lemma))[..], [Induction::Proved]));
+    let mut settled = Prover::new(&v, 120_000, deadline);
+    assert!(matches!(settled.induction(std::slice::from_ref(&lemma))[..], [Induction::Proved]));
+    assert!(settled.queries < asked.queries, "{} questions with the shortcut, {} without", settled.queries, asked.queries);
+    assert!(settled.enc.hand_gain_needs_check(kind("King")));
+    assert!(!settled.enc.hand_gain_needs_check(kind("Queen")));
+}
