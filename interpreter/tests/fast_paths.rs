@@ -34,6 +34,22 @@ fn kept_counts_agree(v: &Variant, pos: &Position, moves: &[rulebook_interpreter:
     compared
 }
 
+/// The `.rules` files of the folders `dirs` (from the repository root), sorted.
+fn rules_files(dirs: &[&str]) -> Vec<std::path::PathBuf> {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let mut files = Vec::new();
+    for dir in dirs {
+        for entry in std::fs::read_dir(root.join(dir)).expect("dir exists").flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|x| x == "rules") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 fn check_file(path: &Path, games: usize, plies: usize) -> usize {
     let v = support::variant_at(path);
     let mut rng = Rng(path.display().to_string().len() as u64 * 7919 + 1);
@@ -70,17 +86,7 @@ fn check_file(path: &Path, games: usize, plies: usize) -> usize {
 
 #[test]
 fn every_variant_agrees_with_the_definition() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let mut files = Vec::new();
-    for dir in ["rules", "examples"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("dir exists").flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|x| x == "rules") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = rules_files(&["rules", "examples"]);
     assert!(files.len() >= 11);
     let mut total = 0;
     for f in &files {
@@ -129,17 +135,7 @@ fn kept_counts_agree_on_every_fairy_variant() {
 /// count without them.
 #[test]
 fn wide_boards_count_from_tables_as_the_definition_does() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let mut files = Vec::new();
-    for dir in ["rules", "rules/fairy", "examples"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("dir exists").flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|x| x == "rules") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = rules_files(&["rules", "rules/fairy", "examples"]);
     let (mut wide_files, mut from_tables, mut counted, mut compared) = (0, 0, 0, 0);
     let mut scratch = Vec::new();
     for path in &files {
@@ -214,17 +210,7 @@ fn a_promotion_to_a_royal_kind_is_tested_for_check() {
 /// are among them).
 #[test]
 fn moves_judged_one_at_a_time_are_the_legal_moves() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let mut files = Vec::new();
-    for dir in ["rules", "rules/fairy", "examples"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("dir exists").flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|x| x == "rules") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = rules_files(&["rules", "rules/fairy", "examples"]);
     assert!(files.len() >= 90);
     let (mut judged, mut inexact, mut ended, mut listed_files) = (0, 0, 0, 0);
     let mut compare = |v: &Variant, pos: &Position, what: &str| {
