@@ -234,7 +234,7 @@ impl<'a> Offered<'a> {
                 return false;
             }
         }
-        if pos.captured(m).is_some_and(|v| self.barred.contains(&(m.piece, kind_of(v)))) {
+        if !self.barred.is_empty() && pos.captured(m).is_some_and(|v| self.barred.contains(&(m.piece, kind_of(v)))) {
             return false;
         }
         self.capturing_only.iter().all(|&(kind, checking)| {
