@@ -258,22 +258,10 @@ impl<'a> Encoder<'a> {
             let promotions = moves.iter().filter(|m| self.templates.by_player[color][m.template].kind == k).filter_map(|m| m.promotion);
             kinds.extend(promotions);
         }
-        let revealed = |kinds: &mut Vec<KindId>| {
-            for &r in &self.reveals {
-                kinds.push(r);
-                for rule in self.game.promotions.iter().filter(|rule| rule.kind == r) {
-                    kinds.extend(rule.targets.iter().copied());
-                }
-            }
-        };
-        if self.disguises.contains(&k) {
-            revealed(&mut kinds);
-        }
-        if let Some(rule) = self.game.castling.as_ref().filter(|r| r.king == k) {
-            kinds.push(rule.rook);
-            if self.disguises.contains(&rule.rook) {
-                revealed(&mut kinds);
-            }
+        let castling_partner = self.game.castling.as_ref().filter(|r| r.king == k).map(|r| r.rook);
+        kinds.extend(castling_partner);
+        if self.disguises.contains(&k) || castling_partner.is_some_and(|p| self.disguises.contains(&p)) {
+            kinds.extend(self.revealed_kinds());
         }
         kinds.sort_unstable();
         kinds.dedup();
@@ -502,13 +490,21 @@ impl<'a> Encoder<'a> {
                     kinds.extend(rule.targets.iter().copied());
                 }
                 if self.disguises.contains(&(k as KindId)) {
-                    for &r in &self.reveals {
-                        kinds.push(r);
-                        for rule in game.promotions.iter().filter(|rule| rule.kind == r) {
-                            kinds.extend(rule.targets.iter().copied());
-                        }
-                    }
+                    kinds.extend(self.revealed_kinds());
                 }
+            }
+        }
+        kinds
+    }
+
+    /// What a face-down piece may land as when it moves: every kind it may
+    /// be revealed as, and what those promote to (empty without hidden identities).
+    fn revealed_kinds(&self) -> Vec<KindId> {
+        let mut kinds = Vec::new();
+        for &r in &self.reveals {
+            kinds.push(r);
+            for rule in self.game.promotions.iter().filter(|rule| rule.kind == r) {
+                kinds.extend(rule.targets.iter().copied());
             }
         }
         kinds

@@ -672,22 +672,25 @@ impl<'a> Prover<'a> {
         // breaks; only when one might is each candidate asked alone,
         // first over pseudo-legal moves, then over legal moves.
         let timed = std::env::var_os("RULEBOOK_TIMINGS").is_some();
+        // A royal piece goes to hand only by a capture that the fact the
+        // escalation adds (the side that just moved is not in check)
+        // excludes, by the encoding's construction
+        // ([`Encoder::hand_gain_needs_check`]): no piece move is asked about it.
+        let by_construction: Vec<bool> = alive
+            .iter()
+            .map(|&i| match candidates[i] {
+                Lemma::Property(Property::NeverInHand { kind }) => self.by_construction && self.enc.hand_gain_needs_check(kind),
+                _ => false,
+            })
+            .collect();
         for k in -1..kinds {
             // (`available_of(k)`: available, moving a piece of kind k.)
             // Only the candidates a move of kind k could break are asked
             // about: one that reads only kinds such a move never puts on the
             // board holds after it (the move only takes pieces off there).
             let placed = self.enc.placed_by(k);
-            // A royal piece goes to hand only by a capture that the fact
-            // the escalation adds (the side that just moved is not in
-            // check) excludes, by the encoding's construction
-            // ([`Encoder::hand_gain_needs_check`]): no question for it.
-            let by_construction = |l: &Lemma| match l {
-                Lemma::Property(Property::NeverInHand { kind }) => self.by_construction && k >= 0 && self.enc.hand_gain_needs_check(*kind),
-                _ => false,
-            };
             let open: Vec<usize> = (0..alive.len())
-                .filter(|&n| !by_construction(&candidates[alive[n]]))
+                .filter(|&n| k < 0 || !by_construction[n])
                 .filter(|&n| match (&placed, kinds_read(&candidates[alive[n]])) {
                     (Some(placed), Some(read)) => read.iter().any(|r| placed.contains(r)),
                     _ => true,

@@ -281,10 +281,7 @@ impl<'a> OneByOne<'a> {
         let rules = !game.rules.is_empty();
         let ended = rules && crate::engine::cond::decided(game, t, pos).is_some();
         if !ended {
-            for from in pos.cells_of(pos.side, t.nwords) {
-                piece_moves_once(pos, t, from, candidates);
-            }
-            drops(game, t, pos, candidates);
+            pseudo_moves(game, t, pos, candidates);
             castling_moves(game, t, pos, candidates);
         }
         let offered = (rules && !ended).then(|| crate::engine::cond::Offered::new(game, t, pos));
