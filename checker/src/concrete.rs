@@ -118,6 +118,11 @@ pub fn groups(pos: &Position) -> usize {
 ///   it moves) is one of `kinds`. Castling with a face-down partner moves
 ///   that partner (shown as the castling partner kind) to its castling
 ///   destination. What the piece is revealed as does not matter.
+///
+/// Neither property reads what a chance draw settles (a revealed identity,
+/// a captured face-down piece's, a promotion that follows from them), so a
+/// property holds of a decision exactly when it holds of each of its chance
+/// outcomes: the search judges decisions at its leaves.
 pub fn move_holds(v: &Variant, pos: &Position, m: &Move, p: &Property) -> bool {
     if let Property::HiddenArrivals { zone, kinds } = p {
         return hidden_arrival_holds(v, pos, m, zone, kinds);

@@ -513,7 +513,16 @@ impl Search<'_> {
         let violations = &mut self.out.violations;
         let any_move = match v.one_by_one(pos, &mut self.scratch) {
             Some(mut judge) if judge.exact || !move_claims_left => {
-                check_claims(v, claims, violations, pos, &line, |p| judge.first(|m| !move_holds(v, pos, m, p)));
+                // A move property holds of a decision as of each of its
+                // chance outcomes ([`move_holds`]); the move reported is the
+                // first outcome, the first breaking move of the legal list.
+                let outcomes = &mut self.moves[ply];
+                check_claims(v, claims, violations, pos, &line, |p| {
+                    let m = judge.first(|m| !move_holds(v, pos, m, p))?;
+                    outcomes.clear();
+                    judge.outcomes(&m, outcomes);
+                    outcomes.first().copied()
+                });
                 judge.first(|_| true).is_some()
             }
             _ => {

@@ -714,7 +714,8 @@ impl<'a> Prover<'a> {
             for &n in &open {
                 let i = alive[n];
                 if timed {
-                    self.topic = format!("induction: candidate {i}, pseudo-legal, then legal");
+                    let what: String = format!("{:?}", candidates[i]).chars().take(60).collect();
+                    self.topic = format!("induction: candidate {i} ({what}), pseudo-legal, then legal");
                 }
                 let mut one = assumed.clone();
                 one.push(broken[n].1.clone());

@@ -202,7 +202,8 @@ fn a_promotion_to_a_royal_kind_is_tested_for_check() {
 }
 
 /// What [`rulebook_interpreter::engine::movegen::OneByOne`] keeps of its candidates, judged one at a time, is
-/// what [`Variant::legal_moves`] lists (in the same order where `exact`,
+/// what [`Variant::legal_moves`] lists (each candidate replaced by its
+/// chance outcomes where face-down pieces stand; in the same order where `exact`,
 /// else only both empty or both not), and [`Variant::has_legal_move`]
 /// answers as the list's emptiness: along random games of every rules file
 /// of `rules/`, `rules/fairy/` and `examples/`, at every position and at
@@ -212,13 +213,19 @@ fn a_promotion_to_a_royal_kind_is_tested_for_check() {
 fn moves_judged_one_at_a_time_are_the_legal_moves() {
     let files = rules_files(&["rules", "rules/fairy", "examples"]);
     assert!(files.len() >= 90);
-    let (mut judged, mut inexact, mut ended, mut listed_files) = (0, 0, 0, 0);
+    let (mut judged, mut inexact, mut ended, mut listed_files, mut chance) = (0, 0, 0, 0, 0);
     let mut compare = |v: &Variant, pos: &Position, what: &str| {
         let legal = v.legal_moves(pos);
         let mut scratch = Scratch::default();
         assert_eq!(v.has_legal_move(pos, &mut scratch), !legal.is_empty(), "{what}: has_legal_move at {}", v.fen(pos));
         let Some(mut judge) = v.one_by_one(pos, &mut scratch) else { return };
-        let kept: Vec<String> = judge.candidates().iter().filter(|m| judge.legal(m)).map(|m| coordinate(v, m)).collect();
+        let mut outcomes = Vec::new();
+        for m in judge.candidates() {
+            if judge.legal(m) {
+                judge.outcomes(m, &mut outcomes);
+            }
+        }
+        let kept: Vec<String> = outcomes.iter().map(|m| coordinate(v, m)).collect();
         assert_eq!(judge.first(|_| true).is_some(), !kept.is_empty(), "{what}: the first legal move at {}", v.fen(pos));
         if judge.exact {
             let all: Vec<String> = legal.iter().map(|m| coordinate(v, m)).collect();
@@ -228,13 +235,14 @@ fn moves_judged_one_at_a_time_are_the_legal_moves() {
             inexact += 1;
         }
         judged += 1;
+        chance += usize::from(judge.chance);
         ended += usize::from(legal.is_empty());
     };
     for path in &files {
         let v = support::variant_at(path);
         let what = path.display().to_string();
         // A file whose setup is only known as a list (a phase, walls,
-        // spread pieces, observation, face-down pieces, …) is listed
+        // spread pieces, observation, …) is listed
         // throughout, or nearly: its games are not played here.
         if v.start().is_ok_and(|s| v.one_by_one(&s, &mut Scratch::default()).is_none()) {
             listed_files += 1;
@@ -259,7 +267,7 @@ fn moves_judged_one_at_a_time_are_the_legal_moves() {
         }
     }
     assert!(
-        judged > 50_000 && ended > 50 && inexact > 1_000 && listed_files > 5,
-        "judged {judged}, ended {ended}, inexact {inexact}, {listed_files} files listed"
+        judged > 50_000 && ended > 50 && inexact > 1_000 && listed_files > 5 && chance > 1_000,
+        "judged {judged}, ended {ended}, inexact {inexact}, with face-down pieces {chance}, {listed_files} files listed"
     );
 }

@@ -10,6 +10,33 @@ use crate::model::Game;
 use crate::engine::position::{Move, MoveKind, Position, NO_KIND, NO_PROMOTION};
 use crate::engine::tables::Tables;
 
+/// The cells whose identities a chance draw settles when the decision `m`
+/// is made: the face-down piece it moves (castling: the face-down partner)
+/// and the face-down piece it captures, each `None` where there is none.
+pub(super) fn drawn_cells(pos: &Position, m: &Move) -> (Option<Cell>, Option<Cell>) {
+    let revealed: Option<Cell> = match m.kind {
+        MoveKind::Castle => Some(m.aux as Cell),
+        MoveKind::Drop => None,
+        _ => Some(m.from),
+    }
+    .filter(|&c| pos.is_hidden(c));
+    let victim: Option<Cell> = match m.kind {
+        MoveKind::EnPassant => Some(m.aux as Cell),
+        MoveKind::Normal | MoveKind::EnPassantSetter => Some(m.to),
+        MoveKind::Castle | MoveKind::Drop => None,
+    }
+    .filter(|&c| pos.board[c as usize] != 0 && pos.is_hidden(c));
+    (revealed, victim)
+}
+
+/// Does some identity remain to be drawn for each cell of [`drawn_cells`]:
+/// has the decision `m` at least one chance outcome?
+pub(super) fn has_outcome(pos: &Position, m: &Move) -> bool {
+    let (revealed, victim) = drawn_cells(pos, m);
+    let us = pos.side;
+    revealed.is_none_or(|_| pos.pool_size(us) > 0) && victim.is_none_or(|_| pos.pool_size(us ^ 1) > 0)
+}
+
 /// Replaces the moves `out[first..]` by their chance outcomes, in order.
 pub(super) fn split_outcomes(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, first: usize) {
     let decisions: Vec<Move> = out.drain(first..).collect();
@@ -20,18 +47,7 @@ pub(super) fn split_outcomes(game: &Game, t: &Tables, pos: &Position, out: &mut 
     let theirs = drawable(us ^ 1);
     let none = [NO_KIND];
     for m in decisions {
-        let revealed: Option<Cell> = match m.kind {
-            MoveKind::Castle => Some(m.aux as Cell),
-            MoveKind::Drop => None,
-            _ => Some(m.from),
-        }
-        .filter(|&c| pos.is_hidden(c));
-        let victim: Option<Cell> = match m.kind {
-            MoveKind::EnPassant => Some(m.aux as Cell),
-            MoveKind::Normal | MoveKind::EnPassantSetter => Some(m.to),
-            MoveKind::Castle | MoveKind::Drop => None,
-        }
-        .filter(|&c| pos.board[c as usize] != 0 && pos.is_hidden(c));
+        let (revealed, victim) = drawn_cells(pos, &m);
         if revealed.is_none() && victim.is_none() {
             out.push(m);
             continue;

@@ -249,7 +249,10 @@ pub struct Scratch {
 /// neither empty a list nor fill an empty one: where a `captures are
 /// compulsory` rule applies and a legal move captures, only the captures;
 /// with gating, copies of legal moves that also gate. Where neither applies
-/// (`exact`) the candidates judged legal are the legal moves.
+/// (`exact`) the candidates judged legal are the legal moves, each replaced
+/// by its chance outcomes where face-down pieces stand (`chance`: a
+/// candidate is then a decision, whose legality does not depend on what is
+/// revealed; [`OneByOne::outcomes`] lists them).
 pub struct OneByOne<'a> {
     game: &'a Game,
     t: &'a Tables,
@@ -260,8 +263,11 @@ pub struct OneByOne<'a> {
     checked: Option<bool>,
     /// The `offer` rules that apply, in a game with `rule` items.
     offered: Option<crate::engine::cond::Offered<'a>>,
-    /// The candidates judged legal are exactly [`legal_moves`]' list.
+    /// The candidates judged legal are exactly [`legal_moves`]' list (with
+    /// `chance`, once each is replaced by its outcomes).
     pub exact: bool,
+    /// Face-down pieces stand: the candidates are decisions.
+    pub chance: bool,
 }
 
 impl<'a> OneByOne<'a> {
@@ -270,15 +276,17 @@ impl<'a> OneByOne<'a> {
     /// game). `None` where the legal moves are more than a filter of
     /// candidates: chance outcomes of face-down pieces, spread pieces,
     /// observation, promotions made as moves of their own, the pass,
-    /// compulsory drops, walls (callers list them with [`legal_moves`]).
+    /// compulsory drops, walls, face-down pieces in a game with `rule` items
+    /// (callers list them with [`legal_moves`]).
     pub fn new(game: &'a Game, t: &'a Tables, pos: &'a Position, scratch: &'a mut Scratch) -> Option<OneByOne<'a>> {
         let layered = !game.promotion_moves.is_empty() || t.passing || t.drop_compulsory || t.walling;
-        if game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || layered || pos.any_hidden() {
+        let chance = pos.any_hidden();
+        let rules = !game.rules.is_empty();
+        if game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || layered || (chance && rules) {
             return None;
         }
         let Scratch { candidates, probe } = scratch;
         candidates.clear();
-        let rules = !game.rules.is_empty();
         let ended = rules && crate::engine::cond::decided(game, t, pos).is_some();
         if !ended {
             pseudo_moves(game, t, pos, candidates);
@@ -286,7 +294,17 @@ impl<'a> OneByOne<'a> {
         }
         let offered = (rules && !ended).then(|| crate::engine::cond::Offered::new(game, t, pos));
         let exact = !t.gating && !offered.as_ref().is_some_and(|o| o.compel);
-        Some(OneByOne { game, t, pos, candidates, probe, checked: None, offered, exact })
+        Some(OneByOne { game, t, pos, candidates, probe, checked: None, offered, exact, chance })
+    }
+
+    /// Appends the moves [`legal_moves`] lists for the candidate `m`: its
+    /// chance outcomes where `chance`, in their order, else `m` itself.
+    pub fn outcomes(&self, m: &Move, out: &mut Vec<Move>) {
+        let first = out.len();
+        out.push(*m);
+        if self.chance {
+            super::chance::split_outcomes(self.game, self.t, self.pos, out, first);
+        }
     }
 
     /// The candidates, in order.
@@ -327,7 +345,9 @@ impl<'a> OneByOne<'a> {
         } else {
             after.is_some_and(|next| !royal_attacked(game, t, next, pos.side))
         };
-        safe && !(t.drop_no_mate && mating_drop(game, t, pos, m)) && self.offered.as_ref().is_none_or(|o| o.allows_after(m, after))
+        safe && !(t.drop_no_mate && mating_drop(game, t, pos, m))
+            && self.offered.as_ref().is_none_or(|o| o.allows_after(m, after))
+            && !(self.chance && !super::chance::has_outcome(pos, m))
     }
 }
 
