@@ -62,8 +62,8 @@ pub fn colour_by_templates(v: &Variant, p: &Property) -> Option<String> {
 
 /// A proof of `at most N K` by conservation, without a board: no rule
 /// makes a piece of kind `K` (no promotion to it, no demotion to it, no
-/// capture that sends one to the capturer's hand, no face-down, spread or
-/// tunnelling piece that could turn out to be one), and the other actions
+/// capture that sends one to the capturer's hand, no face-down piece that
+/// could turn out to be one, no spread or tunnelling piece), and the other actions
 /// only carry pieces between the board, the hand and the out-of-play area
 /// (drops, relocations, exiles, returns). So each player's pieces of `K` on
 /// the board, in hand and out of play together never exceed their number in
@@ -73,7 +73,7 @@ pub fn count_by_conservation(v: &Variant, p: &Property) -> Option<String> {
     let Property::AtMost { kind, count } = p else { return None };
     let game = &v.game;
     let piece = game.kinds.get(*kind as usize)?;
-    if game.spread.is_some() || game.tunnel.is_some() || game.hidden.is_some() {
+    if game.spread.is_some() || game.tunnel.is_some() {
         return None;
     }
     if game.promotions.iter().any(|r| r.targets.contains(kind)) {
@@ -85,6 +85,13 @@ pub fn count_by_conservation(v: &Variant, p: &Property) -> Option<String> {
         }
     }
     let start = v.start().ok()?;
+    // A face-down piece turns out to be a kind the `hidden` block lists or
+    // one of its owner's pool (pools only shrink); a face-down piece shown
+    // as `K` that turns out otherwise only lowers the count.
+    let revealed_as_it = game.hidden.as_ref().is_some_and(|h| h.kinds.contains(kind)) || start.pool.iter().any(|pool| pool[*kind as usize] > 0);
+    if revealed_as_it {
+        return None;
+    }
     let kind_at = |code: u8| -> Option<u8> { (code != 0).then(|| rulebook_interpreter::engine::position::kind_of(code)) };
     let mut most = 0u64;
     for side in 0..2u8 {
@@ -98,9 +105,10 @@ pub fn count_by_conservation(v: &Variant, p: &Property) -> Option<String> {
     if most > u64::from(*count) {
         return None;
     }
+    let fog = if game.hidden.is_some() { ", no face-down piece turns out to be one" } else { "" };
     let why = if piece.royal { "it is royal, so never captured" } else { "a captured one leaves the game" };
     Some(format!(
-        "by conservation: no rule makes a {} (no promotion or demotion to it, {why}), and drops, relocations, exiles and returns only carry pieces between the board, the hand and the out-of-play area; each player has {most} on the board and in hand in the setup (no board needed)",
+        "by conservation: no rule makes a {} (no promotion or demotion to it{fog}, {why}), and drops, relocations, exiles and returns only carry pieces between the board, the hand and the out-of-play area; each player has {most} on the board and in hand in the setup (no board needed)",
         piece.name
     ))
 }
@@ -167,7 +175,8 @@ mod tests {
     /// `at most 1 King`: in chess and 4D-Schach (kings in hand, placed in
     /// the opening, never exiled) by conservation; not `at most 1 Queen` in
     /// chess (pawns promote to queens), nor in crazyhouse for a non-royal
-    /// piece (captures go to the capturer's hand).
+    /// piece (captures go to the capturer's hand); in Nebelschach for its
+    /// kings, not for a kind a face-down piece may turn out to be.
     #[test]
     fn counts_by_conservation() {
         let chess = variant("rules/chess.rules");
@@ -179,5 +188,14 @@ mod tests {
         assert!(proof.contains("each player has 1"), "{proof}");
         let zh = variant("rules/crazyhouse.rules");
         assert!(count_by_conservation(&zh, &Property::AtMost { kind: kind(&zh, "Knight"), count: 2 }).is_none());
+        // Nebelschach: the kings stand open and no face-down piece turns out
+        // to be one; its eight face-down pawns, though, may become more
+        // (any of the 15 face-down pieces may turn out a pawn), where
+        // chess's eight may not.
+        let fog = variant("rules/nebelschach.rules");
+        let proof = count_by_conservation(&fog, &Property::AtMost { kind: kind(&fog, "King"), count: 1 }).expect("fog kings");
+        assert!(proof.contains("no face-down piece turns out to be one"), "{proof}");
+        assert!(count_by_conservation(&chess, &Property::AtMost { kind: kind(&chess, "Pawn"), count: 8 }).is_some());
+        assert!(count_by_conservation(&fog, &Property::AtMost { kind: kind(&fog, "Pawn"), count: 8 }).is_none());
     }
 }
