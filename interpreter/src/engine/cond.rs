@@ -168,8 +168,16 @@ pub(crate) struct Offered<'a> {
     checkers: Vec<Cell>,
     /// A `captures are compulsory` rule applies.
     pub(crate) compel: bool,
-    /// The copy each move is made on for the `forbid` conditions (made at the first).
-    next: Option<Position>,
+    /// Where every test of the `forbid` conditions reads only the cells of
+    /// pieces of named kinds (`line` and `count`), and a move changes no
+    /// other piece than the ones it names ([`Offered::touched`]): those
+    /// kinds, and whether a condition holds now. A move that touches none
+    /// of the kinds leaves the conditions as they are, so it is judged
+    /// without being made.
+    unchanged: Option<(Vec<crate::model::KindId>, bool)>,
+    /// The copy each move is made on for the `forbid` conditions (made at
+    /// the first; boxed, so that moving the struct copies no board).
+    next: Option<Box<Position>>,
 }
 
 impl<'a> Offered<'a> {
@@ -198,36 +206,65 @@ impl<'a> Offered<'a> {
             pos.cells_of(mover ^ 1, t.nwords).filter(|&c| royal.iter().any(|&r| movegen::piece_attacks(game, t, pos, c, mover ^ 1, r))).collect()
         };
         let compel = game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r));
-        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, next: None }
+        let unchanged = if forbid.is_empty() || !moves_touch_only_their_pieces(game, t, pos) {
+            None
+        } else {
+            let kinds: Option<Vec<_>> = forbid.iter().map(|c| kinds_read(c)).collect();
+            kinds.map(|k| {
+                let now = forbid.iter().any(|c| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(c));
+                (k.concat(), now)
+            })
+        };
+        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, next: None }
+    }
+
+    /// The kinds of the pieces `m` moves, takes, puts down or turns into:
+    /// the mover, what it promotes to, its victim, castling's partner.
+    fn touched(&self, m: &Move) -> [crate::model::KindId; 4] {
+        let pos = self.pos;
+        let promotion = if m.is_promotion() { m.promotion } else { m.piece };
+        let victim = pos.captured(m).map_or(m.piece, kind_of);
+        let partner = if m.kind == MoveKind::Castle { pos.board.get(m.aux as usize).map_or(m.piece, |&c| kind_of(c)) } else { m.piece };
+        [m.piece, promotion, victim, partner]
+    }
+
+    /// Whether a `forbid` condition holds after `m`, where that is known
+    /// without making it ([`Offered::unchanged`]).
+    fn forbidden_unmade(&self, m: &Move) -> Option<bool> {
+        let (kinds, now) = self.unchanged.as_ref()?;
+        (!self.touched(m).iter().any(|k| kinds.contains(k))).then_some(*now)
     }
 
     /// Does no `forbid`, `may not capture` or `may only capture` rule that
     /// applies bar `m` (a legal move of the position, by the plain rules)?
     pub(crate) fn allows(&mut self, m: &Move) -> bool {
         let (game, t, pos) = (self.game, self.t, self.pos);
-        let mut next = self.next.take();
-        let after = self.forbids_after().then(|| {
-            let next = next.get_or_insert_with(|| pos.clone());
-            next.copy_from(pos, t);
-            next.make(m, game, t);
-            &*next
-        });
-        let allowed = self.allows_after(m, after);
-        self.next = next;
-        allowed
+        if !self.needs_after(m) {
+            return self.allows_after(m, None);
+        }
+        let next = self.next.get_or_insert_with(|| Box::new(pos.clone()));
+        next.copy_from(pos, t);
+        next.make(m, game, t);
+        self.allows_after(m, self.next.as_deref())
     }
 
-    /// Does a `forbid` rule apply, so that [`Offered::allows_after`] needs the position after the move?
-    pub(crate) fn forbids_after(&self) -> bool {
-        !self.forbid.is_empty()
+    /// Does a `forbid` rule apply whose conditions after `m` are not known
+    /// without making it, so that [`Offered::allows_after`] needs the
+    /// position after the move?
+    pub(crate) fn needs_after(&self, m: &Move) -> bool {
+        !self.forbid.is_empty() && self.forbidden_unmade(m).is_none()
     }
 
     /// [`Offered::allows`] with the position after `m` made by the caller
-    /// (needed only where [`Offered::forbids_after`]; a `forbid` rule
+    /// (needed only where [`Offered::needs_after`]; a `forbid` rule
     /// without it bars the move).
     pub(crate) fn allows_after(&self, m: &Move, after: Option<&Position>) -> bool {
         let pos = self.pos;
-        if !self.forbid.is_empty() {
+        if let Some(forbidden) = self.forbidden_unmade(m).filter(|_| !self.forbid.is_empty()) {
+            if forbidden {
+                return false;
+            }
+        } else if !self.forbid.is_empty() {
             let Some(next) = after else { return false };
             let cx = Cx { game: self.game, t: self.t, pos: next, mover: pos.side, subject: pos.side, memo: None };
             if self.forbid.iter().any(|after| cx.holds(after)) {
@@ -241,6 +278,37 @@ impl<'a> Offered<'a> {
             m.piece != kind || pos.captured(m).is_some() && (!checking || pos.captured_at(m).is_some_and(|c| self.checkers.contains(&c)))
         })
     }
+}
+
+/// The kinds whose pieces' cells are all that the tests of `cond` read
+/// (`line` and `count` of a named kind); `None` where a test reads
+/// anything else.
+fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
+    cond.any_of
+        .iter()
+        .flatten()
+        .map(|lit| match &lit.atom {
+            Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => pieces.kind,
+            _ => None,
+        })
+        .collect()
+}
+
+/// Does every move of `pos` change the board only where it moves, takes,
+/// puts down or turns the pieces that [`Offered::touched`] names, and no
+/// level's place? No explosion, conversion, gating, wall, spread piece,
+/// observation or face-down piece; a move never shifts a level (the jumps
+/// come at the ply's end).
+fn moves_touch_only_their_pieces(game: &Game, t: &Tables, pos: &Position) -> bool {
+    let converts = game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed);
+    game.explosion.is_none()
+        && !converts
+        && !t.gating
+        && !t.walling
+        && game.spread.is_none()
+        && game.tunnel.is_none()
+        && game.observe.is_none()
+        && !pos.any_hidden()
 }
 
 /// The payloads `pick` takes from the effects of the game's rules that are
@@ -770,5 +838,60 @@ impl Cx<'_> {
             memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axis, lengths });
             found
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::variant::Variant;
+
+    fn variant(file: &str) -> Variant {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file);
+        let (game, _) = crate::model::load::load(&path).map_err(|e| e.0).expect("the rules file loads");
+        Variant::new(std::sync::Arc::new(game))
+    }
+
+    /// A `forbid` condition judged without making the move
+    /// ([`Offered::unchanged`]) says what it says after the move made: along
+    /// random games of the files whose `forbid` conditions read only counts
+    /// and lines of named kinds (Grand chess's "more than 1 own Queen or …",
+    /// Spartan chess's "more than 2 own King", 4D-Schach's "line 3 own Pawn"
+    /// while in check, from the post-opening test position of
+    /// tests/four_d.rs), every plain legal move is judged both ways.
+    #[test]
+    fn forbid_conditions_judged_unmade_are_those_made() {
+        let post_opening = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let (mut unmade, mut compared) = (0, 0);
+        for (file, fen) in [("rules/fairy/grand.rules", None), ("rules/fairy/spartan.rules", None), ("rules/4d-schach.rules", Some(post_opening))] {
+            let v = variant(file);
+            let t = &v.tables;
+            let mut seed = file.len() as u64;
+            for _ in 0..4 {
+                let mut pos = match fen {
+                    Some(f) => v.parse_fen(f, file).expect("the test position"),
+                    None => v.start().expect("the setup"),
+                };
+                for _ in 0..40 {
+                    let mut plain = Vec::new();
+                    movegen::legal_moves_plain(&v.game, t, &pos, &mut plain);
+                    let mut offered = Offered::new(&v.game, t, &pos);
+                    let mut made = Offered::new(&v.game, t, &pos);
+                    made.unchanged = None;
+                    for m in &plain {
+                        unmade += usize::from(offered.forbidden_unmade(m).is_some());
+                        assert_eq!(offered.allows(m), made.allows(m), "{file}: {m:?} at {}", v.fen(&pos));
+                        compared += 1;
+                    }
+                    let moves = v.legal_moves(&pos);
+                    if moves.is_empty() || pos.flow.is_some() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    pos = v.play(&pos, &moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        assert!(compared > 5_000 && unmade > 2_000, "{compared} moves compared, {unmade} judged unmade");
     }
 }

@@ -327,7 +327,7 @@ impl<'a> OneByOne<'a> {
         let (game, t, pos) = (self.game, self.t, self.pos);
         let castle = m.kind == MoveKind::Castle;
         let royal = pos.royal_count[pos.side as usize] > 0;
-        let forbids = self.offered.as_ref().is_some_and(|o| o.forbids_after());
+        let forbids = self.offered.as_ref().is_some_and(|o| o.needs_after(m));
         // The position after `m`, where a test needs it.
         let made = (royal && !castle && game.explosion.is_none()) || forbids;
         if made {
