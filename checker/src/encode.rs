@@ -1135,7 +1135,7 @@ fn promotion_targets(game: &Game, kind: KindId, color: Color, from: Option<Cell>
 /// be (both empty without hidden identities): those the `hidden` block
 /// lists, with the disguises of the setup's face-down pieces and the kinds
 /// in its pools (a setup FEN may name them itself).
-fn hidden_kinds(variant: &Variant) -> (Vec<KindId>, Vec<KindId>) {
+pub fn hidden_kinds(variant: &Variant) -> (Vec<KindId>, Vec<KindId>) {
     let game = &variant.game;
     let Some(hidden) = &game.hidden else { return (Vec::new(), Vec::new()) };
     let mut disguises = hidden.kinds.clone();

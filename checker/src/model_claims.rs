@@ -85,11 +85,8 @@ pub fn count_by_conservation(v: &Variant, p: &Property) -> Option<String> {
         }
     }
     let start = v.start().ok()?;
-    // A face-down piece turns out to be a kind the `hidden` block lists or
-    // one of its owner's pool (pools only shrink); a face-down piece shown
-    // as `K` that turns out otherwise only lowers the count.
-    let revealed_as_it = game.hidden.as_ref().is_some_and(|h| h.kinds.contains(kind)) || start.pool.iter().any(|pool| pool[*kind as usize] > 0);
-    if revealed_as_it {
+    // A face-down piece shown as `K` that turns out otherwise only lowers the count.
+    if crate::encode::hidden_kinds(v).1.contains(kind) {
         return None;
     }
     let kind_at = |code: u8| -> Option<u8> { (code != 0).then(|| rulebook_interpreter::engine::position::kind_of(code)) };

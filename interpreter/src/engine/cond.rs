@@ -260,14 +260,16 @@ impl<'a> Offered<'a> {
     /// without it bars the move).
     pub(crate) fn allows_after(&self, m: &Move, after: Option<&Position>) -> bool {
         let pos = self.pos;
-        if let Some(forbidden) = self.forbidden_unmade(m).filter(|_| !self.forbid.is_empty()) {
+        if !self.forbid.is_empty() {
+            let forbidden = match (self.forbidden_unmade(m), after) {
+                (Some(known), _) => known,
+                (None, Some(next)) => {
+                    let cx = Cx { game: self.game, t: self.t, pos: next, mover: pos.side, subject: pos.side, memo: None };
+                    self.forbid.iter().any(|after| cx.holds(after))
+                }
+                (None, None) => true,
+            };
             if forbidden {
-                return false;
-            }
-        } else if !self.forbid.is_empty() {
-            let Some(next) = after else { return false };
-            let cx = Cx { game: self.game, t: self.t, pos: next, mover: pos.side, subject: pos.side, memo: None };
-            if self.forbid.iter().any(|after| cx.holds(after)) {
                 return false;
             }
         }
@@ -283,7 +285,7 @@ impl<'a> Offered<'a> {
 /// The kinds whose pieces' cells are all that the tests of `cond` read
 /// (`line` and `count` of a named kind); `None` where a test reads
 /// anything else.
-fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
+pub(crate) fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
     cond.any_of
         .iter()
         .flatten()

@@ -126,16 +126,12 @@ pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
 /// `pos` the value it will have after the placement; `None` for the
 /// others, which are tested after each placement.
 fn unchanged_by(game: &Game, t: &Tables, placement: &Placement, pos: &Position, kind: KindId) -> Vec<Option<bool>> {
-    use crate::model::cond::Atom;
     let us = pos.side;
     placement
         .only_if
         .iter()
         .map(|c| {
-            let blind = c.any_of.iter().flatten().all(|lit| match &lit.atom {
-                Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => pieces.kind.is_some_and(|k| k != kind),
-                _ => false,
-            });
+            let blind = crate::engine::cond::kinds_read(c).is_some_and(|read| !read.contains(&kind));
             blind.then(|| crate::engine::cond::holds(game, t, pos, c, us, us))
         })
         .collect()

@@ -347,7 +347,7 @@ impl<'a> OneByOne<'a> {
         };
         safe && !(t.drop_no_mate && mating_drop(game, t, pos, m))
             && self.offered.as_ref().is_none_or(|o| o.allows_after(m, after))
-            && !(self.chance && !super::chance::has_outcome(pos, m))
+            && (!self.chance || super::chance::has_outcome(pos, m))
     }
 }
 
