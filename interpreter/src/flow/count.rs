@@ -24,7 +24,11 @@
 //!   rule can fire ([`super::oblige::watch_frames`]: only a run up the
 //!   stacking axis can change), ends its ply without being made: the frame
 //!   is set on the node itself and the mover's royal piece tested in the
-//!   frame of the ply's end.
+//!   frame of the ply's end;
+//! - the activations after a relocation are judged for all its targets at
+//!   once ([`placed`]): the positions differ only by the relocated piece.
+
+mod placed;
 
 use super::oblige::FrameWatch;
 use super::ply::in_ply;
@@ -51,15 +55,20 @@ impl Variant {
             let mut next = pos.clone();
             let mut n = 0;
             let mut activating = Vec::new();
+            let mut placed = Vec::new();
             for a in self.obligation_candidates(pos, &head) {
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
                 if !owes_activation(&next) {
                     n += self.plies_through(&next);
                 } else if !self.dead_mid_ply(&next) {
                     activating.push(next.clone());
+                    placed.push(match a {
+                        Action::Relocate { to, .. } => Some(to),
+                        _ => None,
+                    });
                 }
             }
-            return n + self.count_activations(&mut activating);
+            return n + self.count_activations(&mut activating, &placed);
         }
         if self.is_judged(pos) {
             return self.count_judged(pos);
@@ -122,16 +131,15 @@ impl Variant {
     /// can fire ([`super::oblige::watch_frames`], worked out once per node)
     /// ends the ply and is judged without being made
     /// ([`Self::activation_ends_ply`]). Each node is left as it was.
-    fn count_activations(&self, nodes: &mut [Position]) -> u64 {
-        let game = &self.game;
-        let offered: Vec<(Vec<Action>, crate::engine::cond::RunMemo, Option<FrameWatch>)> = nodes
-            .iter()
-            .map(|p| {
-                let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
-                let watch = alone.then(|| super::oblige::watch_frames(game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
-                (self.candidates(p), crate::engine::cond::RunMemo::default(), watch)
-            })
-            .collect();
+    ///
+    /// `placed[i]`: the cell a relocation put a piece on to make node `i`;
+    /// nodes that differ only by that piece are judged together
+    /// ([`placed`]).
+    fn count_activations(&self, nodes: &mut [Position], placed: &[Option<crate::model::geometry::Cell>]) -> u64 {
+        let offered = self.offers(nodes);
+        if let Some(n) = placed.iter().copied().collect::<Option<Vec<_>>>().and_then(|cells| self.count_placed_activations(nodes, &cells, &offered)) {
+            return n;
+        }
         let Some(widest) = offered.iter().map(|(a, _, _)| a.len()).max() else { return 0 };
         let Some(first) = nodes.first() else { return 0 };
         let mut next = first.clone();
@@ -152,6 +160,20 @@ impl Variant {
             }
         }
         n
+    }
+
+    /// What [`Self::count_activations`] works out per node before counting
+    /// ([`placed::Offer`]): the actions offered, a memo of runs for them,
+    /// and the frame watch where the node owes only an activation.
+    fn offers(&self, nodes: &[Position]) -> Vec<placed::Offer> {
+        nodes
+            .iter()
+            .map(|p| {
+                let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
+                let watch = alone.then(|| super::oblige::watch_frames(&self.game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
+                (self.candidates(p), crate::engine::cond::RunMemo::default(), watch)
+            })
+            .collect()
     }
 
     /// The activation of `level` by `rows` at `pos`, which owes only it,

@@ -270,12 +270,9 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
             }
         }
     }
-    let after = |from: Cell, to: Cell| {
-        let mut next = pos.clone();
-        let piece = next.take(from, t);
-        next.put(to, piece, t);
-        next
-    };
+    // Each relocation tried on one reused copy of `pos` (a clone per target
+    // cost an allocation for the frame and the flow state each).
+    let mut next = pos.clone();
     // Safe for the piece's owner: not attacked by the other side, attacking none of its pieces.
     let safe_at = |next: &Position, to: Cell| {
         let owner = color_of(next.board[to as usize]);
@@ -290,18 +287,21 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
         if i > 0 && stages[i - 1] == (s, c) {
             continue;
         }
-        let ok: Vec<Action> = pairs
-            .iter()
-            .filter(|&&(from, to)| {
-                if !s && !c {
-                    return true;
+        let mut ok: Vec<Action> = Vec::new();
+        for &(from, to) in &pairs {
+            if ok.len() >= most {
+                break;
+            }
+            if s || c {
+                next.copy_from(pos, t);
+                let piece = next.take(from, t);
+                next.put(to, piece, t);
+                if (s && !safe_at(&next, to)) || (c && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us))) {
+                    continue;
                 }
-                let next = after(from, to);
-                (!s || safe_at(&next, to)) && (!c || only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)))
-            })
-            .take(most)
-            .map(|&(from, to)| Action::Relocate { from, to })
-            .collect();
+            }
+            ok.push(Action::Relocate { from, to });
+        }
         if !ok.is_empty() {
             return ok;
         }
@@ -571,20 +571,111 @@ impl FrameWatch {
     pub fn may_fire(&self, t: &Tables) -> bool {
         let FrameWatch::Stacking { axis, runs } = self else { return true };
         let up = t.unit_steps_along(*axis, true);
-        runs.iter().any(|r| {
-            // A run of `least` or more has a cell from which `least - 1` more follow.
-            let more = r.least.saturating_sub(1);
-            r.cells.iter().enumerate().any(|(w, &bits)| {
-                let mut bits = bits;
-                while bits != 0 {
-                    let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
-                    bits &= bits - 1;
-                    if crate::engine::cond::steps_in_set(up, &r.cells, c, more) >= more {
-                        return true;
-                    }
+        runs.iter().any(|r| r.forms(up))
+    }
+}
+
+impl StackRun {
+    /// Do `least` or more of the cells stand in a run along `up` (the
+    /// stacking axis's unit steps in a frame)?
+    fn forms(&self, up: &[Cell]) -> bool {
+        // A run of `least` or more has a cell from which `least - 1` more follow.
+        let more = self.least.saturating_sub(1);
+        self.cells.iter().enumerate().any(|(w, &bits)| {
+            let mut bits = bits;
+            while bits != 0 {
+                let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
+                bits &= bits - 1;
+                if crate::engine::cond::steps_in_set(up, &self.cells, c, more) >= more {
+                    return true;
                 }
-                false
-            })
+            }
+            false
         })
+    }
+
+    /// Does a run of `least` or more form through `placed` once it joins
+    /// the cells (`up`, `down`: the stacking axis's unit steps in a frame)?
+    /// The cells below `placed` count only where their step up leads to
+    /// the cell above them, as [`Self::forms`] walks.
+    fn forms_through(&self, up: &[Cell], down: &[Cell], placed: Cell) -> bool {
+        let more = self.least.saturating_sub(1);
+        let above = crate::engine::cond::steps_in_set(up, &self.cells, placed, more);
+        let member = |c: Cell| c != crate::engine::position::NO_CELL && self.cells[c as usize / 64] >> (c % 64) & 1 != 0;
+        let (mut below, mut at) = (0, placed);
+        while above + below < more {
+            match down.get(at as usize).copied().filter(|&c| member(c) && up.get(c as usize) == Some(&at)) {
+                Some(c) => {
+                    below += 1;
+                    at = c;
+                }
+                None => break,
+            }
+        }
+        above + below >= more
+    }
+}
+
+/// The frame watches of positions that differ only by one piece, put on
+/// another empty cell in each (a relocation's targets), split for judging
+/// them together frame by frame: each watch's runs without the placed
+/// piece (the same sets for every position, found once per frame), and
+/// whether the piece belongs to the run (a run through its cell, looked
+/// for per position).
+#[derive(Clone, Debug)]
+pub struct PlacedWatches {
+    axis: usize,
+    /// The distinct runs without the placed piece.
+    bases: Vec<StackRun>,
+    /// Per position: the placed piece's cell, and its runs as an index
+    /// into `bases` with whether the piece is one of the run's cells.
+    nodes: Vec<(Cell, Vec<(usize, bool)>)>,
+}
+
+impl PlacedWatches {
+    /// The split of `watches`, each the watch of a position with its piece
+    /// on the paired cell; `None` unless every one is a
+    /// [`FrameWatch::Stacking`] along the same axis.
+    pub fn new<'w>(watches: impl IntoIterator<Item = (&'w FrameWatch, Cell)>) -> Option<PlacedWatches> {
+        let mut split = PlacedWatches { axis: usize::MAX, bases: Vec::new(), nodes: Vec::new() };
+        for (watch, placed) in watches {
+            let FrameWatch::Stacking { axis, runs } = watch else { return None };
+            if split.axis != usize::MAX && split.axis != *axis {
+                return None;
+            }
+            split.axis = *axis;
+            let (word, bit) = (placed as usize / 64, placed % 64);
+            let own = runs
+                .iter()
+                .map(|r| {
+                    let mut base = r.clone();
+                    let holds = base.cells[word] >> bit & 1 != 0;
+                    base.cells[word] &= !(1 << bit);
+                    let at = split.bases.iter().position(|b| *b == base).unwrap_or_else(|| {
+                        split.bases.push(base);
+                        split.bases.len() - 1
+                    });
+                    (at, holds)
+                })
+                .collect();
+            split.nodes.push((placed, own));
+        }
+        Some(split)
+    }
+
+    /// Which runs without the placed piece form in the frame whose tables
+    /// are `t`, for [`Self::may_fire`] (one entry per base run).
+    pub fn formed(&self, t: &Tables, out: &mut Vec<bool>) {
+        let up = t.unit_steps_along(self.axis, true);
+        out.clear();
+        out.extend(self.bases.iter().map(|b| b.forms(up)));
+    }
+
+    /// [`FrameWatch::may_fire`] of position `node`'s watch in the frame
+    /// whose tables are `t`, `formed` being [`Self::formed`] there.
+    pub fn may_fire(&self, node: usize, t: &Tables, formed: &[bool]) -> bool {
+        let Some((placed, runs)) = self.nodes.get(node) else { return true };
+        let (up, down) = (t.unit_steps_along(self.axis, true), t.unit_steps_along(self.axis, false));
+        runs.iter().any(|&(at, holds)| formed[at] || (holds && self.bases[at].forms_through(up, down, *placed)))
     }
 }

@@ -69,6 +69,91 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
     false
 }
 
+/// What one more piece, not of the attacking side, put on an empty cell
+/// does to the attacks on a cell ([`shield`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shield {
+    /// The cell is not attacked, wherever the piece is put.
+    Unattacked,
+    /// The cell is attacked, and stops being attacked exactly when the
+    /// piece is put on one of these cells (none: it stays attacked).
+    Blockers([u64; WORDS]),
+}
+
+impl Shield {
+    /// Is the cell unattacked once the piece stands on `placed` (empty now)?
+    #[inline]
+    pub fn keeps(&self, placed: Cell) -> bool {
+        match self {
+            Shield::Unattacked => true,
+            Shield::Blockers(cells) => cells[placed as usize / 64] >> (placed % 64) & 1 != 0,
+        }
+    }
+}
+
+/// The attacks of `by` on `cell` in `pos`, as one more piece not of `by`,
+/// put on some empty cell, would leave them ([`Shield`]): one walk over
+/// `by`'s capturing rays answers the attack test for every such cell.
+/// A piece put on a cell can only shorten a ride or an exact leap (it
+/// blocks them when it stands before `cell`) and cannot change a leap to
+/// independent cells; a hop can gain a screen, so `None` where a hop of
+/// `by` could land on `cell` (the test must then be made per cell).
+pub fn shield(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<Shield> {
+    let here = pos.board[cell as usize];
+    if here != 0 && color_of(here) == by {
+        return Some(Shield::Unattacked);
+    }
+    let occupied = |c: Cell| c == cell || pos.board[c as usize] != 0;
+    let (word, bit) = (cell as usize / 64, cell % 64);
+    let mut blockers: Option<[u64; WORDS]> = None;
+    for from in pos.cells_of(by, t.nwords) {
+        let kind = kind_of(pos.board[from as usize]);
+        let kc = kind as usize * 2 + by as usize;
+        if t.capture_reach[(kc * t.ncells + from as usize) * t.nwords + word] >> bit & 1 == 0 {
+            continue;
+        }
+        for ray in t.rays_of(kind, by, from) {
+            let f = ray.flags;
+            if f & CAPTURE == 0 {
+                continue;
+            }
+            let cells = t.ray_cells(ray);
+            // The cells before `cell` along the ray, when this ray attacks it.
+            let path: &[Cell] = if f & SCATTER != 0 {
+                if !cells.contains(&cell) {
+                    continue;
+                }
+                &[]
+            } else if f & HOP != 0 {
+                if cells.contains(&cell) {
+                    return None;
+                }
+                continue;
+            } else if f & EXACT != 0 {
+                match cells.split_last() {
+                    Some((&last, before)) if last == cell && !before.iter().any(|&c| occupied(c)) => before,
+                    _ => continue,
+                }
+            } else {
+                match cells.iter().position(|&c| occupied(c)) {
+                    Some(i) if cells[i] == cell => &cells[..i],
+                    _ => continue,
+                }
+            };
+            let mut on_path = [0u64; WORDS];
+            for &c in path {
+                on_path[c as usize / 64] |= 1 << (c % 64);
+            }
+            let acc = blockers.get_or_insert([!0; WORDS]);
+            acc.iter_mut().zip(on_path).for_each(|(a, p)| *a &= p);
+            if acc.iter().all(|&w| w == 0) {
+                return Some(Shield::Blockers([0; WORDS]));
+            }
+        }
+    }
+    Some(blockers.map_or(Shield::Unattacked, Shield::Blockers))
+}
+
 #[inline]
 pub(super) fn attacked_simple(t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
     for dir in &t.attack_dirs[by as usize] {
@@ -371,5 +456,61 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared} comparisons");
+    }
+
+    /// On random positions of `examples/sliding-levels.rules` in random
+    /// frames, a cell's [`shield`] answers the attack test after a piece of
+    /// the other side is put on any empty cell: the same answer as the
+    /// forward walk on the board with that piece.
+    #[test]
+    fn a_shield_answers_the_attack_test_for_every_placed_piece() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("the example does not load") };
+        let v = crate::Variant::new(std::sync::Arc::new(game));
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut compared, mut attacked_then_blocked) = (0, 0);
+        for _ in 0..30 {
+            let mut pos = v.start().expect("setup");
+            for _ in 0..30 {
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[next(moves.len())]);
+                let acts = frame::activations(&v.game, &pos);
+                if !acts.is_empty() && next(2) == 0 {
+                    let (level, rows) = acts[next(acts.len())];
+                    frame::activate(&v.game, &mut pos, level, rows);
+                }
+                let t = v.tables_for(&pos);
+                let cells: Vec<Cell> = v.game.geometry.board_cells().collect();
+                let empty: Vec<Cell> = cells.iter().copied().filter(|&c| pos.board[c as usize] == 0).collect();
+                for _ in 0..4 {
+                    let cell = cells[next(cells.len())];
+                    let by = next(2) as Color;
+                    if pos.board[cell as usize] != 0 && color_of(pos.board[cell as usize]) == by {
+                        continue;
+                    }
+                    let shield = shield(&t, &pos, cell, by).expect("no hops in the example");
+                    let before = attacked_forward(&t, &pos, cell, by);
+                    assert_eq!(shield == Shield::Unattacked, !before, "{}", v.fen(&pos));
+                    for &placed in empty.iter().filter(|&&c| c != cell) {
+                        let mut with = pos.clone();
+                        with.put(placed, code(0, by ^ 1), &t);
+                        let after = attacked_forward(&t, &with, cell, by);
+                        assert_eq!(shield.keeps(placed), !after, "{} {} placed on {}", v.fen(&pos), v.game.geometry.name(cell), v.game.geometry.name(placed));
+                        attacked_then_blocked += usize::from(before && !after);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000 && attacked_then_blocked > 100, "{compared} comparisons, {attacked_then_blocked} blocked");
     }
 }

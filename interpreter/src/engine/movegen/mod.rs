@@ -21,7 +21,7 @@ mod walls;
 mod promote;
 mod spread;
 
-pub use attack::{attacked, in_check, royal_attacked};
+pub use attack::{attacked, in_check, royal_attacked, shield, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
@@ -413,6 +413,15 @@ fn castling_safe_wide(t: &Tables, pos: &Position, cells: [Cell; 4], them: Color)
 /// tried with a stand-in enemy piece, whatever stands there.)
 pub fn piece_attacks(game: &Game, t: &Tables, pos: &Position, from: Cell, by: Color, cell: Cell) -> bool {
     let _ = game;
+    // No capturing ray of the piece reaches `cell`, whatever stands between
+    // (the tables' capture reach: every cell of its capturing rays).
+    let piece = pos.board[from as usize];
+    if piece != 0 && color_of(piece) == by {
+        let kc = kind_of(piece) as usize * 2 + by as usize;
+        if t.capture_reach.get((kc * t.ncells + from as usize) * t.nwords + cell as usize / 64).is_none_or(|w| w >> (cell % 64) & 1 == 0) {
+            return false;
+        }
+    }
     let mut probe = pos.clone();
     probe.side = by;
     probe.ep_len = 0;

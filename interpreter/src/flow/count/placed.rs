@@ -1,0 +1,243 @@
+//! The activations after a relocation, judged for all its targets at once.
+//!
+//! A relocation's targets lead to positions that differ only by where the
+//! relocated piece stands; each then owes the same activations, which
+//! change the frame only. Where an activation ends the ply ([`FrameWatch`]:
+//! no rule can fire in its frame), the ply is legal when the mover's royal
+//! piece is not attacked in the frame after the jumps at its end. So, per
+//! activation, the frame, its tables, the runs the rules look for without
+//! the relocated piece and the attacks on the royal piece without it
+//! ([`Shield`]) are worked out once, on the board without the piece; each
+//! target then asks only whether a run forms through its cell and whether
+//! the piece on it blocks every attack. Profile behind it (perf, 4D-Schach's
+//! post-opening perft 3): the activation leaves were 6 of its 11.8 million
+//! plies, and judging each alone took most of the count
+//! (`attacked_forward` 16%, `FrameWatch::may_fire` 13%, the frames'
+//! tables 12%).
+
+use super::super::oblige::{FrameWatch, PlacedWatches};
+use super::super::Action;
+use crate::engine::cond::RunMemo;
+use crate::engine::frame;
+use crate::engine::movegen::{shield, Shield};
+use crate::engine::position::{color_of, kind_of, Position};
+use crate::engine::variant::Variant;
+use crate::model::geometry::Cell;
+
+/// What [`Variant::count_activations`] works out per node before counting:
+/// the actions it offers, the runs found after its activations, and its
+/// frame watch (where only an activation is owed).
+pub(super) type Offer = (Vec<Action>, RunMemo, Option<FrameWatch>);
+
+impl Variant {
+    /// The count of [`Variant::count_activations`] for `nodes` that differ
+    /// only by one piece of the ply's mover, on `placed[i]` in node `i` (a
+    /// relocation's targets), judged activation by activation for all of
+    /// them at once (see the module documentation); `None` where the nodes
+    /// are not such (other differences, a royal piece moved, no frame watch
+    /// at some node, explosions, spread or face-down pieces, several royal
+    /// pieces), and the caller judges them one by one.
+    pub(super) fn count_placed_activations(&self, nodes: &[Position], placed: &[Cell], offered: &[Offer]) -> Option<u64> {
+        let game = &self.game;
+        let (first, (actions, _, _)) = (nodes.first()?, offered.first()?);
+        if nodes.len() < 2 || placed.len() != nodes.len() || game.explosion.is_some() || first.spread.is_some() || first.any_hidden() {
+            return None;
+        }
+        let (mover, by) = (first.side ^ 1, first.side);
+        if first.royal_count[mover as usize] > 1 {
+            return None;
+        }
+        let t = self.tables_for(first);
+        let mut base = first.clone();
+        base.take(placed[0], &t);
+        for ((node, &cell), (offer, _, _)) in nodes.iter().zip(placed).zip(offered) {
+            let (c, piece) = (cell as usize, node.board[cell as usize]);
+            let same = node.side == first.side
+                && node.frame == first.frame
+                && node.flow == first.flow
+                && offer == actions
+                && base.board[c] == 0
+                && node.board[..c] == base.board[..c]
+                && node.board[c + 1..] == base.board[c + 1..];
+            if !same || piece == 0 || color_of(piece) != mover || t.royal_mask >> kind_of(piece) & 1 != 0 {
+                return None;
+            }
+        }
+        let watches: Vec<(&FrameWatch, Cell)> = offered.iter().zip(placed).map(|((_, _, w), &c)| Some((w.as_ref()?, c))).collect::<Option<_>>()?;
+        let watches = PlacedWatches::new(watches)?;
+        let king = base.royal[mover as usize];
+        let mut next = first.clone();
+        let mut formed = Vec::new();
+        let mut fires = vec![false; nodes.len()];
+        let mut n = 0;
+        for a in actions {
+            // The activation's verdict on the board without the piece: which
+            // nodes a rule may fire at, and the attacks on the royal piece
+            // after the ply's jumps (`None`: every node's decision is made).
+            let judged = match a {
+                Action::Activate { level, rows } => {
+                    base.frame.clone_from(&first.frame);
+                    if frame::activate(game, &mut base, *level, *rows) {
+                        let t = self.tables_for(&base);
+                        watches.formed(&t, &mut formed);
+                        fires.iter_mut().enumerate().for_each(|(i, f)| *f = watches.may_fire(i, &t, &formed));
+                        let keeps = frame::tick_keeps_offsets(&base);
+                        frame::tick(game, &mut base);
+                        let t = if keeps { t } else { self.tables_for(&base) };
+                        if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { shield(&t, &base, king, by) }
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            };
+            for (i, (pos, (_, runs, _))) in nodes.iter().zip(offered).enumerate() {
+                match judged {
+                    Some(shield) if !fires[i] => n += u64::from(shield.keeps(placed[i])),
+                    _ => {
+                        let t = self.tables_for(pos);
+                        self.apply_keeping_runs(pos, &t, a, &mut next, runs);
+                        n += self.plies_through(&next);
+                    }
+                }
+            }
+        }
+        Some(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::owes_activation;
+    use crate::engine::position::Position;
+    use crate::engine::variant::Variant;
+    use crate::flow::ply::in_ply;
+    use crate::flow::{ActionKind, Action};
+
+    fn load(path: &std::path::Path) -> Variant {
+        let Ok((game, _)) = crate::model::load::load(path) else { panic!("{} does not load", path.display()) };
+        Variant::new(std::sync::Arc::new(game))
+    }
+
+    /// Along random lines of play from `start`, every move that forms a
+    /// group: the activations after its relocation's targets counted
+    /// together and one node after another give the same count. Returns
+    /// how many relocations were compared, and how many of them the batch
+    /// judged.
+    fn compare(v: &Variant, start: &Position, lines: u64, plies: usize) -> (usize, usize) {
+        let (mut compared, mut batched) = (0, 0);
+        for seed in 1..=lines {
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut below = |n: usize| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng % n.max(1) as u64) as usize
+            };
+            let mut pos = start.clone();
+            for _ in 0..plies {
+                for (_, next) in v.successors(&pos) {
+                    let owes_relocation = next.flow.as_ref().and_then(|f| f.queue.first()).is_some_and(|h| h.kind == ActionKind::Relocate);
+                    if !in_ply(&next) || !owes_relocation {
+                        continue;
+                    }
+                    let (mut nodes, mut placed) = (Vec::new(), Vec::new());
+                    for (a, after) in v.successors(&next) {
+                        if let (Action::Relocate { to, .. }, true) = (a, owes_activation(&after) && !v.dead_mid_ply(&after)) {
+                            nodes.push(after);
+                            placed.push(Some(to));
+                        }
+                    }
+                    let alone = v.count_activations(&mut nodes, &vec![None; placed.len()]);
+                    let together = v.count_activations(&mut nodes, &placed);
+                    assert_eq!(together, alone, "{}", v.fen(&next));
+                    compared += 1;
+                    let cells: Vec<_> = placed.iter().flatten().copied().collect();
+                    batched += usize::from(v.count_placed_activations(&nodes, &cells, &v.offers(&nodes)).is_some());
+                }
+                let ends = v.successors(&pos);
+                if ends.is_empty() {
+                    break;
+                }
+                let (_, mut next) = ends[below(ends.len())].clone();
+                while in_ply(&next) {
+                    let more = v.successors(&next);
+                    if more.is_empty() {
+                        break;
+                    }
+                    next = more[below(more.len())].1.clone();
+                }
+                if in_ply(&next) {
+                    break;
+                }
+                pos = next;
+            }
+        }
+        (compared, batched)
+    }
+
+    /// The small tower of interpreter/tests/flow_fast_path.rs, whose pawns
+    /// form groups within a few plies, and 4D-Schach from the post-opening
+    /// test position of interpreter/tests/four_d.rs (at rest, and with
+    /// level IV swinging).
+    #[test]
+    fn activations_judged_together_count_as_one_by_one() {
+        let dir = std::env::temp_dir().join(format!("rulebook-placed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let tower = dir.join("tower.rules");
+        std::fs::write(&tower, TOWER).expect("write");
+        let v = load(&tower);
+        let mut compared = 0;
+        for fen in ["k3/4/4/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1", "k3/1p2/p1p1/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1", "1P2/4/4/3k|1P2/4/4/4|4/1PP1/3P/K3 w - - 0 1"] {
+            let pos = v.parse_fen(fen, "<test>").expect("tower position");
+            let (all, batched) = compare(&v, &pos, 12, 8);
+            assert!(batched * 2 > all, "{batched} of {all} relocations judged together");
+            compared += batched;
+        }
+        let v4 = load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules"));
+        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        // After VIf1-VIf2, White's VIIf3-VIf3 forms the group VIf2-f3-f4
+        // (interpreter/tests/flow_fast_path.rs), whatever Black plays.
+        for fen in [P.to_string(), format!("{P} {{frame=IV:-3<-3*}}")] {
+            let pos = v4.parse_fen(&fen, "<test>").expect("4D position");
+            let name = |c| v4.game.geometry.name(c);
+            let m = v4.legal_moves(&pos).into_iter().find(|m| name(m.from) == "VIf1" && name(m.to) == "VIf2").expect("VIf1-VIf2");
+            let pos = v4.play(&pos, &m);
+            let (all, batched) = compare(&v4, &pos, 6, 3);
+            assert!(batched * 2 > all, "{batched} of {all} relocations judged together");
+            compared += batched;
+        }
+        assert!(compared > 50, "{compared} relocations compared");
+    }
+
+    const TOWER: &str = r#"
+variant "Tower with groups"
+board { files a..d  ranks 1..4  levels I II III }
+players {
+  white: forward +rank
+  black: forward -rank
+}
+slide {
+  levels I III along rank
+  levels II along file
+  out at most 3
+  swing 1 row per ply, overshoot 1 less each pass
+}
+piece King K { royal  move W  move F }
+piece Rook R { move ride W }
+piece Pawn P { quiet W  capture F }
+rule "group" {
+  on ply-end
+  if line 3 own Pawn along file rank level
+  then owner must relocate inner pieces to another level,
+    placed piece attacks no enemy and is not attacked,
+    only if not line 3 own Pawn along file rank level
+  then owner must activate
+}
+setup "k3/4/4/4|4/4/4/4|4/1PP1/3P/K3 w - - 0 1"
+end {
+  checkmate: lose
+  stalemate: draw
+}
+"#;
+}
