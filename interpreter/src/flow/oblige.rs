@@ -339,6 +339,11 @@ pub struct Lengthen {
     axes: Vec<usize>,
     /// The cells of those pieces now.
     cells: [u64; crate::engine::position::WORDS],
+    /// At rest (where a step and its reverse meet), with `least` 2 or
+    /// more: the cells one step along the axes from one of `cells`. A run
+    /// of two or more through a cell needs a neighbour there, so a move to
+    /// a cell outside this set lengthens nothing. `None`: not known.
+    near: Option<[u64; crate::engine::position::WORDS]>,
 }
 
 /// The pre-filter at `pos` (between plies, its side to move about to
@@ -374,7 +379,23 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
         }
         let owner = resolve(pieces.who, mover, subject);
         let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
-        let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells };
+        let near = (stepped && t.frame.is_empty() && length.lo >= 2).then(|| {
+            let mut near = [0u64; crate::engine::position::WORDS];
+            for (w, &bits) in cells.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
+                    bits &= bits - 1;
+                    for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
+                        if let Some(n) = t.unit_step(axis, forward, c) {
+                            near[n as usize / 64] |= 1 << (n % 64);
+                        }
+                    }
+                }
+            }
+            near
+        });
+        let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells, near };
         if !placing.contains(&entry) {
             placing.push(entry);
         }
@@ -459,6 +480,9 @@ impl Lengthen {
     fn lengthened(&self, m: &crate::engine::position::Move, t: &Tables) -> bool {
         if self.axes.is_empty() {
             return true;
+        }
+        if self.near.is_some_and(|near| near[m.to as usize / 64] >> (m.to % 64) & 1 == 0) {
+            return false;
         }
         let mut cells = self.cells;
         if m.kind != crate::engine::position::MoveKind::Drop {

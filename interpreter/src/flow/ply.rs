@@ -112,12 +112,28 @@ impl Variant {
         }
         let mover = pos.side;
         let mut out = Vec::new();
+        // The offered moves ([`Self::offered_moves`]) the pre-filter lets
+        // through. The `offer` rules judge each move on its own, so only
+        // those are judged (most moves stop at the filter), except where
+        // captures are compulsory, which looks at every move.
+        let compels = game.rules.iter().any(|r| r.effect == crate::model::cond::Effect::CompelCaptures);
+        let mut moves = Vec::new();
+        if compels {
+            moves = self.offered_moves(pos, t);
+            moves.retain(|m| watch.may_fire(m, mover, t));
+        } else {
+            movegen::pseudo_moves(game, t, pos, &mut moves);
+            if game.castling.is_some() && !movegen::in_check(game, t, pos) {
+                movegen::castling_moves(game, t, pos, &mut moves);
+            }
+            moves.retain(|m| watch.may_fire(m, mover, t));
+            if !moves.is_empty() && !game.rules.is_empty() {
+                crate::engine::cond::forbid_filter(game, t, pos, &mut moves, 0);
+            }
+        }
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
-        for m in self.offered_moves(pos, t) {
-            if !watch.may_fire(&m, mover, t) {
-                continue;
-            }
+        for m in moves {
             made.copy_from(pos, t);
             made.make(&m, game, t);
             if super::oblige::fire(game, t, &made).is_empty() {
