@@ -229,10 +229,26 @@ impl Variant {
         let t_end = self.tables_for(&ended);
         let mut end_frame = ended.frame.take();
         let mut scratch = pos.clone();
+        // The attacks on the mover's royal piece in the end's frame, on the
+        // node's board ([`movegen::AttackLines`]): a move of another piece
+        // that changes no cell but its two is judged by them, not made.
+        let king = pos.royal[mover as usize];
+        let lines = if pos.royal_count[mover as usize] == 1 && two_cell_moves(game, &t, pos) {
+            std::mem::swap(&mut scratch.frame, &mut end_frame);
+            let lines = movegen::attack_lines(&t_end, &scratch, king, mover ^ 1);
+            std::mem::swap(&mut scratch.frame, &mut end_frame);
+            lines
+        } else {
+            None
+        };
         let mut n = 0;
         for m in self.offered_moves(pos, &t) {
             if watch.may_fire(&m, mover, &t) {
                 n += self.plies_through(&self.apply(pos, &Action::Move(m)));
+                continue;
+            }
+            if let Some(lines) = lines.as_ref().filter(|_| m.from != king && changes_two_cells(&m)) {
+                n += u64::from(lines.safe_after(m.from, m.to));
                 continue;
             }
             // Made in the frame of now, judged in the frame of the ply's end.
@@ -244,6 +260,21 @@ impl Variant {
         }
         n
     }
+}
+
+/// Does every move in `pos` change the board only where it says
+/// ([`changes_two_cells`] tells which moves do): no explosions,
+/// conversions, spread or face-down pieces?
+fn two_cell_moves(game: &crate::model::Game, t: &crate::engine::tables::Tables, pos: &Position) -> bool {
+    game.explosion.is_none() && !t.converting && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden()
+}
+
+/// Does `m` take a piece from one cell to another, capturing what stands
+/// there, and change no other cell (not castling, en passant, a drop, a
+/// gate or wall, a pass, a spread action or a move observation changed)?
+fn changes_two_cells(m: &crate::engine::position::Move) -> bool {
+    use crate::engine::position::{MoveKind, NO_CELL, NO_KIND, UNSEEN};
+    matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.from != m.to && m.spread == 0 && m.observed == UNSEEN && m.gate == NO_KIND && m.second == NO_CELL
 }
 
 /// Is the next decision of the ply in `pos` pulling a level?

@@ -154,6 +154,85 @@ pub fn shield(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<Shiel
     Some(blockers.map_or(Shield::Unattacked, Shield::Blockers))
 }
 
+/// The attacks of one side on a cell, as a move of the other side that
+/// leaves the cell's piece where it is can change them ([`attack_lines`]):
+/// the attacks that hit it now, each with the cells a piece would block it
+/// on, and the attacks held off by one piece alone (a pin), with the
+/// cells it may move to and keep holding them off.
+#[derive(Clone, Debug, Default)]
+pub struct AttackLines {
+    /// Attacks that hit the cell now: the attacker's cell and the cells
+    /// before the attacked one (none for a leap to independent cells).
+    checks: Vec<(Cell, Vec<Cell>)>,
+    /// Attacks blocked by one piece alone: the attacker's cell, the
+    /// blocking piece's cell, and the cells before the attacked one.
+    pins: Vec<(Cell, Cell, Vec<Cell>)>,
+}
+
+impl AttackLines {
+    /// Is the cell unattacked after a move that takes a piece of the
+    /// defending side from `from` (not the attacked cell) to `to`,
+    /// capturing what stands there and changing no other cell?
+    pub fn safe_after(&self, from: Cell, to: Cell) -> bool {
+        let holds = |attacker: Cell, path: &[Cell]| to == attacker || path.contains(&to);
+        self.checks.iter().all(|(attacker, path)| holds(*attacker, path))
+            && self.pins.iter().all(|(attacker, pinned, path)| *pinned != from || holds(*attacker, path))
+    }
+}
+
+/// The attacks of `by` on `cell` in `pos` as [`AttackLines`], from one walk
+/// over `by`'s capturing rays (the board's own pieces, the tables'
+/// frame): a ride or an exact leap hits `cell` when no cell before it is
+/// occupied, and a move can only empty one cell and fill another, so a
+/// ray with two pieces or more before `cell` stays blocked. `None` where
+/// a hop of `by` could land on `cell` (a move can make or take its screen).
+pub fn attack_lines(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<AttackLines> {
+    let mut lines = AttackLines::default();
+    let (word, bit) = (cell as usize / 64, cell % 64);
+    for from in pos.cells_of(by, t.nwords) {
+        let kind = kind_of(pos.board[from as usize]);
+        let kc = kind as usize * 2 + by as usize;
+        if t.capture_reach[(kc * t.ncells + from as usize) * t.nwords + word] >> bit & 1 == 0 {
+            continue;
+        }
+        for ray in t.rays_of(kind, by, from) {
+            let f = ray.flags;
+            if f & CAPTURE == 0 {
+                continue;
+            }
+            let cells = t.ray_cells(ray);
+            let path: &[Cell] = if f & SCATTER != 0 {
+                if !cells.contains(&cell) {
+                    continue;
+                }
+                &[]
+            } else if f & HOP != 0 {
+                if cells.contains(&cell) {
+                    return None;
+                }
+                continue;
+            } else if f & EXACT != 0 {
+                match cells.split_last() {
+                    Some((&last, before)) if last == cell => before,
+                    _ => continue,
+                }
+            } else {
+                match cells.iter().position(|&c| c == cell) {
+                    Some(i) => &cells[..i],
+                    None => continue,
+                }
+            };
+            let mut blockers = path.iter().filter(|&&c| pos.board[c as usize] != 0);
+            match (blockers.next(), blockers.next()) {
+                (None, _) => lines.checks.push((from, path.to_vec())),
+                (Some(&pinned), None) => lines.pins.push((from, pinned, path.to_vec())),
+                _ => {}
+            }
+        }
+    }
+    Some(lines)
+}
+
 #[inline]
 pub(super) fn attacked_simple(t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
     for dir in &t.attack_dirs[by as usize] {
@@ -512,5 +591,58 @@ mod tests {
             }
         }
         assert!(compared > 10_000 && attacked_then_blocked > 100, "{compared} comparisons, {attacked_then_blocked} blocked");
+    }
+
+    /// On random positions of `examples/sliding-levels.rules` in random
+    /// frames, [`attack_lines`] of the side to move's king answers the
+    /// attack test after each of its pseudo-legal moves by another piece
+    /// that changes two cells: the same answer as the forward walk after
+    /// the move is made.
+    #[test]
+    fn attack_lines_answer_the_attack_test_after_a_move() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("the example does not load") };
+        let v = crate::Variant::new(std::sync::Arc::new(game));
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut compared, mut unsafe_after) = (0, 0);
+        for _ in 0..30 {
+            let mut pos = v.start().expect("setup");
+            for _ in 0..30 {
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[next(moves.len())]);
+                let acts = frame::activations(&v.game, &pos);
+                if !acts.is_empty() && next(2) == 0 {
+                    let (level, rows) = acts[next(acts.len())];
+                    frame::activate(&v.game, &mut pos, level, rows);
+                }
+                let t = v.tables_for(&pos);
+                let us = pos.side;
+                if pos.royal_count[us as usize] != 1 {
+                    continue;
+                }
+                let king = pos.royal[us as usize];
+                let lines = attack_lines(&t, &pos, king, us ^ 1).expect("no hops in the example");
+                let mut pseudo = Vec::new();
+                super::pseudo_moves(&v.game, &t, &pos, &mut pseudo);
+                for m in pseudo.iter().filter(|m| m.from != king && m.kind == MoveKind::Normal) {
+                    let mut after = pos.clone();
+                    after.make(m, &v.game, &t);
+                    let attacked = attacked_forward(&t, &after, king, us ^ 1);
+                    assert_eq!(lines.safe_after(m.from, m.to), !attacked, "{} {}-{}", v.fen(&pos), v.game.geometry.name(m.from), v.game.geometry.name(m.to));
+                    unsafe_after += usize::from(attacked);
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 5_000 && unsafe_after > 100, "{compared} moves compared, {unsafe_after} leave the king attacked");
     }
 }
