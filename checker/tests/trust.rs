@@ -40,7 +40,7 @@ use z3::{Params, SatResult, Solver};
 
 /// Positions compared per variant by the ignored full test: 200, or the
 /// number in `TRUST_POSITIONS` (at least 4). `.ci/run` compares a sample of
-/// 100 to keep CI under its time; `cargo test --release -p
+/// 60 to keep CI under its time; `cargo test --release -p
 /// rulebook-checker --test trust -- --ignored` compares all 200.
 fn full() -> usize {
     std::env::var("TRUST_POSITIONS").ok().and_then(|n| n.parse().ok()).filter(|&n| n >= 4).unwrap_or(200)
