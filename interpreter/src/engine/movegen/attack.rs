@@ -70,7 +70,7 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
 }
 
 /// What one more piece, not of the attacking side, put on an empty cell
-/// does to the attacks on a cell ([`shield`]).
+/// does to the attacks on a cell ([`AttackLines::shield`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shield {
     /// The cell is not attacked, wherever the piece is put.
@@ -91,69 +91,6 @@ impl Shield {
     }
 }
 
-/// The attacks of `by` on `cell` in `pos`, as one more piece not of `by`,
-/// put on some empty cell, would leave them ([`Shield`]): one walk over
-/// `by`'s capturing rays answers the attack test for every such cell.
-/// A piece put on a cell can only shorten a ride or an exact leap (it
-/// blocks them when it stands before `cell`) and cannot change a leap to
-/// independent cells; a hop can gain a screen, so `None` where a hop of
-/// `by` could land on `cell` (the test must then be made per cell).
-pub fn shield(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<Shield> {
-    let here = pos.board[cell as usize];
-    if here != 0 && color_of(here) == by {
-        return Some(Shield::Unattacked);
-    }
-    let occupied = |c: Cell| c == cell || pos.board[c as usize] != 0;
-    let (word, bit) = (cell as usize / 64, cell % 64);
-    let mut blockers: Option<[u64; WORDS]> = None;
-    for from in pos.cells_of(by, t.nwords) {
-        let kind = kind_of(pos.board[from as usize]);
-        let kc = kind as usize * 2 + by as usize;
-        if t.capture_reach[(kc * t.ncells + from as usize) * t.nwords + word] >> bit & 1 == 0 {
-            continue;
-        }
-        for ray in t.rays_of(kind, by, from) {
-            let f = ray.flags;
-            if f & CAPTURE == 0 {
-                continue;
-            }
-            let cells = t.ray_cells(ray);
-            // The cells before `cell` along the ray, when this ray attacks it.
-            let path: &[Cell] = if f & SCATTER != 0 {
-                if !cells.contains(&cell) {
-                    continue;
-                }
-                &[]
-            } else if f & HOP != 0 {
-                if cells.contains(&cell) {
-                    return None;
-                }
-                continue;
-            } else if f & EXACT != 0 {
-                match cells.split_last() {
-                    Some((&last, before)) if last == cell && !before.iter().any(|&c| occupied(c)) => before,
-                    _ => continue,
-                }
-            } else {
-                match cells.iter().position(|&c| occupied(c)) {
-                    Some(i) if cells[i] == cell => &cells[..i],
-                    _ => continue,
-                }
-            };
-            let mut on_path = [0u64; WORDS];
-            for &c in path {
-                on_path[c as usize / 64] |= 1 << (c % 64);
-            }
-            let acc = blockers.get_or_insert([!0; WORDS]);
-            acc.iter_mut().zip(on_path).for_each(|(a, p)| *a &= p);
-            if acc.iter().all(|&w| w == 0) {
-                return Some(Shield::Blockers([0; WORDS]));
-            }
-        }
-    }
-    Some(blockers.map_or(Shield::Unattacked, Shield::Blockers))
-}
-
 /// The attacks of one side on a cell, as a move of the other side that
 /// leaves the cell's piece where it is can change them ([`attack_lines`]):
 /// the attacks that hit it now, each with the cells a piece would block it
@@ -170,6 +107,27 @@ pub struct AttackLines {
 }
 
 impl AttackLines {
+    /// What one more piece of the defending side, put on an empty cell,
+    /// does to the attacks ([`Shield`]): a ride or an exact leap is
+    /// blocked by a piece before the cell, a leap to independent cells by
+    /// none, and a piece put on the board frees no pinned piece.
+    pub fn shield(&self) -> Shield {
+        let mut checks = self.checks.iter();
+        let Some((_, first)) = checks.next() else { return Shield::Unattacked };
+        let mut cells = [0u64; WORDS];
+        for &c in first {
+            cells[c as usize / 64] |= 1 << (c % 64);
+        }
+        for (_, path) in checks {
+            let mut on = [0u64; WORDS];
+            for &c in path {
+                on[c as usize / 64] |= 1 << (c % 64);
+            }
+            cells.iter_mut().zip(on).for_each(|(a, b)| *a &= b);
+        }
+        Shield::Blockers(cells)
+    }
+
     /// Is the cell unattacked after a move that takes a piece of the
     /// defending side from `from` (not the attacked cell) to `to`,
     /// capturing what stands there and changing no other cell?
@@ -487,109 +445,96 @@ mod tests {
     use super::*;
     use crate::engine::frame;
 
+    /// Random positions of `examples/sliding-levels.rules` (`games` lines
+    /// of 30 plies from the seed), after each ply a level pulled out at
+    /// random one time in `pull`: `look` sees each with its tables and a
+    /// draw of the same generator (`look`'s second argument: a number below
+    /// the one it is given).
+    fn random_frames(seed: u64, games: usize, pull: usize, mut look: impl FnMut(&crate::Variant, &Position, &Tables, &mut dyn FnMut(usize) -> usize)) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("the example does not load") };
+        let v = crate::Variant::new(std::sync::Arc::new(game));
+        let mut seed = seed;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..games {
+            let mut pos = v.start().expect("setup");
+            for _ in 0..30 {
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[next(moves.len())]);
+                let acts = frame::activations(&v.game, &pos);
+                if !acts.is_empty() && next(pull) == 0 {
+                    let (level, rows) = acts[next(acts.len())];
+                    frame::activate(&v.game, &mut pos, level, rows);
+                }
+                let t = v.tables_for(&pos);
+                look(&v, &pos, &t, &mut next);
+            }
+        }
+    }
+
     /// On random positions of `examples/sliding-levels.rules` in random frames,
     /// walking the rays forward agrees with generating every capture on a copy,
     /// for every cell and both players.
     #[test]
     fn the_forward_walk_agrees_with_move_generation_out_of_rest() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("the example does not load") };
-        let v = crate::Variant::new(std::sync::Arc::new(game));
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
         let mut compared = 0;
-        for _ in 0..30 {
-            let mut pos = v.start().expect("setup");
-            for _ in 0..30 {
-                let moves = v.legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = v.play(&pos, &moves[next(moves.len())]);
-                let acts = frame::activations(&v.game, &pos);
-                if !acts.is_empty() && next(3) == 0 {
-                    let (level, rows) = acts[next(acts.len())];
-                    frame::activate(&v.game, &mut pos, level, rows);
-                }
-                let t = v.tables_for(&pos);
-                if t.frame.is_empty() {
-                    continue;
-                }
-                for cell in v.game.geometry.board_cells() {
-                    for by in 0..2 {
-                        assert_eq!(
-                            attacked_forward(&t, &pos, cell, by),
-                            attacked_general(&v.game, &t, &pos, cell, by),
-                            "{} {} by {by}",
-                            v.fen(&pos),
-                            v.game.geometry.name(cell)
-                        );
-                        compared += 1;
-                    }
+        random_frames(0x9E37_79B9_7F4A_7C15, 30, 3, |v, pos, t, _| {
+            if t.frame.is_empty() {
+                return;
+            }
+            for cell in v.game.geometry.board_cells() {
+                for by in 0..2 {
+                    assert_eq!(
+                        attacked_forward(t, pos, cell, by),
+                        attacked_general(&v.game, t, pos, cell, by),
+                        "{} {} by {by}",
+                        v.fen(pos),
+                        v.game.geometry.name(cell)
+                    );
+                    compared += 1;
                 }
             }
-        }
+        });
         assert!(compared > 10_000, "{compared} comparisons");
     }
 
     /// On random positions of `examples/sliding-levels.rules` in random
-    /// frames, a cell's [`shield`] answers the attack test after a piece of
-    /// the other side is put on any empty cell: the same answer as the
-    /// forward walk on the board with that piece.
+    /// frames, a cell's shield ([`AttackLines::shield`]) answers the attack
+    /// test after a piece of the other side is put on any empty cell: the
+    /// same answer as the forward walk on the board with that piece.
     #[test]
     fn a_shield_answers_the_attack_test_for_every_placed_piece() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("the example does not load") };
-        let v = crate::Variant::new(std::sync::Arc::new(game));
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
         let (mut compared, mut attacked_then_blocked) = (0, 0);
-        for _ in 0..30 {
-            let mut pos = v.start().expect("setup");
-            for _ in 0..30 {
-                let moves = v.legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
+        random_frames(0x2545_F491_4F6C_DD1D, 30, 2, |v, pos, t, next| {
+            let cells: Vec<Cell> = v.game.geometry.board_cells().collect();
+            let empty: Vec<Cell> = cells.iter().copied().filter(|&c| pos.board[c as usize] == 0).collect();
+            for _ in 0..4 {
+                let cell = cells[next(cells.len())];
+                let by = next(2) as Color;
+                if pos.board[cell as usize] != 0 && color_of(pos.board[cell as usize]) == by {
+                    continue;
                 }
-                pos = v.play(&pos, &moves[next(moves.len())]);
-                let acts = frame::activations(&v.game, &pos);
-                if !acts.is_empty() && next(2) == 0 {
-                    let (level, rows) = acts[next(acts.len())];
-                    frame::activate(&v.game, &mut pos, level, rows);
-                }
-                let t = v.tables_for(&pos);
-                let cells: Vec<Cell> = v.game.geometry.board_cells().collect();
-                let empty: Vec<Cell> = cells.iter().copied().filter(|&c| pos.board[c as usize] == 0).collect();
-                for _ in 0..4 {
-                    let cell = cells[next(cells.len())];
-                    let by = next(2) as Color;
-                    if pos.board[cell as usize] != 0 && color_of(pos.board[cell as usize]) == by {
-                        continue;
-                    }
-                    let shield = shield(&t, &pos, cell, by).expect("no hops in the example");
-                    let before = attacked_forward(&t, &pos, cell, by);
-                    assert_eq!(shield == Shield::Unattacked, !before, "{}", v.fen(&pos));
-                    for &placed in empty.iter().filter(|&&c| c != cell) {
-                        let mut with = pos.clone();
-                        with.put(placed, code(0, by ^ 1), &t);
-                        let after = attacked_forward(&t, &with, cell, by);
-                        assert_eq!(shield.keeps(placed), !after, "{} {} placed on {}", v.fen(&pos), v.game.geometry.name(cell), v.game.geometry.name(placed));
-                        attacked_then_blocked += usize::from(before && !after);
-                        compared += 1;
-                    }
+                let shield = attack_lines(t, pos, cell, by).expect("no hops in the example").shield();
+                let before = attacked_forward(t, pos, cell, by);
+                assert_eq!(shield == Shield::Unattacked, !before, "{}", v.fen(pos));
+                for &placed in empty.iter().filter(|&&c| c != cell) {
+                    let mut with = pos.clone();
+                    with.put(placed, code(0, by ^ 1), t);
+                    let after = attacked_forward(t, &with, cell, by);
+                    assert_eq!(shield.keeps(placed), !after, "{} {} placed on {}", v.fen(pos), v.game.geometry.name(cell), v.game.geometry.name(placed));
+                    attacked_then_blocked += usize::from(before && !after);
+                    compared += 1;
                 }
             }
-        }
+        });
         assert!(compared > 10_000 && attacked_then_blocked > 100, "{compared} comparisons, {attacked_then_blocked} blocked");
     }
 
@@ -600,49 +545,25 @@ mod tests {
     /// the move is made.
     #[test]
     fn attack_lines_answer_the_attack_test_after_a_move() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sliding-levels.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("the example does not load") };
-        let v = crate::Variant::new(std::sync::Arc::new(game));
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
         let (mut compared, mut unsafe_after) = (0, 0);
-        for _ in 0..30 {
-            let mut pos = v.start().expect("setup");
-            for _ in 0..30 {
-                let moves = v.legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = v.play(&pos, &moves[next(moves.len())]);
-                let acts = frame::activations(&v.game, &pos);
-                if !acts.is_empty() && next(2) == 0 {
-                    let (level, rows) = acts[next(acts.len())];
-                    frame::activate(&v.game, &mut pos, level, rows);
-                }
-                let t = v.tables_for(&pos);
-                let us = pos.side;
-                if pos.royal_count[us as usize] != 1 {
-                    continue;
-                }
-                let king = pos.royal[us as usize];
-                let lines = attack_lines(&t, &pos, king, us ^ 1).expect("no hops in the example");
-                let mut pseudo = Vec::new();
-                super::pseudo_moves(&v.game, &t, &pos, &mut pseudo);
-                for m in pseudo.iter().filter(|m| m.from != king && m.kind == MoveKind::Normal) {
-                    let mut after = pos.clone();
-                    after.make(m, &v.game, &t);
-                    let attacked = attacked_forward(&t, &after, king, us ^ 1);
-                    assert_eq!(lines.safe_after(m.from, m.to), !attacked, "{} {}-{}", v.fen(&pos), v.game.geometry.name(m.from), v.game.geometry.name(m.to));
-                    unsafe_after += usize::from(attacked);
-                    compared += 1;
-                }
+        random_frames(0x1234_5678_9ABC_DEF1, 30, 2, |v, pos, t, _| {
+            let us = pos.side;
+            if pos.royal_count[us as usize] != 1 {
+                return;
             }
-        }
+            let king = pos.royal[us as usize];
+            let lines = attack_lines(t, pos, king, us ^ 1).expect("no hops in the example");
+            let mut pseudo = Vec::new();
+            super::pseudo_moves(&v.game, t, pos, &mut pseudo);
+            for m in pseudo.iter().filter(|m| m.from != king && m.kind == MoveKind::Normal) {
+                let mut after = pos.clone();
+                after.make(m, &v.game, t);
+                let attacked = attacked_forward(t, &after, king, us ^ 1);
+                assert_eq!(lines.safe_after(m.from, m.to), !attacked, "{} {}-{}", v.fen(pos), v.game.geometry.name(m.from), v.game.geometry.name(m.to));
+                unsafe_after += usize::from(attacked);
+                compared += 1;
+            }
+        });
         assert!(compared > 5_000 && unsafe_after > 100, "{compared} moves compared, {unsafe_after} leave the king attacked");
     }
 }

@@ -7,7 +7,8 @@
 //! piece is not attacked in the frame after the jumps at its end. So, per
 //! activation, the frame, its tables, the runs the rules look for without
 //! the relocated piece and the attacks on the royal piece without it
-//! ([`Shield`]) are worked out once, on the board without the piece; each
+//! ([`crate::engine::movegen::AttackLines::shield`]) are worked out once,
+//! on the board without the piece; each
 //! target then asks only whether a run forms through its cell and whether
 //! the piece on it blocks every attack. Profile behind it (perf, 4D-Schach's
 //! post-opening perft 3): the activation leaves were 6 of its 11.8 million
@@ -19,7 +20,7 @@ use super::super::oblige::{FrameWatch, PlacedWatches};
 use super::super::Action;
 use crate::engine::cond::RunMemo;
 use crate::engine::frame;
-use crate::engine::movegen::{shield, Shield};
+use crate::engine::movegen::{attack_lines, Shield};
 use crate::engine::position::{color_of, kind_of, Position};
 use crate::engine::variant::Variant;
 use crate::model::geometry::Cell;
@@ -84,7 +85,7 @@ impl Variant {
                         let keeps = frame::tick_keeps_offsets(&base);
                         frame::tick(game, &mut base);
                         let t = if keeps { t } else { self.tables_for(&base) };
-                        if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { shield(&t, &base, king, by) }
+                        if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { attack_lines(&t, &base, king, by).map(|l| l.shield()) }
                     } else {
                         None
                     }
