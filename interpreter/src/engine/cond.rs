@@ -301,7 +301,7 @@ pub(crate) fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
 /// level's place? No explosion, conversion, gating, wall, spread piece,
 /// observation or face-down piece; a move never shifts a level (the jumps
 /// come at the ply's end).
-fn moves_touch_only_their_pieces(game: &Game, t: &Tables, pos: &Position) -> bool {
+pub(crate) fn moves_touch_only_their_pieces(game: &Game, t: &Tables, pos: &Position) -> bool {
     let converts = game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed);
     game.explosion.is_none()
         && !converts

@@ -877,6 +877,15 @@ impl Tables {
         (c != NO_CELL).then_some(c)
     }
 
+    /// May a capture by a piece of `kind` and `color` standing on `from`
+    /// land on `cell`, whatever stands between ([`Tables::capture_reach`])?
+    /// `false` rules the piece out of attacking `cell`.
+    #[inline]
+    pub fn may_capture_on(&self, kind: KindId, color: Color, from: Cell, cell: Cell) -> bool {
+        let kc = kind as usize * 2 + color as usize;
+        self.capture_reach.get((kc * self.ncells + from as usize) * self.nwords + cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0)
+    }
+
     /// The rays of a piece of `kind` and `color` standing on `from`.
     #[inline]
     pub fn rays_of(&self, kind: KindId, color: Color, from: Cell) -> &[Ray] {

@@ -233,7 +233,7 @@ impl Variant {
         // node's board ([`movegen::AttackLines`]): a move of another piece
         // that changes no cell but its two is judged by them, not made.
         let king = pos.royal[mover as usize];
-        let lines = if pos.royal_count[mover as usize] == 1 && two_cell_moves(game, &t, pos) {
+        let lines = if pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(game, &t, pos) {
             std::mem::swap(&mut scratch.frame, &mut end_frame);
             let lines = movegen::attack_lines(&t_end, &scratch, king, mover ^ 1);
             std::mem::swap(&mut scratch.frame, &mut end_frame);
@@ -262,19 +262,13 @@ impl Variant {
     }
 }
 
-/// Does every move in `pos` change the board only where it says
-/// ([`changes_two_cells`] tells which moves do): no explosions,
-/// conversions, spread or face-down pieces?
-fn two_cell_moves(game: &crate::model::Game, t: &crate::engine::tables::Tables, pos: &Position) -> bool {
-    game.explosion.is_none() && !t.converting && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden()
-}
-
-/// Does `m` take a piece from one cell to another, capturing what stands
-/// there, and change no other cell (not castling, en passant, a drop, a
-/// gate or wall, a pass, a spread action or a move observation changed)?
+/// Does `m`, in a game whose moves touch only their own pieces
+/// ([`crate::engine::cond::moves_touch_only_their_pieces`]), take a piece
+/// from one cell to another, capturing what stands there, and change no
+/// other cell (not castling, en passant, a drop or a pass)?
 fn changes_two_cells(m: &crate::engine::position::Move) -> bool {
-    use crate::engine::position::{MoveKind, NO_CELL, NO_KIND, UNSEEN};
-    matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.from != m.to && m.spread == 0 && m.observed == UNSEEN && m.gate == NO_KIND && m.second == NO_CELL
+    use crate::engine::position::MoveKind;
+    matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.from != m.to
 }
 
 /// Is the next decision of the ply in `pos` pulling a level?

@@ -112,28 +112,9 @@ impl Variant {
         }
         let mover = pos.side;
         let mut out = Vec::new();
-        // The offered moves ([`Self::offered_moves`]) the pre-filter lets
-        // through. The `offer` rules judge each move on its own, so only
-        // those are judged (most moves stop at the filter), except where
-        // captures are compulsory, which looks at every move.
-        let compels = game.rules.iter().any(|r| r.effect == crate::model::cond::Effect::CompelCaptures);
-        let mut moves = Vec::new();
-        if compels {
-            moves = self.offered_moves(pos, t);
-            moves.retain(|m| watch.may_fire(m, mover, t));
-        } else {
-            movegen::pseudo_moves(game, t, pos, &mut moves);
-            if game.castling.is_some() && !movegen::in_check(game, t, pos) {
-                movegen::castling_moves(game, t, pos, &mut moves);
-            }
-            moves.retain(|m| watch.may_fire(m, mover, t));
-            if !moves.is_empty() && !game.rules.is_empty() {
-                crate::engine::cond::forbid_filter(game, t, pos, &mut moves, 0);
-            }
-        }
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
-        for m in moves {
+        for m in self.offered_moves_where(pos, t, |m| watch.may_fire(m, mover, t)) {
             made.copy_from(pos, t);
             made.make(&m, game, t);
             if super::oblige::fire(game, t, &made).is_empty() {
@@ -238,14 +219,30 @@ impl Variant {
     /// castling when not in check (it tests its own cells in the frame of
     /// now), less those an `offer` rule forbids.
     pub(super) fn offered_moves(&self, pos: &Position, t: &Tables) -> Vec<Move> {
+        self.offered_moves_where(pos, t, |_| true)
+    }
+
+    /// The offered moves at `pos` that `keep` keeps. The `offer` rules
+    /// judge each move on its own, so they judge only the moves `keep`
+    /// kept (a pre-filter that stops most moves saves their judging),
+    /// except where captures are compulsory, which compares every offered
+    /// move: then `keep` runs after them.
+    pub(super) fn offered_moves_where(&self, pos: &Position, t: &Tables, keep: impl Fn(&Move) -> bool) -> Vec<Move> {
         let game = &self.game;
         let mut moves = Vec::new();
         movegen::pseudo_moves(game, t, pos, &mut moves);
         if game.castling.is_some() && !movegen::in_check(game, t, pos) {
             movegen::castling_moves(game, t, pos, &mut moves);
         }
-        if !game.rules.is_empty() {
+        let compels = game.rules.iter().any(|r| r.effect == crate::model::cond::Effect::CompelCaptures);
+        if !compels {
+            moves.retain(&keep);
+        }
+        if !moves.is_empty() && !game.rules.is_empty() {
             crate::engine::cond::forbid_filter(game, t, pos, &mut moves, 0);
+        }
+        if compels {
+            moves.retain(&keep);
         }
         moves
     }

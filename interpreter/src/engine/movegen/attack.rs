@@ -31,11 +31,9 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
         return false; // nobody captures their own piece
     }
     let occupied = |c: Cell| c == cell || pos.board[c as usize] != 0;
-    let (word, bit) = (cell as usize / 64, cell % 64);
     for from in pos.cells_of(by, t.nwords) {
         let kind = kind_of(pos.board[from as usize]);
-        let kc = kind as usize * 2 + by as usize;
-        if t.capture_reach[(kc * t.ncells + from as usize) * t.nwords + word] >> bit & 1 == 0 {
+        if !t.may_capture_on(kind, by, from, cell) {
             continue; // no capture of this piece lands on `cell`, whatever stands between
         }
         for ray in t.rays_of(kind, by, from) {
@@ -112,13 +110,11 @@ impl AttackLines {
     /// blocked by a piece before the cell, a leap to independent cells by
     /// none, and a piece put on the board frees no pinned piece.
     pub fn shield(&self) -> Shield {
-        let mut checks = self.checks.iter();
-        let Some((_, first)) = checks.next() else { return Shield::Unattacked };
-        let mut cells = [0u64; WORDS];
-        for &c in first {
-            cells[c as usize / 64] |= 1 << (c % 64);
+        if self.checks.is_empty() {
+            return Shield::Unattacked;
         }
-        for (_, path) in checks {
+        let mut cells = [!0u64; WORDS];
+        for (_, path) in &self.checks {
             let mut on = [0u64; WORDS];
             for &c in path {
                 on[c as usize / 64] |= 1 << (c % 64);
@@ -146,11 +142,9 @@ impl AttackLines {
 /// a hop of `by` could land on `cell` (a move can make or take its screen).
 pub fn attack_lines(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<AttackLines> {
     let mut lines = AttackLines::default();
-    let (word, bit) = (cell as usize / 64, cell % 64);
     for from in pos.cells_of(by, t.nwords) {
         let kind = kind_of(pos.board[from as usize]);
-        let kc = kind as usize * 2 + by as usize;
-        if t.capture_reach[(kc * t.ncells + from as usize) * t.nwords + word] >> bit & 1 == 0 {
+        if !t.may_capture_on(kind, by, from, cell) {
             continue;
         }
         for ray in t.rays_of(kind, by, from) {

@@ -416,11 +416,8 @@ pub fn piece_attacks(game: &Game, t: &Tables, pos: &Position, from: Cell, by: Co
     // No capturing ray of the piece reaches `cell`, whatever stands between
     // (the tables' capture reach: every cell of its capturing rays).
     let piece = pos.board[from as usize];
-    if piece != 0 && color_of(piece) == by {
-        let kc = kind_of(piece) as usize * 2 + by as usize;
-        if t.capture_reach.get((kc * t.ncells + from as usize) * t.nwords + cell as usize / 64).is_none_or(|w| w >> (cell % 64) & 1 == 0) {
-            return false;
-        }
+    if piece != 0 && color_of(piece) == by && !t.may_capture_on(kind_of(piece), by, from, cell) {
+        return false;
     }
     let mut probe = pos.clone();
     probe.side = by;
