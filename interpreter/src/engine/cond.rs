@@ -118,6 +118,17 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     moves_without_end(game, t, pos, out);
 }
 
+/// Are the legal moves of `pos` exactly the plain ones: no `ply-end` rule
+/// has ended the game, and no `offer` rule applies (none whose guard
+/// holds)? Then [`legal_moves`] lists what the rules-free generator lists,
+/// and the leaves of perft are counted in bulk as in a game without rules.
+pub(crate) fn rules_silent(game: &Game, t: &Tables, pos: &Position) -> bool {
+    let mover = pos.side;
+    let offers = game.rules.iter().filter(|r| r.trigger == Trigger::Offer);
+    decided(game, t, pos).is_none()
+        && !offers.into_iter().any(|r| r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g)))
+}
+
 /// [`legal_moves`] by the reference generator (every move tried on a copy).
 pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     if decided(game, t, pos).is_some() {
@@ -323,6 +334,30 @@ fn offered_effects<'a, T>(game: &'a Game, offered: &dyn Fn(&&Rule) -> bool, pick
 /// (or makes) the move in question? (For tests and the flow layer.)
 pub fn holds(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color) -> bool {
     Cx { game, t, pos, mover, subject, memo: None }.holds(cond)
+}
+
+/// Does the literal `lit` hold in `pos` (as [`holds`] judges a condition)?
+pub fn holds_lit(game: &Game, t: &Tables, pos: &Position, lit: &crate::model::cond::Lit, mover: Color, subject: Color) -> bool {
+    Cx { game, t, pos, mover, subject, memo: None }.atom(&lit.atom) != lit.negated
+}
+
+/// Does `line PIECES N along AXES` hold in `pos`, for the line atom `atom`
+/// with only the axes `keep` keeps (the `line` test along some of its
+/// axes); `false` for any other atom.
+pub fn line_holds_along(game: &Game, t: &Tables, pos: &Position, atom: &Atom, keep: impl Fn(usize) -> bool, mover: Color, subject: Color) -> bool {
+    let Atom::Line { pieces, length, axes } = atom else { return false };
+    let mut along = [0usize; 8];
+    let mut n = 0;
+    for &a in axes.iter().filter(|&&a| keep(a)) {
+        if n == along.len() {
+            // More axes than the stack holds: the general evaluation.
+            let atom = Atom::Line { pieces: *pieces, length: *length, axes: axes.iter().copied().filter(|&a| keep(a)).collect() };
+            return Cx { game, t, pos, mover, subject, memo: None }.atom(&atom);
+        }
+        along[n] = a;
+        n += 1;
+    }
+    Cx { game, t, pos, mover, subject, memo: None }.line(*length, *pieces, &along[..n])
 }
 
 /// The runs of pieces found while evaluating conditions on one position

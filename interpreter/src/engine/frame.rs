@@ -170,6 +170,12 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     };
     let inside = |p: &[i64]| p.iter().enumerate().all(|(a, &x)| a == s || (0..geo.size(a) as i64).contains(&x));
     let level = origin[s] as usize;
+    // The origin's level and every level beyond it in the step's direction
+    // at rest: no black hole, no shift, the plain stacked board's step.
+    let ahead = if v[s] > 0 { offsets.get(level..) } else { offsets.get(..=level) };
+    if ahead.is_some_and(|o| o.iter().all(|&o| o == 0)) {
+        return geo.offset(from, v);
+    }
     if let Some((axis, rows)) = shift_of(level) {
         origin[axis] += rows;
     }

@@ -285,8 +285,13 @@ pub struct Tables {
     /// some attack is not a plain leap or ride, or a mechanism beyond the
     /// plain moves is in play (promotions to a royal kind, drop limits that
     /// judge the whole position, layers after the legal moves, spread
-    /// pieces, tunnels, observation, explosions, rules).
+    /// pieces, tunnels, observation, explosions; `rule` items are
+    /// [`Tables::rules_counting`]'s).
     pub general_counting: bool,
+    /// The game has `rule` items: a leaf is counted in bulk only where they
+    /// are silent ([`crate::engine::cond::rules_silent`]: no rule has ended
+    /// the game and no `offer` rule applies), else by listing its moves.
+    pub rules_counting: bool,
     /// A player puts walls after its moves (`then … wall …`): every move
     /// carries its wall, and counting takes the general path.
     pub walling: bool,
@@ -355,10 +360,15 @@ impl Tables {
     /// Zobrist keys of `base`, the resting tables (a position's key does
     /// not depend on its frame's tables).
     pub fn for_frame(game: &Game, offsets: &[i8], base: &Tables) -> Tables {
-        Tables::build(game, offsets, Some(std::sync::Arc::clone(&base.zobrist)))
+        Tables::build(game, offsets, Some(base))
     }
 
-    fn build(game: &Game, offsets: &[i8], zobrist: Option<std::sync::Arc<Vec<u64>>>) -> Tables {
+    /// The tables of `game` with its levels at `offsets`; `base`, the
+    /// resting tables where these are a frame's: their Zobrist keys are
+    /// shared, and their sizes reserve the storage (a frame's rays hold
+    /// about as many cells).
+    fn build(game: &Game, offsets: &[i8], base: Option<&Tables>) -> Tables {
+        let zobrist = base.map(|b| std::sync::Arc::clone(&b.zobrist));
         let framed = offsets.iter().any(|&o| o != 0);
         let step = |from: Cell, v: &[i32]| -> Option<Cell> {
             if framed {
@@ -411,8 +421,19 @@ impl Tables {
             (*slot != OFF).then_some(*slot as Cell)
         };
         let mut ray_index = vec![(0u32, 0u32); nkinds * 2 * ncells];
-        let mut rays = Vec::new();
-        let mut cells: Vec<Cell> = Vec::new();
+        let mut rays = Vec::with_capacity(base.map_or(0, |b| b.rays.len() + b.rays.len() / 8));
+        let mut cells: Vec<Cell> = Vec::with_capacity(base.map_or(0, |b| b.cells.len() + b.cells.len() / 8));
+        // Filled as each origin's rays are built, while their cells are at
+        // hand: per piece and cell, every cell a capture of it may land on
+        // (a superset for hops and exact leaps, whose rays hold cells they
+        // pass); and whether two parts of a kind reach one cell alike from
+        // some origin (`may_repeat`), by stamping each cell with the
+        // origin's number and the modes seen there, so that nothing is
+        // cleared between origins.
+        let nwords = ncells.div_ceil(64);
+        let mut capture_reach = vec![0u64; ray_index.len() * nwords];
+        let mut may_repeat = vec![false; nkinds * 2];
+        let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0); ncells];
         let max_len = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32;
 
         for (k, kind) in game.kinds.iter().enumerate() {
@@ -513,8 +534,33 @@ impl Tables {
                             }
                         }
                     }
-                    ray_index[((k * 2 + color) * ncells) + from as usize] =
-                        (begin, rays.len() as u32);
+                    let kc = k * 2 + color;
+                    let i = kc * ncells + from as usize;
+                    ray_index[i] = (begin, rays.len() as u32);
+                    for ray in &rays[begin as usize..] {
+                        let all = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
+                        if ray.flags & CAPTURE != 0 {
+                            for &c in all {
+                                capture_reach[i * nwords + c as usize / 64] |= 1 << (c % 64);
+                            }
+                        }
+                        if may_repeat[kc] {
+                            continue;
+                        }
+                        let modes = ray.flags & (QUIET | CAPTURE);
+                        // An `exactly` ride lands only on its last cell.
+                        let landings = if ray.flags & EXACT != 0 { &all[all.len() - 1..] } else { all };
+                        for &c in landings {
+                            let slot = &mut seen[c as usize];
+                            if slot.0 != i as u32 {
+                                *slot = (i as u32, 0);
+                            }
+                            if slot.1 & modes != 0 {
+                                may_repeat[kc] = true;
+                            }
+                            slot.1 |= modes;
+                        }
+                    }
                 }
             }
         }
@@ -634,8 +680,7 @@ impl Tables {
             || game.spread.is_some()
             || game.tunnel.is_some()
             || game.observe.is_some()
-            || game.explosion.is_some()
-            || !game.rules.is_empty();
+            || game.explosion.is_some();
         let small = ncells <= 64 && !framed;
         // The u128 tables serve only the bulk count (and castling's bitset
         // test): a game counted by listing its moves is not worth their
@@ -692,33 +737,6 @@ impl Tables {
         let takes_ep: Vec<bool> = (0..nkinds * 2)
             .map(|kc| game.kinds[kc / 2].parts.iter().any(|p| p.takes_en_passant))
             .collect();
-        // Parts whose targets overlap from some cell (e.g. `move W` and `move ride W`).
-        // The modes seen on each cell from the current origin, stamped with
-        // the origin's number so that nothing is cleared between origins.
-        let mut may_repeat = vec![false; nkinds * 2];
-        let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0); ncells];
-        for (kc, repeat) in may_repeat.iter_mut().enumerate() {
-            for from in 0..ncells {
-                let stamp = (kc * ncells + from) as u32;
-                let (a, b) = ray_index[kc * ncells + from];
-                for ray in &rays[a as usize..b as usize] {
-                    let modes = ray.flags & (QUIET | CAPTURE);
-                    let all = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
-                    // An `exactly` ride lands only on its last cell.
-                    let landings = if ray.flags & EXACT != 0 { &all[all.len() - 1..] } else { all };
-                    for &c in landings {
-                        let slot = &mut seen[c as usize];
-                        if slot.0 != stamp {
-                            *slot = (stamp, 0);
-                        }
-                        if slot.1 & modes != 0 {
-                            *repeat = true;
-                        }
-                        slot.1 |= modes;
-                    }
-                }
-            }
-        }
         let shape = BitShape { ncells, ray_index: &ray_index, rays: &rays, cells: &cells, attack_dirs: &attack_dirs, promo_zone: &promo_zone, promo_choices: &promo_choices, may_repeat: &may_repeat };
         let bits: BitTables<u64> = if small { shape.bit_tables() } else { BitTables::default() };
         let wide_bits: BitTables<u128> = if wide { shape.bit_tables() } else { BitTables::default() };
@@ -730,17 +748,6 @@ impl Tables {
                 let e = targets.trailing_zeros() as usize;
                 targets &= targets - 1;
                 ep_takers[color * ncells + e] |= 1 << from;
-            }
-        }
-        // Per piece and cell, every cell a capture of it may land on (a
-        // superset for hops and exact leaps, whose rays hold cells they pass).
-        let nwords = ncells.div_ceil(64);
-        let mut capture_reach = vec![0u64; ray_index.len() * nwords];
-        for (i, &(a, b)) in ray_index.iter().enumerate() {
-            for ray in rays[a as usize..b as usize].iter().filter(|r| r.flags & CAPTURE != 0) {
-                for &c in &cells[ray.start as usize..ray.start as usize + ray.len as usize] {
-                    capture_reach[i * nwords + c as usize / 64] |= 1 << (c % 64);
-                }
             }
         }
         let mut drop_zone = vec![false; nkinds * 2 * ncells];
@@ -840,6 +847,7 @@ impl Tables {
             walling,
             after_make: passing || loses_rights || counts_checks,
             general_counting,
+            rules_counting: !game.rules.is_empty(),
             converting: game.kinds.iter().any(|k| k.converts_around.is_some() || k.converts_enclosed),
             loses_rights,
             royal_mask,

@@ -165,15 +165,24 @@ impl Variant {
     /// What [`Self::count_activations`] works out per node before counting
     /// ([`placed::Offer`]): the actions offered, a memo of runs for them,
     /// and the frame watch where the node owes only an activation.
+    ///
+    /// The activations offered depend on the frame and the obligation owed
+    /// only ([`frame::activations`]): a node with the same frame and flow
+    /// state as the one before it shares its list (a relocation's targets
+    /// all do).
     fn offers(&self, nodes: &[Position]) -> Vec<placed::Offer> {
-        nodes
-            .iter()
-            .map(|p| {
-                let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
-                let watch = alone.then(|| super::oblige::watch_frames(&self.game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
-                (self.candidates(p), crate::engine::cond::RunMemo::default(), watch)
-            })
-            .collect()
+        let mut out: Vec<placed::Offer> = Vec::with_capacity(nodes.len());
+        for (i, p) in nodes.iter().enumerate() {
+            let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
+            let watch = alone.then(|| super::oblige::watch_frames(&self.game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
+            let shared = i.checked_sub(1).filter(|_| owes_activation(p)).and_then(|j| {
+                let before = &nodes[j];
+                (before.flow == p.flow && before.frame == p.frame).then(|| std::rc::Rc::clone(&out[j].0))
+            });
+            let actions = shared.unwrap_or_else(|| std::rc::Rc::new(self.candidates(p)));
+            out.push((actions, crate::engine::cond::RunMemo::default(), watch));
+        }
+        out
     }
 
     /// The activation of `level` by `rows` at `pos`, which owes only it,

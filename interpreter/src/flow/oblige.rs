@@ -447,6 +447,20 @@ fn stays_false(game: &Game, pos: &Position, atom: &Atom) -> bool {
 }
 
 impl Watch {
+    /// The kinds (a bitmask) of `mover`'s pieces whose placing may make a
+    /// rule fire: a plain move of another kind's piece never does
+    /// ([`Self::may_fire`] lets through only castling, gates, observed
+    /// moves, and moves that put down one of these kinds by moving,
+    /// promoting or being revealed). `None`: any kind (a line of any
+    /// piece, or every move tried).
+    pub fn placing_kinds(&self, mover: Color) -> Option<u64> {
+        match self {
+            Watch::Nothing => Some(0),
+            Watch::Anything => None,
+            Watch::Placing(list) => list.iter().filter(|l| l.owner == mover).try_fold(0u64, |mask, l| Some(mask | 1u64 << l.kind?)),
+        }
+    }
+
     /// May the move `m` of the side to move `mover` make a rule fire? (A
     /// move puts the moving piece on its target, as itself, its promotion
     /// or the identity it is revealed as, and no other piece of the mover's
@@ -548,8 +562,7 @@ pub fn watch_frames(game: &Game, t: &Tables, pos: &Position) -> FrameWatch {
     let mut runs = Vec::new();
     let Some(alternatives) = open_alternatives(game, pos, mover) else { return FrameWatch::Anything };
     'alternative: for (subject, alt) in alternatives {
-        let now = |lit: &Lit| crate::engine::cond::holds(game, t, pos, &crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] }, mover, subject);
-        if alt.iter().any(|lit| frame_blind(&lit.atom, stack) && !now(lit)) {
+        if alt.iter().any(|lit| frame_blind(&lit.atom, stack) && !crate::engine::cond::holds_lit(game, t, pos, lit, mover, subject)) {
             continue;
         }
         for lit in alt {
@@ -557,8 +570,7 @@ pub fn watch_frames(game: &Game, t: &Tables, pos: &Position) -> FrameWatch {
             if lit.negated || length.hi < cells || !axes.contains(&stack) {
                 continue;
             }
-            let flat = Lit { negated: false, atom: Atom::Line { pieces: *pieces, length: *length, axes: axes.iter().copied().filter(|&a| a != stack).collect() } };
-            if now(&flat) {
+            if crate::engine::cond::line_holds_along(game, t, pos, &lit.atom, |a| a != stack, mover, subject) {
                 continue; // holds in every frame
             }
             let owner = resolve(pieces.who, mover, subject);

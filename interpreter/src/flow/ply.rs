@@ -114,7 +114,7 @@ impl Variant {
         let mut out = Vec::new();
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
-        for m in self.offered_moves_where(pos, t, |m| watch.may_fire(m, mover, t)) {
+        for m in self.offered_moves_where(pos, t, watch.placing_kinds(mover), |m| watch.may_fire(m, mover, t)) {
             made.copy_from(pos, t);
             made.make(&m, game, t);
             if super::oblige::fire(game, t, &made).is_empty() {
@@ -219,7 +219,7 @@ impl Variant {
     /// castling when not in check (it tests its own cells in the frame of
     /// now), less those an `offer` rule forbids.
     pub(super) fn offered_moves(&self, pos: &Position, t: &Tables) -> Vec<Move> {
-        self.offered_moves_where(pos, t, |_| true)
+        self.offered_moves_where(pos, t, None, |_| true)
     }
 
     /// The offered moves at `pos` that `keep` keeps. The `offer` rules
@@ -227,14 +227,23 @@ impl Variant {
     /// kept (a pre-filter that stops most moves saves their judging),
     /// except where captures are compulsory, which compares every offered
     /// move: then `keep` runs after them.
-    pub(super) fn offered_moves_where(&self, pos: &Position, t: &Tables, keep: impl Fn(&Move) -> bool) -> Vec<Move> {
+    ///
+    /// `placing`: where `keep` stops every plain move of a piece whose kind
+    /// is not in this mask ([`super::oblige::Watch::placing_kinds`]), only
+    /// those pieces' moves (and promoting pieces', and drops) are listed.
+    pub(super) fn offered_moves_where(&self, pos: &Position, t: &Tables, placing: Option<u64>, keep: impl Fn(&Move) -> bool) -> Vec<Move> {
         let game = &self.game;
         let mut moves = Vec::new();
-        movegen::pseudo_moves(game, t, pos, &mut moves);
+        let compels = game.rules.iter().any(|r| r.effect == crate::model::cond::Effect::CompelCaptures);
+        // Gates and observed moves pass `keep` whatever moves; a face-down
+        // piece may be revealed as any kind.
+        match placing.filter(|_| !compels && !t.gating && game.observe.is_none() && !pos.any_hidden()) {
+            Some(kinds) => movegen::pseudo_moves_of(game, t, pos, kinds, &mut moves),
+            None => movegen::pseudo_moves(game, t, pos, &mut moves),
+        }
         if game.castling.is_some() && !movegen::in_check(game, t, pos) {
             movegen::castling_moves(game, t, pos, &mut moves);
         }
-        let compels = game.rules.iter().any(|r| r.effect == crate::model::cond::Effect::CompelCaptures);
         if !compels {
             moves.retain(&keep);
         }

@@ -384,7 +384,7 @@ impl KeptCounts {
     /// `None` where [`count_legal`] would count otherwise.
     pub fn new(t: &Tables, parent: &Position) -> Option<KeptCounts> {
         let side = parent.side ^ 1;
-        if t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
+        if t.general_counting || t.rules_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
             return None;
         }
         Some(if t.small {
@@ -595,7 +595,8 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    if t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden() {
+    let listed = t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden();
+    if listed || t.rules_counting && !crate::engine::cond::rules_silent(game, t, pos) {
         if game.rules.is_empty() && game.observe.is_none() && (game.spread.is_some() || game.tunnel.is_some()) {
             // Spread pieces or tunnels: counted as generated.
             return super::spread::count_legal(game, t, pos);

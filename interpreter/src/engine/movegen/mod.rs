@@ -290,6 +290,22 @@ pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>
     drops(game, t, pos, out);
 }
 
+/// [`pseudo_moves`] of only the side to move's pieces whose kind is in
+/// `kinds` (a bitmask) or that may promote (into one of them, say), and
+/// every drop: what a caller that keeps only the moves putting down a piece
+/// of those kinds needs (no face-down pieces, which a move may reveal as
+/// any kind).
+pub fn pseudo_moves_of(game: &Game, t: &Tables, pos: &Position, kinds: u64, out: &mut Vec<Move>) {
+    debug_assert!(!pos.any_hidden());
+    for from in pos.cells_of(pos.side, t.nwords) {
+        let kind = kind_of(pos.board[from as usize]);
+        if kinds >> kind & 1 != 0 || t.promotes[kind as usize * 2 + pos.side as usize] {
+            piece_moves_once(pos, t, from, out);
+        }
+    }
+    drops(game, t, pos, out);
+}
+
 /// Appends the legal castling moves (the side to move is not in check).
 /// Lowering and FEN parsing guarantee that king, partner and both destinations
 /// stand on one line of the file axis, so the cells between are a run of indices.

@@ -28,7 +28,8 @@ use crate::model::geometry::Cell;
 /// What [`Variant::count_activations`] works out per node before counting:
 /// the actions it offers, the runs found after its activations, and its
 /// frame watch (where only an activation is owed).
-pub(super) type Offer = (Vec<Action>, RunMemo, Option<FrameWatch>);
+/// Nodes that offer the same actions share one list.
+pub(super) type Offer = (std::rc::Rc<Vec<Action>>, RunMemo, Option<FrameWatch>);
 
 impl Variant {
     /// The count of [`Variant::count_activations`] for `nodes` that differ
@@ -56,7 +57,7 @@ impl Variant {
             let same = node.side == first.side
                 && node.frame == first.frame
                 && node.flow == first.flow
-                && offer == actions
+                && (std::rc::Rc::ptr_eq(offer, actions) || offer == actions)
                 && base.board[c] == 0
                 && node.board[..c] == base.board[..c]
                 && node.board[c + 1..] == base.board[c + 1..];
@@ -71,7 +72,7 @@ impl Variant {
         let mut formed = Vec::new();
         let mut fires = vec![false; nodes.len()];
         let mut n = 0;
-        for a in actions {
+        for a in actions.iter() {
             // The activation's verdict on the board without the piece: which
             // nodes a rule may fire at, and the attacks on the royal piece
             // after the ply's jumps (`None`: every node's decision is made).
