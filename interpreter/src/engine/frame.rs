@@ -176,11 +176,14 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     if ahead.is_some_and(|o| o.iter().all(|&o| o == 0)) {
         return geo.offset(from, v);
     }
+    // The origin's absolute position: its local coordinates lie on the
+    // board, so only the axis its level slides along can leave the
+    // footprint.
     if let Some((axis, rows)) = shift_of(level) {
         origin[axis] += rows;
-    }
-    if !inside(origin) {
-        return None;
+        if !(0..geo.size(axis) as i64).contains(&origin[axis]) {
+            return None;
+        }
     }
     for a in 0..dims {
         target[a] = if a == s { 0 } else { origin[a] + i64::from(v[a]) };
@@ -197,14 +200,18 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
         if l < 0 || l >= geo.size(s) as i64 {
             return None;
         }
-        there.copy_from_slice(target);
-        there[s] = l;
-        if let Some((axis, rows)) = shift_of(l as usize) {
-            there[axis] -= rows;
-        }
-        if inside(there) {
+        // The level has a cell under the target when the target, taken back
+        // along the level's slide axis by its offset, stays on that axis
+        // (the other axes are the target's own, inside the footprint).
+        let shift = shift_of(l as usize);
+        if shift.is_none_or(|(axis, rows)| (0..geo.size(axis) as i64).contains(&(target[axis] - rows))) {
             left -= 1;
             if left == 0 {
+                there.copy_from_slice(target);
+                there[s] = l;
+                if let Some((axis, rows)) = shift {
+                    there[axis] -= rows;
+                }
                 return geo.cell(there);
             }
         }

@@ -39,10 +39,6 @@ pub struct Ray {
     pub flags: u8,
     /// For a hop, the most landing steps beyond the screen.
     pub hop_limit: u16,
-    /// On boards of at most 64 cells: the ray's cells as a bitset (else 0).
-    pub mask: u64,
-    /// The ray's cell indices increase along it (they always change monotonically).
-    pub ascending: bool,
     /// When the part applies (`if …`): [`WHEN_UNMOVED`], [`WHEN_UNCHECKED`]; 0: always.
     pub when: u8,
     /// A hop's screen may not be of this kind (`not over`): 1 + the kind; 0: any.
@@ -486,7 +482,7 @@ impl Tables {
                                             cells.extend(&passed);
                                             cells.push(to);
                                             let len = passed.len() as u16 + 1;
-                                            rays.push(Ray { start, len, flags: flags | EXACT, hop_limit: len, mask: 0, ascending: true, when, screen_not });
+                                            rays.push(Ray { start, len, flags: flags | EXACT, hop_limit: len, when, screen_not });
                                         }
                                     }
                                 }
@@ -502,7 +498,7 @@ impl Tables {
                                 }
                                 let n = cells.len() as u32 - start;
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, mask: 0, ascending: true, when, screen_not });
+                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, when, screen_not });
                                 }
                                 continue;
                             }
@@ -529,7 +525,7 @@ impl Tables {
                                     continue;
                                 }
                                 if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, mask: 0, ascending: true, when, screen_not });
+                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, when, screen_not });
                                 }
                             }
                         }
@@ -688,13 +684,6 @@ impl Tables {
         let wide = (65..=128).contains(&ncells) && !framed && !general_counting;
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
-        if small {
-            for ray in rays.iter_mut() {
-                let rc = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
-                ray.mask = rc.iter().fold(0u64, |m, &c| m | 1 << c);
-                ray.ascending = rc.len() < 2 || rc[1] > rc[0];
-            }
-        }
         if small || wide {
             for dirs in attack_dirs.iter_mut() {
                 for dir in dirs.iter_mut() {

@@ -256,7 +256,7 @@ impl Variant {
                 n += self.plies_through(&self.apply(pos, &Action::Move(m)));
                 continue;
             }
-            if let Some(lines) = lines.as_ref().filter(|_| m.from != king && changes_two_cells(&m)) {
+            if let Some(lines) = lines.as_ref().filter(|_| m.from != king && movegen::changes_two_cells(&m)) {
                 n += u64::from(lines.safe_after(m.from, m.to));
                 continue;
             }
@@ -269,15 +269,6 @@ impl Variant {
         }
         n
     }
-}
-
-/// Does `m`, in a game whose moves touch only their own pieces
-/// ([`crate::engine::cond::moves_touch_only_their_pieces`]), take a piece
-/// from one cell to another, capturing what stands there, and change no
-/// other cell (not castling, en passant, a drop or a pass)?
-fn changes_two_cells(m: &crate::engine::position::Move) -> bool {
-    use crate::engine::position::MoveKind;
-    matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.from != m.to
 }
 
 /// Is the next decision of the ply in `pos` pulling a level?

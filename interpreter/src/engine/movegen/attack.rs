@@ -134,6 +134,15 @@ impl AttackLines {
     }
 }
 
+/// Does `m`, in a game whose moves touch only their own pieces
+/// ([`crate::engine::cond::moves_touch_only_their_pieces`]), take a piece
+/// from one cell to another, capturing what stands there, and change no
+/// other cell (not castling, en passant, a drop or a pass)? Such a move of
+/// a piece other than the royal one is judged by [`AttackLines::safe_after`].
+pub fn changes_two_cells(m: &Move) -> bool {
+    matches!(m.kind, MoveKind::Normal | MoveKind::EnPassantSetter) && m.from != m.to
+}
+
 /// The attacks of `by` on `cell` in `pos` as [`AttackLines`], from one walk
 /// over `by`'s capturing rays (the board's own pieces, the tables'
 /// frame): a ride or an exact leap hits `cell` when no cell before it is

@@ -209,7 +209,18 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
             return;
         }
         let mut trial = Trial::new(game, t, pos);
-        retain_from(out, first, |m| m.kind == MoveKind::Castle || trial.legal(m));
+        // In check with one royal piece and plain attacks: the attacks on it
+        // worked out once judge a move of another piece that changes only
+        // its two cells, without making it (on a board of more than 64
+        // cells each trial is a copy of the position and a walk; on smaller
+        // ones the copy and the bitset test are cheaper than the lines).
+        let king = pos.royal[us as usize];
+        let lines = if fast && !t.small && crate::engine::cond::moves_touch_only_their_pieces(game, t, pos) { attack_lines(t, pos, king, us ^ 1) } else { None };
+        retain_from(out, first, |m| match &lines {
+            _ if m.kind == MoveKind::Castle => true,
+            Some(lines) if m.from != king && changes_two_cells(m) => lines.safe_after(m.from, m.to),
+            _ => trial.legal(m),
+        });
         return;
     }
     let mut trial = Trial::new(game, t, pos);
