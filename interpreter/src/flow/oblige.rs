@@ -373,11 +373,23 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
         let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
         let Some(lit) = line else { return Watch::Anything };
         let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
-        let alone = crate::model::cond::Cond { any_of: vec![vec![lit.clone()]] };
-        if crate::engine::cond::holds(game, t, pos, &alone, mover, subject) {
+        if crate::engine::cond::holds_lit(game, t, pos, lit, mover, subject) {
             return Watch::Anything;
         }
         let owner = resolve(pieces.who, mover, subject);
+        if owner != mover {
+            // A move only takes the other side's pieces away: it cannot
+            // lengthen their lines ([`Watch::may_fire`] asks for the mover's).
+            continue;
+        }
+        let axes = if stepped { axes.clone() } else { Vec::new() };
+        if let Some(found) = placing.iter_mut().find(|l: &&mut Lengthen| l.owner == owner && l.kind == pieces.kind && l.axes == axes) {
+            // A run of 4 through a cell is a run of 3 there: one entry per
+            // set of pieces and axes, with the least length any guard takes.
+            found.least = found.least.min(length.lo);
+            found.near = found.near.filter(|_| length.lo >= 2);
+            continue;
+        }
         let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
         let near = (stepped && t.frame.is_empty() && length.lo >= 2).then(|| {
             let mut near = [0u64; crate::engine::position::WORDS];
@@ -395,10 +407,7 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
             }
             near
         });
-        let entry = Lengthen { owner, kind: pieces.kind, least: length.lo, axes: if stepped { axes.clone() } else { Vec::new() }, cells, near };
-        if !placing.contains(&entry) {
-            placing.push(entry);
-        }
+        placing.push(Lengthen { owner, kind: pieces.kind, least: length.lo, axes, cells, near });
     }
     if placing.is_empty() {
         Watch::Nothing
