@@ -271,8 +271,10 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
         }
     }
     // Each relocation tried on one reused copy of `pos` (a clone per target
-    // cost an allocation for the frame and the flow state each).
+    // cost an allocation for the frame and the flow state each): the piece
+    // lifted once per origin, then put on each target and taken back.
     let mut next = pos.clone();
+    let mut lifted: Option<(Cell, u8)> = None;
     // Safe for the piece's owner: not attacked by the other side, attacking none of its pieces.
     let safe_at = |next: &Position, to: Cell| {
         let owner = color_of(next.board[to as usize]);
@@ -293,10 +295,19 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
                 break;
             }
             if s || c {
-                next.copy_from(pos, t);
-                let piece = next.take(from, t);
+                let piece = match lifted {
+                    Some((cell, piece)) if cell == from => piece,
+                    _ => {
+                        next.copy_from(pos, t);
+                        let piece = next.take(from, t);
+                        lifted = Some((from, piece));
+                        piece
+                    }
+                };
                 next.put(to, piece, t);
-                if (s && !safe_at(&next, to)) || (c && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us))) {
+                let fails = (s && !safe_at(&next, to)) || (c && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)));
+                next.take(to, t);
+                if fails {
                     continue;
                 }
             }
