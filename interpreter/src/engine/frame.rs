@@ -157,11 +157,8 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     let dims = buf.len() / 3;
     let (origin, rest) = buf.split_at_mut(dims);
     let (target, there) = rest.split_at_mut(dims);
-    let mut left_over = from as usize;
-    for (a, x) in origin.iter_mut().enumerate() {
-        let n = geo.size(a);
-        *x = (left_over % n) as i64;
-        left_over /= n;
+    for (x, &c) in origin.iter_mut().zip(geo.coords_of(from)) {
+        *x = i64::from(c);
     }
     // The level's slide axis and offset: (axis, rows), or none.
     let shift_of = |level: usize| -> Option<(usize, i64)> {

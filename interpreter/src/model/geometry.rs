@@ -24,6 +24,9 @@ pub struct Geometry {
     pub axes: Vec<AxisInfo>,
     /// `true` for cells that are part of the board (not holes).
     pub on_board: Vec<bool>,
+    /// Every cell's coordinates, `dims()` per cell (worked out once: stepping
+    /// a cell by a vector then needs no division).
+    cell_coords: Vec<u16>,
 }
 
 impl Geometry {
@@ -36,7 +39,25 @@ impl Geometry {
                 *c = false;
             }
         }
-        Geometry { axes, on_board }
+        let dims = axes.len();
+        let mut cell_coords = vec![0u16; cells * dims];
+        for (cell, coords) in cell_coords.chunks_mut(dims.max(1)).enumerate().take(cells) {
+            let mut rest = cell;
+            for (x, a) in coords.iter_mut().zip(&axes) {
+                let n = a.labels.len();
+                *x = (rest % n) as u16;
+                rest /= n;
+            }
+        }
+        Geometry { axes, on_board, cell_coords }
+    }
+
+    /// The coordinates of a cell, one per axis (see [`Geometry::coords`]),
+    /// looked up.
+    #[inline]
+    pub fn coords_of(&self, cell: Cell) -> &[u16] {
+        let dims = self.axes.len();
+        self.cell_coords.get(cell as usize * dims..(cell as usize + 1) * dims).unwrap_or(&[])
     }
 
     /// Number of dimensions.
@@ -56,16 +77,7 @@ impl Geometry {
 
     /// The coordinates of a cell, one per axis.
     pub fn coords(&self, cell: Cell) -> Vec<usize> {
-        let mut rest = cell as usize;
-        self.axes
-            .iter()
-            .map(|a| {
-                let n = a.labels.len();
-                let c = rest % n;
-                rest /= n;
-                c
-            })
-            .collect()
+        self.coords_of(cell).iter().map(|&c| c as usize).collect()
     }
 
     /// How far apart in index two cells are that differ by one on axis `a`
@@ -76,7 +88,7 @@ impl Geometry {
 
     /// The coordinate of `cell` on axis `a`, without the others.
     pub fn coord(&self, cell: Cell, a: usize) -> usize {
-        cell as usize / self.stride(a) % self.size(a)
+        self.cell_coords.get(cell as usize * self.axes.len() + a).map_or(0, |&c| c as usize)
     }
 
     /// The cell at `coords`, if inside the grid and not a hole.
@@ -102,15 +114,13 @@ impl Geometry {
     /// The cell reached from `cell` by adding `vector`, if on the board.
     pub fn offset(&self, cell: Cell, vector: &[i32]) -> Option<Cell> {
         // Coordinate by coordinate (axis 0 varies fastest), without allocating.
-        if vector.len() < self.axes.len() {
+        if vector.len() < self.axes.len() || cell as usize >= self.cells() {
             return None;
         }
-        let mut rest = cell as usize;
         let (mut index, mut stride) = (0usize, 1usize);
-        for (a, &v) in self.axes.iter().zip(vector) {
+        for ((a, &v), &x) in self.axes.iter().zip(vector).zip(self.coords_of(cell)) {
             let n = a.labels.len();
-            let c = (rest % n) as i64 + i64::from(v);
-            rest /= n;
+            let c = i64::from(x) + i64::from(v);
             if c < 0 || c >= n as i64 {
                 return None;
             }
