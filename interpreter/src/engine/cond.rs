@@ -124,9 +124,8 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
 /// and the leaves of perft are counted in bulk as in a game without rules.
 pub(crate) fn rules_silent(game: &Game, t: &Tables, pos: &Position) -> bool {
     let mover = pos.side;
-    let offers = game.rules.iter().filter(|r| r.trigger == Trigger::Offer);
-    decided(game, t, pos).is_none()
-        && !offers.into_iter().any(|r| r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g)))
+    let applies = |r: &Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g));
+    decided(game, t, pos).is_none() && !game.rules.iter().any(applies)
 }
 
 /// [`legal_moves`] by the reference generator (every move tried on a copy).
