@@ -345,18 +345,8 @@ pub fn holds_lit(game: &Game, t: &Tables, pos: &Position, lit: &crate::model::co
 /// axes); `false` for any other atom.
 pub fn line_holds_along(game: &Game, t: &Tables, pos: &Position, atom: &Atom, keep: impl Fn(usize) -> bool, mover: Color, subject: Color) -> bool {
     let Atom::Line { pieces, length, axes } = atom else { return false };
-    let mut along = [0usize; 8];
-    let mut n = 0;
-    for &a in axes.iter().filter(|&&a| keep(a)) {
-        if n == along.len() {
-            // More axes than the stack holds: the general evaluation.
-            let atom = Atom::Line { pieces: *pieces, length: *length, axes: axes.iter().copied().filter(|&a| keep(a)).collect() };
-            return Cx { game, t, pos, mover, subject, memo: None }.atom(&atom);
-        }
-        along[n] = a;
-        n += 1;
-    }
-    Cx { game, t, pos, mover, subject, memo: None }.line(*length, *pieces, &along[..n])
+    let along: Vec<usize> = axes.iter().copied().filter(|&a| keep(a)).collect();
+    Cx { game, t, pos, mover, subject, memo: None }.line(*length, *pieces, &along)
 }
 
 /// The runs of pieces found while evaluating conditions on one position

@@ -88,7 +88,7 @@ impl Geometry {
 
     /// The coordinate of `cell` on axis `a`, without the others.
     pub fn coord(&self, cell: Cell, a: usize) -> usize {
-        self.cell_coords.get(cell as usize * self.axes.len() + a).map_or(0, |&c| c as usize)
+        self.coords_of(cell).get(a).map_or(0, |&c| c as usize)
     }
 
     /// The cell at `coords`, if inside the grid and not a hole.
