@@ -449,9 +449,12 @@ pub fn parse(game: &Game, text: &str) -> Result<Option<Frame>, TextError> {
 /// The most frames whose tables a [`FrameCache`] keeps. A 4D-Schach node
 /// whose ply ends in an activation meets 98 new frames (7 levels × 14
 /// amounts), and the swings below it more, so the cache holds several
-/// nodes' worth. The tables of the 448-cell 4D-Schach tower take about
-/// 1.05 MiB each (measured: a node's 98 activation frames add 103 MiB of
-/// resident memory), so the cache stays under about 270 MiB per variant.
+/// nodes' worth. A frame's tables build the rays of a piece on a cell only
+/// when asked for them ([`Tables::for_frame`]): a 4D-Schach frame's take
+/// about 120 KiB before that (measured: 98 frames in 14 ms and, with the
+/// rays of the pieces a perft meets, 32 MB of resident memory for the
+/// post-opening perft 3 at rest, 105 MB when every frame's rays were built
+/// at once), so the cache stays small.
 pub const FRAME_CACHE_FRAMES: usize = 256;
 
 /// One frame's tables, with when they were last used.
@@ -464,8 +467,8 @@ struct Entry {
 
 /// The move tables of the frames met so far, by offsets (built lazily; at
 /// most [`FRAME_CACHE_FRAMES`] kept: when it is full, the least recently
-/// used frame's tables make room, and are rebuilt if met again, a few
-/// milliseconds). Their Zobrist keys are the resting tables' own, shared.
+/// used frame's tables make room, and are rebuilt if met again). Their
+/// Zobrist keys are the resting tables' own, shared.
 pub struct FrameCache {
     /// By the frame's offsets (hashed with rustc-hash's Fx: a key is a few
     /// bytes, and this lookup runs at every node with a level out of rest).
@@ -520,7 +523,7 @@ impl std::fmt::Debug for FrameCache {
 impl FrameCache {
     /// The tables of `game` with the levels at `offsets`, built on first
     /// use; `base` is the variant's resting tables (their Zobrist keys are shared).
-    pub fn get(&self, game: &Game, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
+    pub fn get(&self, game: &Arc<Game>, base: &Tables, offsets: &[i8]) -> Arc<Tables> {
         if offsets.len() > 8 {
             return self.get_shared(game, base, offsets).0;
         }
@@ -558,7 +561,7 @@ impl FrameCache {
     }
 
     /// [`FrameCache::get`] from the shared map: the tables and their use mark.
-    fn get_shared(&self, game: &Game, base: &Tables, offsets: &[i8]) -> (Arc<Tables>, Arc<AtomicU64>) {
+    fn get_shared(&self, game: &Arc<Game>, base: &Tables, offsets: &[i8]) -> (Arc<Tables>, Arc<AtomicU64>) {
         let now = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
         if let Ok(map) = self.tables.read() {
             if let Some(e) = map.get(offsets) {

@@ -542,8 +542,9 @@ impl Position {
                 }
                 self.put(m.to, mover, t);
                 if m.kind == MoveKind::EnPassantSetter {
+                    // `aux`: where the ray's cells start among the piece's rays'.
                     let start = m.aux as usize;
-                    let passed = &t.cells[start..];
+                    let passed = t.rays_of(m.piece, us, m.from).cells.get(start..).unwrap_or(&[]);
                     let mut n = 0;
                     for &c in passed.iter().take(4) {
                         if c == m.to {

@@ -6,9 +6,12 @@
 use crate::model::geometry::{Cell, Geometry, MAX_CELLS};
 use crate::engine::position::{NO_CELL, NO_KIND};
 use crate::model::{Color, Game, KindId, Part, StepKind};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 mod cellset;
+mod lazy;
+mod rays;
 mod reach;
 pub use cellset::CellSet;
 pub use reach::ReachLookup;
@@ -186,16 +189,19 @@ pub struct Tables {
     pub ncells: usize,
     /// Words of a cell bitset.
     pub nwords: usize,
-    /// Per `(kind * 2 + color) * ncells + cell`: range in [`Tables::rays`].
-    pub ray_index: Vec<(u32, u32)>,
+    /// Per `(kind * 2 + color) * ncells + cell`: range in `rays` (the
+    /// resting board's; read through [`Tables::rays_of`]).
+    ray_index: Vec<(u32, u32)>,
     /// Per `kind * 2 + color` and cell, `nwords` words: the cells a capture
     /// by that piece from that cell may land on, whatever stands between
     /// (a superset for hops and exact leaps). The forward attack test skips
-    /// the pieces whose reach misses the cell.
-    pub capture_reach: Vec<u64>,
-    /// All rays.
-    pub rays: Vec<Ray>,
-    /// All ray cells.
+    /// the pieces whose reach misses the cell. The resting board's; read
+    /// through [`Tables::reach_of`].
+    capture_reach: Vec<u64>,
+    /// The resting board's rays (a frame's are built as asked for).
+    rays: Vec<Ray>,
+    /// The cells of the resting board's rays, and the look-back cells of
+    /// the attack directions ([`AttackDir::rays`]).
     pub cells: Vec<Cell>,
     /// Per player, the attack directions.
     pub attack_dirs: [Vec<AttackDir>; 2],
@@ -246,9 +252,10 @@ pub struct Tables {
     pub ep_takers: Vec<u64>,
     /// Per `kind * 2 + color`: some part captures en passant.
     pub takes_ep: Vec<bool>,
-    /// Per `kind * 2 + color`: two parts can reach one cell with the same kind of
-    /// move, so generated moves must be deduplicated.
-    pub may_repeat: Vec<bool>,
+    /// Per `kind * 2 + color`: two parts can reach one cell with the same
+    /// kind of move, so generated moves must be deduplicated (the resting
+    /// board's; read through [`Tables::repeats`]).
+    may_repeat: Vec<bool>,
     /// Per `(kind * 2 + color) * ncells + cell`: may be dropped here.
     pub drop_zone: Vec<bool>,
     /// Per kind: `at most N per AXIS` on its drops, as N and the groups of
@@ -324,6 +331,12 @@ pub struct Tables {
     /// runs of pieces with it instead of working each step out across the
     /// levels.
     unit_steps: Vec<Cell>,
+    /// A frame's rays, built piece by piece as they are asked for
+    /// ([`lazy`]); `None` on the resting board, whose rays are all in
+    /// [`Tables::rays`]. Read through [`Tables::rays_of`],
+    /// [`Tables::may_capture_on`], [`Tables::reach_of`] and
+    /// [`Tables::repeats`].
+    lazy: Option<Box<lazy::LazyRays>>,
 }
 
 impl Tables {
@@ -348,22 +361,24 @@ impl Tables {
 
     /// Compiles the tables of `game` (the resting geometry).
     pub fn new(game: &Game) -> Tables {
-        Tables::build(game, &[], None)
+        Tables::build(game, &[], None, None)
     }
 
     /// Compiles the tables of `game` with its sliding levels at `offsets`
     /// (one per level; see [`crate::engine::frame::step`]), sharing the
     /// Zobrist keys of `base`, the resting tables (a position's key does
-    /// not depend on its frame's tables).
-    pub fn for_frame(game: &Game, offsets: &[i8], base: &Tables) -> Tables {
-        Tables::build(game, offsets, Some(base))
+    /// not depend on its frame's tables). The rays of a piece on a cell
+    /// are built when first asked for ([`lazy`]): a search meets hundreds
+    /// of frames and asks each for the rays of the pieces on the board only.
+    pub fn for_frame(game: &Arc<Game>, offsets: &[i8], base: &Tables) -> Tables {
+        Tables::build(game, offsets, Some(base), Some(game))
     }
 
     /// The tables of `game` with its levels at `offsets`; `base`, the
     /// resting tables where these are a frame's: their Zobrist keys are
     /// shared, and their sizes reserve the storage (a frame's rays hold
     /// about as many cells).
-    fn build(game: &Game, offsets: &[i8], base: Option<&Tables>) -> Tables {
+    fn build(game: &Game, offsets: &[i8], base: Option<&Tables>, shared: Option<&Arc<Game>>) -> Tables {
         let zobrist = base.map(|b| std::sync::Arc::clone(&b.zobrist));
         let framed = offsets.iter().any(|&o| o != 0);
         let step = |from: Cell, v: &[i32]| -> Option<Cell> {
@@ -377,189 +392,71 @@ impl Tables {
         let ncells = geo.cells();
         debug_assert!(ncells <= MAX_CELLS);
         let nkinds = game.kinds.len();
-        // Each step is worked out once per (vector, cell) and looked up after:
-        // a ride repeats one step, and every kind and colour with that vector
-        // walks the same cells (out of rest a step walks the shaft's levels,
-        // which costs far more than a lookup).
-        let mut vector_ids: HashMap<&[i32], usize> = HashMap::new();
-        let ids: Vec<Vec<[Vec<usize>; 2]>> = game
-            .kinds
-            .iter()
-            .map(|kind| {
-                kind.parts
-                    .iter()
-                    .map(|part| {
-                        [0, 1].map(|c| {
-                            part.vectors[c]
-                                .iter()
-                                .map(|v| {
-                                    let next = vector_ids.len();
-                                    *vector_ids.entry(v.as_slice()).or_insert(next)
-                                })
-                                .collect()
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut vectors: Vec<&[i32]> = vec![&[]; vector_ids.len()];
-        for (v, &i) in &vector_ids {
-            vectors[i] = v;
-        }
-        const UNKNOWN: u32 = u32::MAX;
-        const OFF: u32 = u32::MAX - 1;
-        let mut memo = vec![UNKNOWN; vectors.len() * ncells];
-        let mut offset = |from: Cell, vi: usize| -> Option<Cell> {
-            let slot = &mut memo[vi * ncells + from as usize];
-            if *slot == UNKNOWN {
-                *slot = step(from, vectors[vi]).map_or(OFF, u32::from);
-            }
-            (*slot != OFF).then_some(*slot as Cell)
-        };
-        let mut ray_index = vec![(0u32, 0u32); nkinds * 2 * ncells];
-        let mut rays = Vec::with_capacity(base.map_or(0, |b| b.rays.len() + b.rays.len() / 8));
-        let mut cells: Vec<Cell> = Vec::with_capacity(base.map_or(0, |b| b.cells.len() + b.cells.len() / 8));
-        // Filled as each origin's rays are built, while their cells are at
-        // hand: per piece and cell, every cell a capture of it may land on
-        // (a superset for hops and exact leaps, whose rays hold cells they
-        // pass); and whether two parts of a kind reach one cell alike from
-        // some origin (`may_repeat`), by stamping each cell with the
-        // origin's number and the modes seen there, so that nothing is
-        // cleared between origins.
         let nwords = ncells.div_ceil(64);
-        let mut capture_reach = vec![0u64; ray_index.len() * nwords];
-        let mut may_repeat = vec![false; nkinds * 2];
-        let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0); ncells];
         let max_len = (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32;
-
-        for (k, kind) in game.kinds.iter().enumerate() {
-            for color in 0..2usize {
-                for from in 0..ncells as Cell {
-                    let begin = rays.len() as u32;
-                    if geo.on_board[from as usize] {
-                        for (part, part_ids) in kind.parts.iter().zip(&ids[k]) {
-                            if let Some(zone) = &part.from {
-                                if !zone[color].contains(&from) {
-                                    continue;
-                                }
-                            }
-                            let mut flags = 0;
-                            if part.quiet {
-                                flags |= QUIET;
-                            }
-                            if part.capture {
-                                flags |= CAPTURE;
-                            }
-                            if part.kind == StepKind::Hop {
-                                flags |= HOP;
-                            }
-                            if part.exact {
-                                flags |= EXACT;
-                            }
-                            if part.sets_en_passant {
-                                flags |= SETS_EP;
-                            }
-                            if part.takes_en_passant {
-                                flags |= TAKES_EP;
-                            }
-                            let screen_not = part.not_over.map_or(0, |k| k + 1);
-                            let when = if part.unmoved { WHEN_UNMOVED } else { 0 } | if part.not_in_check { WHEN_UNCHECKED } else { 0 };
-                            let limit = match part.kind {
-                                StepKind::Leap => 1,
-                                _ => part.max.unwrap_or(max_len).min(max_len),
-                            };
-                            // `within ZONE`: only landings on the zone.
-                            let lands = |c: Cell| part.within.as_ref().is_none_or(|z| z[color].binary_search(&c).is_ok());
-                            if part.lame {
-                                // A lame leap: an exact ray, the passed cells
-                                // (`crate::model::lame_path`) then the target.
-                                for &vi in &part_ids[color] {
-                                    let v = vectors[vi];
-                                    let passed: Option<Vec<Cell>> = crate::model::lame_path(v).iter().map(|p| step(from, p)).collect();
-                                    if let (Some(passed), Some(to)) = (passed, offset(from, vi)) {
-                                        if lands(to) {
-                                            let start = cells.len() as u32;
-                                            cells.extend(&passed);
-                                            cells.push(to);
-                                            let len = passed.len() as u16 + 1;
-                                            rays.push(Ray { start, len, flags: flags | EXACT, hop_limit: len, when, screen_not });
-                                        }
-                                    }
-                                }
-                                continue;
-                            }
-                            if part.kind == StepKind::Leap {
-                                // All targets of a leap in one scatter list.
-                                let start = cells.len() as u32;
-                                for &vi in &part_ids[color] {
-                                    if let Some(to) = offset(from, vi).filter(|&to| lands(to)) {
-                                        cells.push(to);
-                                    }
-                                }
-                                let n = cells.len() as u32 - start;
-                                if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags: flags | SCATTER, hop_limit: 1, when, screen_not });
-                                }
-                                continue;
-                            }
-                            for &vi in &part_ids[color] {
-                                let start = cells.len() as u32;
-                                let mut at = from;
-                                let mut n = 0;
-                                // A hop's limit counts landing steps beyond the screen, so
-                                // its ray runs to the edge and the walker applies the limit.
-                                let steps = if part.kind == StepKind::Hop { max_len } else { limit };
-                                while n < steps {
-                                    // A ride `within` a zone stops at its edge.
-                                    match offset(at, vi).filter(|&next| lands(next)) {
-                                        Some(next) => {
-                                            cells.push(next);
-                                            at = next;
-                                            n += 1;
-                                        }
-                                        None => break,
-                                    }
-                                }
-                                if part.exact && n < limit {
-                                    cells.truncate(start as usize);
-                                    continue;
-                                }
-                                if n > 0 {
-                                    rays.push(Ray { start, len: n as u16, flags, hop_limit: limit as u16, when, screen_not });
-                                }
-                            }
-                        }
+        let mut ray_index = Vec::new();
+        let mut rays = Vec::new();
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut capture_reach = Vec::new();
+        let mut may_repeat = Vec::new();
+        // A frame's rays are built piece by piece as they are asked for
+        // ([`lazy`]); the resting board's all at once, here.
+        let lazy = match shared.filter(|_| framed) {
+            Some(game) => Some(Box::new(lazy::LazyRays::new(game, offsets))),
+            None => {
+                let vectors = rays::Vectors::new(game);
+                let nvectors = vectors.list.len();
+                // Each step is worked out once per (vector, cell) and looked up after.
+                const UNKNOWN: u32 = u32::MAX;
+                const OFF: u32 = u32::MAX - 1;
+                let mut memo = vec![UNKNOWN; nvectors * ncells];
+                let list = &vectors.list;
+                let offset = |from: Cell, vi: usize| -> Option<Cell> {
+                    let slot = &mut memo[vi * ncells + from as usize];
+                    if *slot == UNKNOWN {
+                        *slot = step(from, &list[vi]).map_or(OFF, u32::from);
                     }
-                    let kc = k * 2 + color;
-                    let i = kc * ncells + from as usize;
-                    ray_index[i] = (begin, rays.len() as u32);
-                    for ray in &rays[begin as usize..] {
-                        let all = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
-                        if ray.flags & CAPTURE != 0 {
-                            for &c in all {
-                                capture_reach[i * nwords + c as usize / 64] |= 1 << (c % 64);
-                            }
-                        }
-                        if may_repeat[kc] {
+                    (*slot != OFF).then_some(*slot as Cell)
+                };
+                let mut walker = rays::Walker { game, vectors: &vectors, max_len, offset, step };
+                ray_index = vec![(0u32, 0u32); nkinds * 2 * ncells];
+                rays = Vec::with_capacity(base.map_or(0, |b| b.rays.len() + b.rays.len() / 8));
+                cells = Vec::with_capacity(base.map_or(0, |b| b.cells.len() + b.cells.len() / 8));
+                // Filled as each origin's rays are built, while their cells
+                // are at hand: per piece and cell, every cell a capture of it
+                // may land on (a superset for hops and exact leaps, whose rays
+                // hold cells they pass); and whether two parts of a kind reach
+                // one cell alike from some origin (`may_repeat`).
+                capture_reach = vec![0u64; ray_index.len() * nwords];
+                may_repeat = vec![false; nkinds * 2];
+                let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0); ncells];
+                for k in 0..nkinds {
+                    let alike = rays::alike(game, k);
+                    for color in 0..2usize {
+                        if color == 1 && alike {
+                            // The first player's rays, shared.
+                            let (first, second) = ((k * 2) * ncells, (k * 2 + 1) * ncells);
+                            ray_index.copy_within(first..first + ncells, second);
+                            capture_reach.copy_within(first * nwords..(first + ncells) * nwords, second * nwords);
+                            may_repeat[k * 2 + 1] = may_repeat[k * 2];
                             continue;
                         }
-                        let modes = ray.flags & (QUIET | CAPTURE);
-                        // An `exactly` ride lands only on its last cell.
-                        let landings = if ray.flags & EXACT != 0 { &all[all.len() - 1..] } else { all };
-                        for &c in landings {
-                            let slot = &mut seen[c as usize];
-                            if slot.0 != i as u32 {
-                                *slot = (i as u32, 0);
+                        let kc = k * 2 + color;
+                        for from in 0..ncells as Cell {
+                            let begin = rays.len();
+                            if geo.on_board[from as usize] {
+                                walker.origin(k, color, from, &mut rays, &mut cells);
                             }
-                            if slot.1 & modes != 0 {
-                                may_repeat[kc] = true;
-                            }
-                            slot.1 |= modes;
+                            let i = kc * ncells + from as usize;
+                            ray_index[i] = (begin as u32, rays.len() as u32);
+                            let reach = &mut capture_reach[i * nwords..(i + 1) * nwords];
+                            may_repeat[kc] = rays::reach_and_repeats(&rays[begin..], &cells, reach, &mut seen, i as u32, may_repeat[kc]);
                         }
                     }
                 }
+                None
             }
-        }
+        };
 
         // Attack directions: plain leaps and rides that may capture.
         let mut simple_attacks = !framed;
@@ -846,6 +743,7 @@ impl Tables {
             blast_immune,
             counts_checks,
             zobrist,
+            lazy,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
             unit_steps: (0..geo.dims() * 2)
                 .flat_map(|k| {
@@ -879,15 +777,47 @@ impl Tables {
     /// `false` rules the piece out of attacking `cell`.
     #[inline]
     pub fn may_capture_on(&self, kind: KindId, color: Color, from: Cell, cell: Cell) -> bool {
+        self.reach_of(kind, color, from).get(cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0)
+    }
+
+    /// The cells a capture by a piece of `kind` and `color` standing on
+    /// `from` may land on, whatever stands between, as
+    /// [`Tables::nwords`] words (a superset for hops and exact leaps).
+    #[inline(always)]
+    pub fn reach_of(&self, kind: KindId, color: Color, from: Cell) -> &[u64] {
         let kc = kind as usize * 2 + color as usize;
-        self.capture_reach.get((kc * self.ncells + from as usize) * self.nwords + cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0)
+        match &self.lazy {
+            None => {
+                let at = (kc * self.ncells + from as usize) * self.nwords;
+                self.capture_reach.get(at..at + self.nwords).unwrap_or(&[])
+            }
+            Some(lazy) => lazy.reach(kc, from),
+        }
+    }
+
+    /// May two parts of a piece of `kind` and `color` on `from` reach one
+    /// cell with the same kind of move (so that its moves must be
+    /// deduplicated)? On the resting board, from any cell.
+    #[inline(always)]
+    pub fn repeats(&self, kind: KindId, color: Color, from: Cell) -> bool {
+        let kc = kind as usize * 2 + color as usize;
+        match &self.lazy {
+            None => self.may_repeat[kc],
+            Some(lazy) => lazy.repeats(kc, from),
+        }
     }
 
     /// The rays of a piece of `kind` and `color` standing on `from`.
-    #[inline]
-    pub fn rays_of(&self, kind: KindId, color: Color, from: Cell) -> &[Ray] {
-        let (a, b) = self.ray_index[(kind as usize * 2 + color as usize) * self.ncells + from as usize];
-        &self.rays[a as usize..b as usize]
+    #[inline(always)]
+    pub fn rays_of(&self, kind: KindId, color: Color, from: Cell) -> PieceRays<'_> {
+        let kc = kind as usize * 2 + color as usize;
+        match &self.lazy {
+            None => {
+                let (a, b) = self.ray_index[kc * self.ncells + from as usize];
+                PieceRays { rays: &self.rays[a as usize..b as usize], cells: &self.cells }
+            }
+            Some(lazy) => lazy.rays_of(kc, from),
+        }
     }
 
     /// The cells an explosion on `cell` reaches, `cell` left out.
@@ -897,10 +827,30 @@ impl Tables {
         &self.blast_cells[a as usize..b as usize]
     }
 
-    /// The cells of a ray.
+}
+
+/// The rays of one piece on one cell ([`Tables::rays_of`]), with the
+/// cells their [`Ray::start`] indexes into.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceRays<'a> {
+    /// The rays, part by part in the order of the rules.
+    pub rays: &'a [Ray],
+    /// The cells the rays index into (more than theirs).
+    pub cells: &'a [Cell],
+}
+
+impl<'a> PieceRays<'a> {
+    /// The cells of `ray`, one of these rays.
     #[inline]
-    pub fn ray_cells(&self, ray: &Ray) -> &[Cell] {
+    pub fn cells_of(&self, ray: &Ray) -> &'a [Cell] {
         &self.cells[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+
+    /// Each ray with its cells.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = (&'a Ray, &'a [Cell])> + 'a {
+        let cells = self.cells;
+        self.rays.iter().map(move |r| (r, &cells[r.start as usize..r.start as usize + r.len as usize]))
     }
 }
 

@@ -295,7 +295,8 @@ pub fn parse(game: &Game, t: &Tables, text: &str, src: &FenSource) -> Result<Pos
             .with_help("in a phase with a placement order, each hand holds exactly the pieces the order has still to place: its last entries"));
     }
     // A frame out of rest has tables of its own (the check test follows the frame).
-    let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(game, &o, t));
+    // (Built for this test alone: a frame's tables keep the game they build their rays from.)
+    let framed = crate::engine::frame::offsets_of(&pos).map(|o| Tables::for_frame(&std::sync::Arc::new(game.clone()), &o, t));
     validate(game, framed.as_ref().unwrap_or(t), &pos, src, board_at, board_field.len())?;
     Ok(pos)
 }

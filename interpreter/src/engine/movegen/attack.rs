@@ -36,12 +36,11 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
         if !t.may_capture_on(kind, by, from, cell) {
             continue; // no capture of this piece lands on `cell`, whatever stands between
         }
-        for ray in t.rays_of(kind, by, from) {
+        for (ray, cells) in t.rays_of(kind, by, from).iter() {
             let f = ray.flags;
             if f & CAPTURE == 0 {
                 continue;
             }
-            let cells = t.ray_cells(ray);
             let hit = if f & SCATTER != 0 {
                 cells.contains(&cell)
             } else if f & HOP != 0 {
@@ -156,12 +155,11 @@ pub fn attack_lines(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option
         if !t.may_capture_on(kind, by, from, cell) {
             continue;
         }
-        for ray in t.rays_of(kind, by, from) {
+        for (ray, cells) in t.rays_of(kind, by, from).iter() {
             let f = ray.flags;
             if f & CAPTURE == 0 {
                 continue;
             }
-            let cells = t.ray_cells(ray);
             let path: &[Cell] = if f & SCATTER != 0 {
                 if !cells.contains(&cell) {
                     continue;

@@ -547,11 +547,11 @@ impl WalkCounts {
         'pieces: for from in parent.cells_of(side, n) {
             let kind = kind_of(parent.board[from as usize]);
             let kc = kind as usize * 2 + side as usize;
-            if from == king || t.may_repeat[kc] {
+            if from == king || t.repeats(kind, side, from) {
                 continue;
             }
             let mut depends = [0u64; WORDS];
-            for ray in t.rays_of(kind, side, from) {
+            for (ray, ray_cells) in t.rays_of(kind, side, from).iter() {
                 if ray.when != 0 || ray.screen_not != 0 {
                     // Applies only sometimes, or hops over some kinds only
                     // (a promotion in place changes a kind, not a cell): counted afresh.
@@ -560,7 +560,7 @@ impl WalkCounts {
                 // A plain ride depends on its cells up to and including the
                 // first occupied one; leaps, hops and the rest on all.
                 let plain = ray.flags & (SCATTER | HOP | EXACT | SETS_EP | TAKES_EP) == 0;
-                for &c in t.ray_cells(ray) {
+                for &c in ray_cells {
                     depends[c as usize / 64] |= 1 << (c % 64);
                     if plain && parent.board[c as usize] != 0 {
                         break;
@@ -768,10 +768,11 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
         if clean[from as usize / 64] >> (from % 64) & 1 != 0 {
             continue;
         }
-        let kc = kind_of(pos.board[from as usize]) as usize * 2 + us as usize;
+        let kind = kind_of(pos.board[from as usize]);
+        let kc = kind as usize * 2 + us as usize;
         let ep = pos.ep_len != 0 && t.takes_ep[kc];
         let is_pinned = pinned[from as usize / 64] >> (from % 64) & 1 != 0;
-        if from == king || is_pinned || ep || t.may_repeat[kc] {
+        if from == king || is_pinned || ep || t.repeats(kind, us, from) {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
             if from == king {

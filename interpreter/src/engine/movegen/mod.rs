@@ -121,11 +121,12 @@ fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
         capturing: &t.promo_capturing,
         board: &pos.board,
     };
-    for ray in t.rays_of(piece, us, from) {
+    let rays = t.rays_of(piece, us, from);
+    for ray in rays.rays {
         if ray.when != 0 && !applies_now(t, pos, from, ray.when) {
             continue;
         }
-        let cells = t.ray_cells(ray);
+        let cells = rays.cells_of(ray);
         let f = ray.flags;
         if f & SCATTER != 0 {
             for &to in cells {
@@ -255,8 +256,7 @@ fn en_passant(pos: &Position, piece: u8, from: Cell, to: Cell) -> Move {
 pub(crate) fn piece_moves_once(pos: &Position, t: &Tables, from: Cell, out: &mut Vec<Move>) {
     let start = out.len();
     piece_moves(pos, t, from, out);
-    let kc = kind_of(pos.board[from as usize]) as usize * 2 + pos.side as usize;
-    if t.may_repeat[kc] {
+    if t.repeats(kind_of(pos.board[from as usize]), pos.side, from) {
         // Two parts reaching one cell make one move; a move that sets en-passant
         // targets is the richer of two otherwise equal moves and is kept.
         let mut keep = start;

@@ -416,13 +416,9 @@ fn entangles(
 ) {
     let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
     // No enemy half the piece could capture on from either of its cells,
-    // whatever stands between (`Tables::capture_reach`): no entangle.
-    let n = t.nwords;
-    let kc = kind_of(pos.board[base.from as usize]) as usize * 2 + pos.side as usize;
-    let reaches = |cell: Cell| {
-        let at = (kc * t.ncells + cell as usize) * n;
-        (0..n).any(|w| t.capture_reach[at + w] & ctx.enemy_halves[w] != 0)
-    };
+    // whatever stands between (`Tables::reach_of`): no entangle.
+    let kind = kind_of(pos.board[base.from as usize]);
+    let reaches = |cell: Cell| t.reach_of(kind, pos.side, cell).iter().zip(&ctx.enemy_halves).any(|(r, h)| r & h != 0);
     if !reaches(base.from) && !reaches(base.to) {
         return;
     }
@@ -475,12 +471,11 @@ fn tunnels(ctx: &Ctx, out: &mut impl Sink, scratch: &mut Vec<Move>) {
         let piece = kind_of(pos.board[from as usize]);
         let kc = piece as usize * 2 + us as usize;
         let mut found: Vec<Cell> = Vec::new();
-        for ray in t.rays_of(piece, us, from) {
+        for (ray, cells) in t.rays_of(piece, us, from).iter() {
             let f = ray.flags;
             if f & (SCATTER | HOP) != 0 || f & QUIET == 0 {
                 continue;
             }
-            let cells = t.ray_cells(ray);
             let Some(i) = cells.iter().position(|&c| pos.board[c as usize] != 0) else { continue };
             let barrier = cells[i];
             let code_b = pos.board[barrier as usize];
