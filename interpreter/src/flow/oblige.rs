@@ -20,7 +20,7 @@ use super::state::{ActionKind, Obligation};
 use super::Action;
 use crate::engine::frame;
 use crate::engine::movegen;
-use crate::engine::position::{color_of, kind_of, Position};
+use crate::engine::position::{color_of, kind_of, Position, WORDS};
 use crate::engine::tables::Tables;
 use crate::model::cond::{Atom, Effect, Lit, ObligeAction, ObligeStep, PieceSet, Range, RelocateWhat, Rule, SliceCount, Trigger, Who};
 use crate::model::geometry::Cell;
@@ -281,6 +281,31 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
         !movegen::attacked(game, t, next, to, owner ^ 1)
             && !next.cells_of(owner ^ 1, t.nwords).any(|e| movegen::piece_attacks(game, t, next, to, owner, e))
     };
+    // The same judged on the board with the piece lifted, before it is
+    // put: the cells the other side attacks there, found once per origin
+    // ([`movegen::attacked_cells`]: the piece blocks no ray to its own
+    // cell), and the piece's own moves from the target (its rays start
+    // beyond it). `None` where that does not apply (face-down or spread
+    // pieces, explosions, parts that apply only sometimes).
+    let plain = !pos.any_hidden() && pos.spread.is_none() && game.explosion.is_none();
+    let mut attacked: Option<(Cell, [u64; WORDS])> = None;
+    let mut safe_lifted = |next: &mut Position, from: Cell, piece: u8, to: Cell| -> Option<bool> {
+        if !plain {
+            return None;
+        }
+        let owner = color_of(piece);
+        let hit = match &attacked {
+            Some((cell, hit)) if *cell == from => hit,
+            _ => &attacked.insert((from, movegen::attacked_cells(t, next, owner ^ 1))).1,
+        };
+        if hit[to as usize / 64] >> (to % 64) & 1 != 0 {
+            return Some(false);
+        }
+        let side = std::mem::replace(&mut next.side, owner);
+        let captures = movegen::would_capture(next, t, to, kind_of(piece));
+        next.side = side;
+        captures.map(|c| !c)
+    };
     // A compulsory relocation whose guards no cell meets drops them in turn:
     // first `only if`, then the safety (ruling "opening-no-cell" of
     // rules/4d-schach.rules); an optional one offers only the pass then.
@@ -304,8 +329,12 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
                         piece
                     }
                 };
+                let judged = if s { safe_lifted(&mut next, from, piece, to) } else { None };
+                if judged == Some(false) {
+                    continue;
+                }
                 next.put(to, piece, t);
-                let fails = (s && !safe_at(&next, to)) || (c && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)));
+                let fails = (s && judged.is_none() && !safe_at(&next, to)) || (c && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)));
                 next.take(to, t);
                 if fails {
                     continue;

@@ -2,7 +2,7 @@
 //! gained by placement, and the move to the next phase.
 
 use crate::engine::movegen;
-use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position};
+use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, WORDS};
 use crate::engine::tables::Tables;
 use crate::model::flow::Placement;
 use crate::model::geometry::Cell;
@@ -10,7 +10,7 @@ use crate::model::{Color, Game, KindId};
 
 /// The colour of a cell (0 or 1): the parity of the sum of its coordinates.
 pub fn colour(game: &Game, cell: Cell) -> u8 {
-    (game.geometry.coords(cell).iter().sum::<usize>() % 2) as u8
+    (game.geometry.coords_of(cell).iter().map(|&c| u32::from(c)).sum::<u32>() % 2) as u8
 }
 
 /// The number of pieces in `color`'s hand.
@@ -78,13 +78,20 @@ pub fn hand_mismatch(game: &Game, pos: &Position) -> Option<String> {
 /// colours and `on different colours` are never dropped.
 pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, moves: Vec<Move>) -> Vec<Move> {
     let us = pos.side;
-    if hand_size(game, pos, us) > 0 {
+    let in_hand = hand_size(game, pos, us);
+    if in_hand > 0 {
         let stages = [(placement.safe, true), (placement.safe, false), (false, false)];
+        let mut attacked = None;
         for (i, &(safe, only_if)) in stages.iter().enumerate() {
             if i > 0 && (stages[i - 1] == (safe, only_if) || (i == 1 && placement.only_if.is_empty())) {
                 continue;
             }
             let mut after = None;
+            // The cells the other side attacks, found once for every placement tested.
+            if safe && attacked.is_none() && !pos.any_hidden() && pos.spread.is_none() && game.explosion.is_none() {
+                attacked = Some(movegen::attacked_cells(t, pos, us ^ 1));
+            }
+            let attacked = attacked.as_ref().filter(|_| safe);
             let mut fixed: Vec<(KindId, Vec<Option<bool>>)> = Vec::new();
             let placed: Vec<Move> = moves
                 .iter()
@@ -95,7 +102,7 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
                     }
                     // Worked out only for a stage that tests the conditions, once per kind placed.
                     if !only_if {
-                        return allowed_with(game, t, placement, pos, m, safe, false, &[], &mut after);
+                        return allowed_with(game, t, placement, pos, m, in_hand, safe, false, &[], attacked, &mut after);
                     }
                     let i = match fixed.iter().position(|(k, _)| *k == m.piece) {
                         Some(i) => i,
@@ -104,7 +111,7 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
                             fixed.len() - 1
                         }
                     };
-                    allowed_with(game, t, placement, pos, m, safe, true, &fixed[i].1, &mut after)
+                    allowed_with(game, t, placement, pos, m, in_hand, safe, true, &fixed[i].1, attacked, &mut after)
                 })
                 .collect();
             if !placed.is_empty() {
@@ -117,7 +124,7 @@ pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
 
 /// May the side to move make placement `m` (a legal drop) in this phase, every guard met?
 pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move) -> bool {
-    allowed_with(game, t, placement, pos, m, placement.safe, true, &[], &mut None)
+    allowed_with(game, t, placement, pos, m, hand_size(game, pos, pos.side), placement.safe, true, &[], None, &mut None)
 }
 
 /// The `only if` conditions' values that placing a piece of `kind` cannot
@@ -138,16 +145,31 @@ fn unchanged_by(game: &Game, t: &Tables, placement: &Placement, pos: &Position, 
 }
 
 /// [`allowed`], with the safety guard only when `with_safe` and the `only
-/// if` conditions only when `with_only_if`; `known`: the conditions'
+/// if` conditions only when `with_only_if`; `in_hand`: the pieces in the
+/// mover's hand ([`hand_size`]); `known`: the conditions'
 /// values that the placement cannot change ([`unchanged_by`]; empty: none
-/// known); `after` is a position to make the placement on for the others
-/// (a copy of `pos` made on first use and reused for the next placement
-/// tested).
+/// known); `attacked`: the cells the other side attacks in `pos`
+/// ([`movegen::attacked_cells`]), where the safety guard may be judged
+/// without making the placement; `after` is a position to make the
+/// placement on for the rest (a copy of `pos` made on first use and reused
+/// for the next placement tested).
 #[allow(clippy::too_many_arguments)]
-fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move, with_safe: bool, with_only_if: bool, known: &[Option<bool>], after: &mut Option<Position>) -> bool {
+fn allowed_with(
+    game: &Game,
+    t: &Tables,
+    placement: &Placement,
+    pos: &Position,
+    m: &Move,
+    in_hand: u32,
+    with_safe: bool,
+    with_only_if: bool,
+    known: &[Option<bool>],
+    attacked: Option<&[u64; WORDS]>,
+    after: &mut Option<Position>,
+) -> bool {
     let us = pos.side;
     if !placement.order.is_empty() {
-        let placed = placement.order.len().checked_sub(hand_size(game, pos, us) as usize);
+        let placed = placement.order.len().checked_sub(in_hand as usize);
         let Some(entry) = placed.and_then(|i| placement.order.get(i)) else { return false };
         if entry.kind != m.piece {
             return false;
@@ -172,6 +194,20 @@ fn allowed_with(game: &Game, t: &Tables, placement: &Placement, pos: &Position, 
     let known_as = |i: usize| known.get(i).copied().flatten();
     if with_only_if && (0..placement.only_if.len()).any(|i| known_as(i) == Some(false)) {
         return false;
+    }
+    // The safety guard judged on `pos`: the placed piece blocks no ray to
+    // its own cell, and its own rays start beyond it.
+    let mut with_safe = with_safe;
+    if let Some(attacked) = attacked.filter(|_| with_safe) {
+        if attacked[m.to as usize / 64] >> (m.to % 64) & 1 != 0 {
+            return false;
+        }
+        let placed = if m.is_promotion() { m.promotion } else { m.piece };
+        match movegen::would_capture(pos, t, m.to, placed) {
+            Some(true) => return false,
+            Some(false) => with_safe = false,
+            None => {}
+        }
     }
     // The conditions the placement may change, tested after it.
     let only_if = with_only_if && (0..placement.only_if.len()).any(|i| known_as(i).is_none());

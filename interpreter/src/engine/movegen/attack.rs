@@ -21,6 +21,62 @@ pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) 
     }
 }
 
+/// Every cell [`attacked`] holds attacked by `by` in `pos`, found at once
+/// (for testing many cells of one position: where a piece may be placed):
+/// each capturing ray of each piece of `by` walked once, as
+/// [`attacked_forward`] walks it for one cell. A cell of `by`'s own is
+/// never attacked. An empty cell is attacked exactly when it is in a
+/// position that differs only by a piece on that cell (the piece blocks
+/// no ray to its own cell).
+pub fn attacked_cells(t: &Tables, pos: &Position, by: Color) -> [u64; WORDS] {
+    let mut hit = [0u64; WORDS];
+    let mut mark = |c: Cell| hit[c as usize / 64] |= 1 << (c % 64);
+    let occupied = |c: &Cell| pos.board[*c as usize] != 0;
+    for from in pos.cells_of(by, t.nwords) {
+        let kind = kind_of(pos.board[from as usize]);
+        for (ray, cells) in t.rays_of(kind, by, from).iter() {
+            let f = ray.flags;
+            if f & CAPTURE == 0 {
+                continue;
+            }
+            if f & SCATTER != 0 {
+                cells.iter().for_each(|&c| mark(c));
+            } else if f & HOP != 0 {
+                // Beyond the first piece (the screen), up to and including the next one, within the limit.
+                let Some(screen) = cells.iter().position(occupied) else { continue };
+                let piece = pos.board[cells[screen] as usize];
+                if ray.screen_not != 0 && kind_of(piece) == ray.screen_not - 1 {
+                    continue;
+                }
+                let beyond = &cells[screen + 1..];
+                for &c in &beyond[..beyond.len().min(ray.hop_limit as usize)] {
+                    mark(c);
+                    if occupied(&c) {
+                        break;
+                    }
+                }
+            } else if f & EXACT != 0 {
+                if let Some((&last, before)) = cells.split_last() {
+                    if !before.iter().any(occupied) {
+                        mark(last);
+                    }
+                }
+            } else {
+                for &c in cells {
+                    mark(c);
+                    if occupied(&c) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for (h, own) in hit.iter_mut().zip(&pos.occupied[by as usize]) {
+        *h &= !own;
+    }
+    hit
+}
+
 /// [`attacked_general`] without a copy of the position or a move list: walks
 /// every capturing ray of every piece of `by` forward, `cell` counting as
 /// occupied by an enemy (so a capture could land there). Used with the
@@ -505,6 +561,61 @@ mod tests {
             }
         });
         assert!(compared > 10_000, "{compared} comparisons");
+    }
+
+    /// [`attacked_cells`] holds the cells [`attacked`] holds attacked (of
+    /// those not the attacker's own), and an empty cell exactly when a piece of the other side put there
+    /// would be attacked: on random positions of games with hops (the
+    /// cannons of janggi and xiangqi, the grasshopper), `not over`
+    /// screens, lame and exact leaps, and of `examples/sliding-levels.rules`
+    /// in random frames.
+    #[test]
+    fn attacked_cells_agree_with_the_attack_test() {
+        let (mut compared, mut attacked_empty) = (0, 0);
+        let mut check = |v: &crate::Variant, pos: &Position, t: &Tables| {
+            for by in 0..2 {
+                let all = attacked_cells(t, pos, by);
+                for cell in v.game.geometry.board_cells() {
+                    let held = all[cell as usize / 64] >> (cell % 64) & 1 != 0;
+                    let here = pos.board[cell as usize];
+                    if here != 0 && color_of(here) == by {
+                        // Never held; the attack test is not asked about a player's own pieces.
+                        assert!(!held, "{} {} by {by}", v.fen(pos), v.game.geometry.name(cell));
+                        continue;
+                    }
+                    assert_eq!(held, attacked(&v.game, t, pos, cell, by), "{} {} by {by}", v.fen(pos), v.game.geometry.name(cell));
+                    if pos.board[cell as usize] == 0 {
+                        let mut with = pos.clone();
+                        with.put(cell, code(0, by ^ 1), t);
+                        assert_eq!(held, attacked(&v.game, t, &with, cell, by), "{} {} by {by}, a piece put there", v.fen(pos), v.game.geometry.name(cell));
+                        attacked_empty += usize::from(held);
+                    }
+                    compared += 1;
+                }
+            }
+        };
+        random_frames(0x0DDB_1A5E_5BAD_5EED, 10, 2, |v, pos, t, _| check(v, pos, t));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for file in ["rules/fairy/janggi.rules", "rules/fairy/xiangqi.rules", "rules/grasshopper.rules", "rules/chess.rules", "rules/raumschach.rules"] {
+            let Ok((game, _)) = crate::model::load::load(&root.join(file)) else { panic!("{file} does not load") };
+            let v = crate::Variant::new(std::sync::Arc::new(game));
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..6 {
+                let mut pos = v.start().expect("setup");
+                for _ in 0..40 {
+                    let moves = v.legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = v.play(&pos, &moves[(seed % moves.len() as u64) as usize]);
+                    check(&v, &pos, &v.tables);
+                }
+            }
+        }
+        assert!(compared > 50_000 && attacked_empty > 5_000, "{compared} cells compared, {attacked_empty} empty ones attacked");
     }
 
     /// On random positions of `examples/sliding-levels.rules` in random

@@ -21,7 +21,7 @@ mod walls;
 mod promote;
 mod spread;
 
-pub use attack::{attack_lines, attacked, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
+pub use attack::{attack_lines, attacked, attacked_cells, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
@@ -34,7 +34,7 @@ use walls::add_walls;
 use promote::promotion_moves;
 pub(crate) use drops::mating_drop;
 use crate::model::geometry::Cell;
-use crate::model::{Color, Game};
+use crate::model::{Color, Game, KindId};
 use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WALL, WORDS};
 use crate::engine::tables::{Tables, CAPTURE, EXACT, HOP, QUIET, SCATTER, SETS_EP, TAKES_EP};
 
@@ -108,8 +108,35 @@ impl Emitter<'_> {
 /// Appends the pseudo-legal moves of the piece on `from` (owned by the side to move).
 #[inline]
 fn piece_moves(pos: &Position, t: &Tables, from: Cell, out: &mut impl Sink) {
+    piece_moves_as(pos, t, from, kind_of(pos.board[from as usize]), out);
+}
+
+/// Would a piece of `kind`, of the side to move, standing on `from`
+/// capture something in `pos` (where `from` may be empty: a piece about
+/// to be placed there)? Its moves as [`piece_moves`] makes them, none kept.
+/// `None` where some part of it applies only sometimes (`if …`): whether
+/// it applies to a piece not yet on the board is not known here.
+pub(crate) fn would_capture(pos: &Position, t: &Tables, from: Cell, kind: KindId) -> Option<bool> {
+    if t.rays_of(kind, pos.side, from).rays.iter().any(|r| r.when != 0) {
+        return None;
+    }
+    /// Tells whether a move lands on a piece.
+    struct Captures<'a>(&'a [u8], bool);
+    impl Sink for Captures<'_> {
+        #[inline(always)]
+        fn add(&mut self, m: Move) {
+            self.1 |= self.0[m.to as usize] != 0;
+        }
+    }
+    let mut sink = Captures(&pos.board, false);
+    piece_moves_as(pos, t, from, kind, &mut sink);
+    Some(sink.1)
+}
+
+/// [`piece_moves`] of a piece of `piece` (a kind) on `from`, whatever stands there.
+#[inline(always)]
+fn piece_moves_as(pos: &Position, t: &Tables, from: Cell, piece: KindId, out: &mut impl Sink) {
     let us = pos.side;
-    let piece = kind_of(pos.board[from as usize]);
     let kc = piece as usize * 2 + us as usize;
     // A face-down piece promotes (or not) as what it is revealed to be:
     // its disguise's promotion does not apply (see `chance`).
