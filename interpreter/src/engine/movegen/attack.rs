@@ -29,9 +29,22 @@ pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) 
 /// position that differs only by a piece on that cell (the piece blocks
 /// no ray to its own cell).
 pub fn attacked_cells(t: &Tables, pos: &Position, by: Color) -> [u64; WORDS] {
+    let mut hit = capture_cells(t, pos, by, NO_CELL);
+    for (h, own) in hit.iter_mut().zip(&pos.occupied[by as usize]) {
+        *h &= !own;
+    }
+    hit
+}
+
+/// Every cell a capture by `by` could land on in `pos` were a piece of the
+/// other side there, `through` (a cell, or [`NO_CELL`]) taken as empty: a
+/// royal piece's start cell, when its steps are judged. Unlike
+/// [`attacked_cells`], a cell of `by`'s own is held when another piece of
+/// `by` reaches it (it is defended).
+pub(super) fn capture_cells(t: &Tables, pos: &Position, by: Color, through: Cell) -> [u64; WORDS] {
     let mut hit = [0u64; WORDS];
     let mut mark = |c: Cell| hit[c as usize / 64] |= 1 << (c % 64);
-    let occupied = |c: &Cell| pos.board[*c as usize] != 0;
+    let occupied = |c: &Cell| *c != through && pos.board[*c as usize] != 0;
     for from in pos.cells_of(by, t.nwords) {
         let kind = kind_of(pos.board[from as usize]);
         for (ray, cells) in t.rays_of(kind, by, from).iter() {
@@ -70,9 +83,6 @@ pub fn attacked_cells(t: &Tables, pos: &Position, by: Color) -> [u64; WORDS] {
                 }
             }
         }
-    }
-    for (h, own) in hit.iter_mut().zip(&pos.occupied[by as usize]) {
-        *h &= !own;
     }
     hit
 }
@@ -568,7 +578,9 @@ mod tests {
     /// would be attacked: on random positions of games with hops (the
     /// cannons of janggi and xiangqi, the grasshopper), `not over`
     /// screens, lame and exact leaps, and of `examples/sliding-levels.rules`
-    /// in random frames.
+    /// in random frames. Looking through a royal piece's cell
+    /// ([`capture_cells`]), the cells its steps may not go to are those
+    /// the look-back test holds attacked.
     #[test]
     fn attacked_cells_agree_with_the_attack_test() {
         let (mut compared, mut attacked_empty) = (0, 0);
@@ -591,6 +603,22 @@ mod tests {
                         attacked_empty += usize::from(held);
                     }
                     compared += 1;
+                }
+                // Looking through the other side's royal piece (a king's
+                // steps, judged by `count_legal_walking`): the look-back test.
+                let king = pos.royal[(by ^ 1) as usize];
+                if t.simple_attacks && pos.royal_count[(by ^ 1) as usize] == 1 {
+                    let through = capture_cells(t, pos, by, king);
+                    for cell in v.game.geometry.board_cells() {
+                        let here = pos.board[cell as usize];
+                        if cell == king || (here != 0 && color_of(here) == by ^ 1) {
+                            continue;
+                        }
+                        let step = Move::normal(kind_of(pos.board[king as usize]), king, cell);
+                        let held = through[cell as usize / 64] >> (cell % 64) & 1 != 0;
+                        assert_eq!(held, !king_step_safe(t, pos, &step, by ^ 1), "{} {} by {by}, through the king", v.fen(pos), v.game.geometry.name(cell));
+                        compared += 1;
+                    }
                 }
             }
         };

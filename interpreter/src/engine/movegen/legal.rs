@@ -776,7 +776,13 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
             if from == king {
-                retain_from(scratch, start, |m| king_step_safe(t, pos, m, us));
+                // Every cell the other side could capture on, looking
+                // through the king's start cell, found at once: on these
+                // boards a king has up to 26 steps, each tested alone
+                // along every attack direction before (11% of 4D-Schach's
+                // post-opening perft 3).
+                let unsafe_cells = capture_cells(t, pos, us ^ 1, king);
+                retain_from(scratch, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
             } else if is_pinned {
                 retain_from(scratch, start, |m| trial.legal(m));
             } else if ep {
