@@ -368,7 +368,7 @@ impl Tables {
     /// (one per level; see [`crate::engine::frame::step`]), sharing the
     /// Zobrist keys of `base`, the resting tables (a position's key does
     /// not depend on its frame's tables). The rays of a piece on a cell
-    /// are built when first asked for ([`lazy`]): a search meets hundreds
+    /// are built when first asked for (`tables/lazy.rs`): a search meets hundreds
     /// of frames and asks each for the rays of the pieces on the board only.
     pub fn for_frame(game: &Arc<Game>, offsets: &[i8], base: &Tables) -> Tables {
         Tables::build(game, offsets, Some(base), Some(game))
@@ -376,8 +376,10 @@ impl Tables {
 
     /// The tables of `game` with its levels at `offsets`; `base`, the
     /// resting tables where these are a frame's: their Zobrist keys are
-    /// shared, and their sizes reserve the storage (a frame's rays hold
-    /// about as many cells).
+    /// shared, and their sizes reserve the storage of rays built at once;
+    /// `shared`, the game again, which a frame's tables keep to build
+    /// their rays as they are asked for (without it, or at rest, every ray
+    /// is built here).
     fn build(game: &Game, offsets: &[i8], base: Option<&Tables>, shared: Option<&Arc<Game>>) -> Tables {
         let zobrist = base.map(|b| std::sync::Arc::clone(&b.zobrist));
         let framed = offsets.iter().any(|&o| o != 0);
@@ -773,7 +775,7 @@ impl Tables {
     }
 
     /// May a capture by a piece of `kind` and `color` standing on `from`
-    /// land on `cell`, whatever stands between ([`Tables::capture_reach`])?
+    /// land on `cell`, whatever stands between ([`Tables::reach_of`])?
     /// `false` rules the piece out of attacking `cell`.
     #[inline]
     pub fn may_capture_on(&self, kind: KindId, color: Color, from: Cell, cell: Cell) -> bool {

@@ -24,7 +24,7 @@ pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) 
 /// Every cell [`attacked`] holds attacked by `by` in `pos`, found at once
 /// (for testing many cells of one position: where a piece may be placed):
 /// each capturing ray of each piece of `by` walked once, as
-/// [`attacked_forward`] walks it for one cell. A cell of `by`'s own is
+/// the forward attack test walks it for one cell. A cell of `by`'s own is
 /// never attacked. An empty cell is attacked exactly when it is in a
 /// position that differs only by a piece on that cell (the piece blocks
 /// no ray to its own cell).
