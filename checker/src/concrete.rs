@@ -185,23 +185,10 @@ fn is_piece(c: u8, kind: KindId, color: Color) -> bool {
     c != 0 && kind_of(c) == kind && color_of(c) == color
 }
 
-/// Calls `f` with each coordinate of `cell`, axis by axis (no allocation).
-#[inline]
-fn for_coords(geo: &Geometry, cell: Cell, mut f: impl FnMut(usize, usize)) {
-    let mut rest = cell as usize;
-    for (a, axis) in geo.axes.iter().enumerate() {
-        let n = axis.labels.len().max(1);
-        f(a, rest % n);
-        rest /= n;
-    }
-}
-
 /// The parity of the coordinate sum of `cell` (its colour).
 #[inline]
 pub fn colour(geo: &Geometry, cell: Cell) -> usize {
-    let mut sum = 0;
-    for_coords(geo, cell, |_, x| sum += x);
-    sum % 2
+    usize::from(geo.colour(cell))
 }
 
 /// Do `a` and `b` have the same colour?

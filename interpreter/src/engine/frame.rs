@@ -232,7 +232,7 @@ pub fn level_index(game: &Game, label: &str) -> Option<u8> {
 /// (the level's own chequering, so it does not change when the level slides;
 /// a piece crossing a black hole can change colour).
 pub fn cell_colour(game: &Game, cell: Cell) -> u8 {
-    (game.geometry.coords(cell).iter().sum::<usize>() % 2) as u8
+    game.geometry.colour(cell)
 }
 
 /// Pulls level `level` (at rest) out by `|rows|` rows in the direction of

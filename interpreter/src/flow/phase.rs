@@ -8,9 +8,10 @@ use crate::model::flow::Placement;
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game, KindId};
 
-/// The colour of a cell (0 or 1): the parity of the sum of its coordinates.
+/// The colour of a cell (0 or 1): the parity of the sum of its coordinates
+/// ([`crate::model::geometry::Geometry::colour`]).
 pub fn colour(game: &Game, cell: Cell) -> u8 {
-    (game.geometry.coords_of(cell).iter().map(|&c| u32::from(c)).sum::<u32>() % 2) as u8
+    game.geometry.colour(cell)
 }
 
 /// The number of pieces in `color`'s hand.

@@ -60,6 +60,13 @@ impl Geometry {
         self.cell_coords.get(cell as usize * dims..(cell as usize + 1) * dims).unwrap_or(&[])
     }
 
+    /// The colour of a cell, 0 or 1: the parity of the sum of its
+    /// coordinates (a chessboard's chequering, on every axis).
+    #[inline]
+    pub fn colour(&self, cell: Cell) -> u8 {
+        (self.coords_of(cell).iter().map(|&c| u32::from(c)).sum::<u32>() % 2) as u8
+    }
+
     /// Number of dimensions.
     pub fn dims(&self) -> usize {
         self.axes.len()
