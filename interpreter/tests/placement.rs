@@ -312,7 +312,10 @@ fn random_placement_games_end_the_phase_as_the_rules_say() {
 /// A phase's `only if` conditions that read only pieces of another kind than
 /// the one placed (4D-Schach's kings on levels III and V, and its pawns'
 /// lines, while a knight is placed) are tested once per node, not after
-/// each placement. The offered placements must be those that pass every
+/// each placement; a `line` of the placed kind that fails before is judged
+/// by the run through the placed cell (4D-Schach's "no group" while a pawn
+/// is placed); only the drops of the order's next kind are listed. The
+/// offered placements must be those that pass every
 /// guard tested after each placement one by one (`phase::allowed`, which
 /// knows nothing in advance), along random 4D-Schach openings, at every
 /// node where one passes (the stages that drop guards follow otherwise).

@@ -1,5 +1,5 @@
 //! A placement phase's decisions (`phase NAME { place from hand … }`) as
-//! Z3 formulas: the encoding of `flow::phase::actions`, written from
+//! Z3 formulas: the encoding of `flow::phase::placements`, written from
 //! LANGUAGE.md (§3.17 phases, the guards dropped in turn as a relocation's
 //! are, §3.19).
 //!
@@ -51,7 +51,7 @@ impl Encoder<'_> {
         let safe = self.placed_safe(&step.next, us, to, extra);
         let roles = Reading { mover: us, subject: us, to_move: us ^ 1, phase, out: &[] };
         let only_if: Vec<Bool> = placement.only_if.iter().map(|c| self.cond(&step.next, c, roles)).collect::<Result<_, _>>()?;
-        // The stages of `flow::phase::actions`: every guard, then without
+        // The stages of `flow::phase::placements`: every guard, then without
         // `only if`, then without the safety guard; one that repeats the
         // stage before it is left out.
         let mut stages = Vec::new();

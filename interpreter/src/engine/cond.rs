@@ -118,6 +118,25 @@ pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>)
     moves_without_end(game, t, pos, out);
 }
 
+/// [`movegen::legal_drops_of`] in a game with `rule` items: none where a
+/// rule has ended the game, else the plain legal drops of `kind` less the
+/// forbidden ones; `false` (nothing appended) where a `captures are
+/// compulsory` rule applies, since then whether a drop is kept depends on
+/// the other moves.
+pub(crate) fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: crate::model::KindId, out: &mut Vec<Move>) -> bool {
+    if decided(game, t, pos).is_some() {
+        return true;
+    }
+    let mut offered = Offered::new(game, t, pos);
+    if offered.compel {
+        return false;
+    }
+    let first = out.len();
+    movegen::legal_drops_plain(game, t, pos, kind, out);
+    movegen::retain_from(out, first, |m| offered.allows(m));
+    true
+}
+
 /// Are the legal moves of `pos` exactly the plain ones: no `ply-end` rule
 /// has ended the game, and no `offer` rule applies (none whose guard
 /// holds)? Then [`legal_moves`] lists what the rules-free generator lists,
@@ -304,6 +323,93 @@ pub(crate) fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
             _ => None,
         })
         .collect()
+}
+
+/// A condition judged for a piece of one kind put by one player on each
+/// empty cell, without putting it (a placement's `only if`): each test
+/// either keeps the value it has now (one that reads only other players'
+/// pieces or other kinds: `line` and `count`), or is a `line N` of the
+/// placed pieces with no upper bound that fails now, which then holds
+/// after exactly when a run of N or more goes through the placed cell
+/// (adding a piece only lengthens runs).
+pub(crate) struct AfterPlacing {
+    /// The alternatives (`or`) of literals (`and`), judged.
+    alternatives: Vec<Vec<AfterLit>>,
+}
+
+/// One literal of [`AfterPlacing`].
+enum AfterLit {
+    /// Its value after any placement: the value now.
+    Known(bool),
+    /// A `line` of the placed pieces that fails now: it holds after a
+    /// placement on a cell with a run of `least` or more through it along
+    /// one of `axes`, among `cells` (the pieces' cells now); `negated`: the
+    /// literal is its negation.
+    /// `near`: the cells one step along the axes from one of `cells`
+    /// (a run of two or more through a cell needs a neighbour there).
+    Through { cells: [u64; crate::engine::position::WORDS], near: [u64; crate::engine::position::WORDS], least: u32, axes: Vec<usize>, negated: bool },
+}
+
+impl AfterPlacing {
+    /// `cond` (for `mover` and `subject`, as [`holds`]) judged for `placer`
+    /// putting a piece of `kind` on an empty cell of `pos`; `None` where
+    /// some test is neither kind (the caller then makes the placement).
+    pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color, placer: Color, kind: crate::model::KindId) -> Option<AfterPlacing> {
+        let cx = Cx { game, t, pos, mover, subject, memo: None };
+        // At rest a step and its reverse meet, so a run through a cell is
+        // the steps from it both ways (out of rest they may not).
+        let stepped = frame::tables_match(t, pos) && t.frame.is_empty();
+        let cells = game.geometry.cells() as u32;
+        let mut alternatives = Vec::with_capacity(cond.any_of.len());
+        for alt in &cond.any_of {
+            let mut judged = Vec::with_capacity(alt.len());
+            for lit in alt {
+                let now = || cx.atom(&lit.atom) != lit.negated;
+                let (Atom::Line { pieces, .. } | Atom::Count { pieces, .. }) = &lit.atom else { return None };
+                let touched = cx.player(pieces.who) == placer && pieces.kind.is_none_or(|k| k == kind);
+                match &lit.atom {
+                    _ if !touched => judged.push(AfterLit::Known(now())),
+                    Atom::Line { pieces, length, axes } if stepped && length.hi >= cells => {
+                        if cx.atom(&lit.atom) {
+                            judged.push(AfterLit::Known(!lit.negated));
+                        } else {
+                            let cells = set_cells(pos, t, placer, pieces.kind);
+                            let mut near = [0u64; crate::engine::position::WORDS];
+                            for c in pos.cells_of(placer, t.nwords).filter(|&c| cells[c as usize / 64] >> (c % 64) & 1 != 0) {
+                                for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
+                                    if let Some(n) = t.unit_step(axis, forward, c) {
+                                        near[n as usize / 64] |= 1 << (n % 64);
+                                    }
+                                }
+                            }
+                            judged.push(AfterLit::Through { cells, near, least: length.lo, axes: axes.clone(), negated: lit.negated });
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+            alternatives.push(judged);
+        }
+        Some(AfterPlacing { alternatives })
+    }
+
+    /// Does the condition hold once the piece is put on `cell` (empty in
+    /// the position it was judged on, whose tables `t` are)?
+    pub(crate) fn holds(&self, t: &Tables, cell: Cell) -> bool {
+        self.alternatives.iter().any(|alt| {
+            alt.iter().all(|lit| match lit {
+                AfterLit::Known(value) => *value,
+                AfterLit::Through { cells, near, least, axes, negated } => {
+                    if *least >= 2 && near[cell as usize / 64] >> (cell % 64) & 1 == 0 {
+                        return *negated; // alone on its lines: no run formed
+                    }
+                    let run = |axis, forward| steps_in_set(t.unit_steps_along(axis, forward), cells, cell, *least);
+                    let formed = axes.iter().any(|&axis| 1 + run(axis, true) + run(axis, false) >= *least);
+                    formed != *negated
+                }
+            })
+        })
+    }
 }
 
 /// Does every move of `pos` change the board only where it moves, takes,

@@ -1,6 +1,7 @@
 //! Phases before play: the placement phase's decisions, castling rights
 //! gained by placement, and the move to the next phase.
 
+use crate::engine::cond::AfterPlacing;
 use crate::engine::movegen;
 use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, WORDS};
 use crate::engine::tables::Tables;
@@ -69,58 +70,71 @@ pub fn hand_mismatch(game: &Game, pos: &Position) -> Option<String> {
     None
 }
 
-/// The decisions of the side to move in placement phase `placement`, from
-/// its legal moves `moves` (drops and piece moves): its legal placements when
-/// its hand holds pieces and one is legal, else its moves other than drops.
+/// The kind a placement order has the side to move place next (`None`
+/// without an order, or with an empty hand): its placements are drops of
+/// that kind alone.
+pub fn order_kind(game: &Game, placement: &Placement, pos: &Position) -> Option<KindId> {
+    let in_hand = hand_size(game, pos, pos.side) as usize;
+    let placed = placement.order.len().checked_sub(in_hand).filter(|_| in_hand > 0)?;
+    placement.order.get(placed).map(|e| e.kind)
+}
+
+/// The placements of the side to move in placement phase `placement`
+/// among its legal moves `moves` (only the drops are looked at): those
+/// that meet every guard, where one does. Empty when none is legal or its
+/// hand is empty; the side's decisions are then its moves other than
+/// drops.
 ///
 /// When no placement meets every guard, the phase's `only if` conditions are
 /// dropped, then `placed piece attacks no enemy and is not attacked` (as a
 /// relocation's guards are, LANGUAGE §3.19); the order, its cells and
 /// colours and `on different colours` are never dropped.
-pub fn actions(game: &Game, t: &Tables, placement: &Placement, pos: &Position, moves: Vec<Move>) -> Vec<Move> {
+pub fn placements(game: &Game, t: &Tables, placement: &Placement, pos: &Position, moves: &[Move]) -> Vec<Move> {
     let us = pos.side;
     let in_hand = hand_size(game, pos, us);
-    if in_hand > 0 {
-        let stages = [(placement.safe, true), (placement.safe, false), (false, false)];
-        let mut attacked = None;
-        for (i, &(safe, only_if)) in stages.iter().enumerate() {
-            if i > 0 && (stages[i - 1] == (safe, only_if) || (i == 1 && placement.only_if.is_empty())) {
-                continue;
-            }
-            let mut after = None;
-            // The cells the other side attacks, found once for every placement tested.
-            if safe && attacked.is_none() && !pos.any_hidden() && pos.spread.is_none() && game.explosion.is_none() {
-                attacked = Some(movegen::attacked_cells(t, pos, us ^ 1));
-            }
-            let attacked = attacked.as_ref().filter(|_| safe);
-            let mut fixed: Vec<(KindId, Vec<Option<bool>>)> = Vec::new();
-            let placed: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| {
-                    if m.kind != MoveKind::Drop {
-                        return false;
+    if in_hand == 0 {
+        return Vec::new();
+    }
+    let stages = [(placement.safe, true), (placement.safe, false), (false, false)];
+    let mut attacked = None;
+    // The `only if` conditions judged for each kind placed, once.
+    let mut judged: Vec<(KindId, Vec<Option<AfterPlacing>>)> = Vec::new();
+    for (i, &(safe, only_if)) in stages.iter().enumerate() {
+        if i > 0 && (stages[i - 1] == (safe, only_if) || (i == 1 && placement.only_if.is_empty())) {
+            continue;
+        }
+        let mut after = None;
+        // The cells the other side attacks, found once for every placement tested.
+        if safe && attacked.is_none() && !pos.any_hidden() && pos.spread.is_none() && game.explosion.is_none() {
+            attacked = Some(movegen::attacked_cells(t, pos, us ^ 1));
+        }
+        let attacked = attacked.as_ref().filter(|_| safe);
+        let placed: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| {
+                if m.kind != MoveKind::Drop {
+                    return false;
+                }
+                if !only_if {
+                    return allowed_with(game, t, placement, pos, m, in_hand, safe, false, &[], attacked, &mut after);
+                }
+                let i = match judged.iter().position(|(k, _)| *k == m.piece) {
+                    Some(i) => i,
+                    None => {
+                        let each = placement.only_if.iter().map(|c| AfterPlacing::new(game, t, pos, c, us, us, us, m.piece)).collect();
+                        judged.push((m.piece, each));
+                        judged.len() - 1
                     }
-                    // Worked out only for a stage that tests the conditions, once per kind placed.
-                    if !only_if {
-                        return allowed_with(game, t, placement, pos, m, in_hand, safe, false, &[], attacked, &mut after);
-                    }
-                    let i = match fixed.iter().position(|(k, _)| *k == m.piece) {
-                        Some(i) => i,
-                        None => {
-                            fixed.push((m.piece, unchanged_by(game, t, placement, pos, m.piece)));
-                            fixed.len() - 1
-                        }
-                    };
-                    allowed_with(game, t, placement, pos, m, in_hand, safe, true, &fixed[i].1, attacked, &mut after)
-                })
-                .collect();
-            if !placed.is_empty() {
-                return placed;
-            }
+                };
+                allowed_with(game, t, placement, pos, m, in_hand, safe, true, &judged[i].1, attacked, &mut after)
+            })
+            .collect();
+        if !placed.is_empty() {
+            return placed;
         }
     }
-    moves.into_iter().filter(|m| m.kind != MoveKind::Drop).collect()
+    Vec::new()
 }
 
 /// May the side to move make placement `m` (a legal drop) in this phase, every guard met?
@@ -128,28 +142,11 @@ pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m
     allowed_with(game, t, placement, pos, m, hand_size(game, pos, pos.side), placement.safe, true, &[], None, &mut None)
 }
 
-/// The `only if` conditions' values that placing a piece of `kind` cannot
-/// change, by condition: one whose every test reads only pieces of one
-/// named kind other than `kind` (`line` and `count` of that kind) has in
-/// `pos` the value it will have after the placement; `None` for the
-/// others, which are tested after each placement.
-fn unchanged_by(game: &Game, t: &Tables, placement: &Placement, pos: &Position, kind: KindId) -> Vec<Option<bool>> {
-    let us = pos.side;
-    placement
-        .only_if
-        .iter()
-        .map(|c| {
-            let blind = crate::engine::cond::kinds_read(c).is_some_and(|read| !read.contains(&kind));
-            blind.then(|| crate::engine::cond::holds(game, t, pos, c, us, us))
-        })
-        .collect()
-}
-
 /// [`allowed`], with the safety guard only when `with_safe` and the `only
 /// if` conditions only when `with_only_if`; `in_hand`: the pieces in the
-/// mover's hand ([`hand_size`]); `known`: the conditions'
-/// values that the placement cannot change ([`unchanged_by`]; empty: none
-/// known); `attacked`: the cells the other side attacks in `pos`
+/// mover's hand ([`hand_size`]); `judged`: the conditions judged for the
+/// placed kind without making the placement, where they can be
+/// ([`AfterPlacing`]; empty or `None`: made and tested); `attacked`: the cells the other side attacks in `pos`
 /// ([`movegen::attacked_cells`]), where the safety guard may be judged
 /// without making the placement; `after` is a position to make the
 /// placement on for the rest (a copy of `pos` made on first use and reused
@@ -164,7 +161,7 @@ fn allowed_with(
     in_hand: u32,
     with_safe: bool,
     with_only_if: bool,
-    known: &[Option<bool>],
+    judged: &[Option<AfterPlacing>],
     attacked: Option<&[u64; WORDS]>,
     after: &mut Option<Position>,
 ) -> bool {
@@ -192,8 +189,8 @@ fn allowed_with(
     if game.kinds[m.piece as usize].royal && !movegen::legal_by_trial(game, t, pos, m) {
         return false;
     }
-    let known_as = |i: usize| known.get(i).copied().flatten();
-    if with_only_if && (0..placement.only_if.len()).any(|i| known_as(i) == Some(false)) {
+    let judged_at = |i: usize| judged.get(i).and_then(|j| j.as_ref());
+    if with_only_if && (0..placement.only_if.len()).any(|i| judged_at(i).is_some_and(|j| !j.holds(t, m.to))) {
         return false;
     }
     // The safety guard judged on `pos`: the placed piece blocks no ray to
@@ -211,7 +208,7 @@ fn allowed_with(
         }
     }
     // The conditions the placement may change, tested after it.
-    let only_if = with_only_if && (0..placement.only_if.len()).any(|i| known_as(i).is_none());
+    let only_if = with_only_if && (0..placement.only_if.len()).any(|i| judged_at(i).is_none());
     if !with_safe && !only_if {
         return true;
     }
@@ -227,7 +224,7 @@ fn allowed_with(
     if with_safe && !safe(game, t, after, m, us) {
         return false;
     }
-    !only_if || placement.only_if.iter().enumerate().all(|(i, c)| known_as(i).unwrap_or_else(|| crate::engine::cond::holds(game, t, after, c, us, us)))
+    !only_if || placement.only_if.iter().enumerate().all(|(i, c)| judged_at(i).is_some() || crate::engine::cond::holds(game, t, after, c, us, us))
 }
 
 /// `KIND on different colours`: after `m`, can the mover's pieces of `kind`

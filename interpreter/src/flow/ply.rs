@@ -9,7 +9,7 @@ use crate::model::cond::ObligeAction;
 use super::{Action, FlowEvent};
 use crate::engine::frame;
 use crate::engine::movegen;
-use crate::engine::position::{Move, Position};
+use crate::engine::position::{Move, MoveKind, Position};
 use crate::engine::tables::Tables;
 use crate::engine::variant::Variant;
 use crate::model::Color;
@@ -138,10 +138,25 @@ impl Variant {
         match self.node(pos) {
             Node::Owed => self.successors(pos).into_iter().map(|(a, _)| a).collect(),
             Node::Placing(ph) => {
-                let t = self.tables_for(pos);
+                let (game, t) = (&self.game, self.tables_for(pos));
+                let placement = &game.phases[ph].placement;
+                // With an order, only the drops of its next kind can be
+                // placements (the other kinds' are never kept).
                 let mut moves = Vec::with_capacity(64);
-                movegen::legal_moves(&self.game, &t, pos, &mut moves);
-                phase::actions(&self.game, &t, &self.game.phases[ph].placement, pos, moves).into_iter().map(Action::Move).collect()
+                let narrowed = phase::order_kind(game, placement, pos).is_some_and(|kind| movegen::legal_drops_of(game, &t, pos, kind, &mut moves));
+                if !narrowed {
+                    movegen::legal_moves(game, &t, pos, &mut moves);
+                }
+                let placed = phase::placements(game, &t, placement, pos, &moves);
+                if !placed.is_empty() {
+                    return placed.into_iter().map(Action::Move).collect();
+                }
+                // No placement: the moves other than drops.
+                if narrowed {
+                    moves.clear();
+                    movegen::legal_moves(game, &t, pos, &mut moves);
+                }
+                moves.into_iter().filter(|m| m.kind != MoveKind::Drop).map(Action::Move).collect()
             }
             Node::Judged => self.judged(pos, false).into_iter().map(|(m, _)| Action::Move(m)).collect(),
             Node::Plain => {

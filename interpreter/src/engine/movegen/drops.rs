@@ -76,6 +76,53 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
     }
 }
 
+/// Appends the legal drops of `kind` alone, as [`super::legal_moves`]
+/// lists them (in its order, the `rule` items' forbidden ones left out),
+/// for a caller that only wants drops of that kind (a placement order's
+/// next piece: [`crate::flow::phase`]). `false`, with nothing appended,
+/// where they cannot be told apart from the other moves: a layer around
+/// the plain moves that reads or rewrites the whole list (walls, gating,
+/// promotions as moves, the pass, compulsory drops, `captures are
+/// compulsory`), chance outcomes, spread pieces or observation; the caller
+/// then lists every legal move.
+pub fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: KindId, out: &mut Vec<Move>) -> bool {
+    let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling;
+    if layered || game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() {
+        return false;
+    }
+    if !game.rules.is_empty() {
+        return crate::engine::cond::legal_drops_of(game, t, pos, kind, out);
+    }
+    legal_drops_plain(game, t, pos, kind, out);
+    true
+}
+
+/// [`legal_drops_of`] without the `rule` items (the caller has ruled out
+/// the layers): the drops of `kind`, less those that leave the mover's
+/// royal piece attacked (only tried where a drop can: in check, or where
+/// pins are not found once) and those `no mate` forbids.
+pub(crate) fn legal_drops_plain(game: &Game, t: &Tables, pos: &Position, kind: KindId, out: &mut Vec<Move>) {
+    /// Keeps the drops of one kind.
+    struct OfKind<'a>(KindId, &'a mut Vec<Move>);
+    impl Sink for OfKind<'_> {
+        #[inline(always)]
+        fn add(&mut self, m: Move) {
+            if m.piece == self.0 {
+                self.1.push(m);
+            }
+        }
+    }
+    let first = out.len();
+    drops(game, t, pos, &mut OfKind(kind, out));
+    if pos.royal_count[pos.side as usize] > 0 && (!super::legal::pins_found_once(game, t, pos) || in_check(game, t, pos)) {
+        let mut trial = super::legal::Trial::new(game, t, pos);
+        super::retain_from(out, first, |m| trial.legal(m));
+    }
+    if t.drop_no_mate {
+        super::retain_from(out, first, |m| !mating_drop(game, t, pos, m));
+    }
+}
+
 /// Adds the drop of `kind` on `cell`, and as `face` too unless that is [`NO_KIND`].
 #[inline(always)]
 fn push_drop(out: &mut impl Sink, kind: usize, cell: usize, face: KindId) {
