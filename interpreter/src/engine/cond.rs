@@ -326,89 +326,111 @@ pub(crate) fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
 }
 
 /// A condition judged for a piece of one kind put by one player on each
-/// empty cell, without putting it (a placement's `only if`): each test
-/// either keeps the value it has now (one that reads only other players'
-/// pieces or other kinds: `line` and `count`), or is a `line N` of the
-/// placed pieces with no upper bound that fails now, which then holds
-/// after exactly when a run of N or more goes through the placed cell
-/// (adding a piece only lengthens runs).
+/// empty cell, without putting it (a placement's `only if`): each test is
+/// an [`AfterLit`].
 pub(crate) struct AfterPlacing {
     /// The alternatives (`or`) of literals (`and`), judged.
     alternatives: Vec<Vec<AfterLit>>,
 }
 
-/// One literal of [`AfterPlacing`].
-enum AfterLit {
-    /// Its value after any placement: the value now.
-    Known(bool),
-    /// A `line` of the placed pieces that fails now: it holds after a
-    /// placement on a cell with a run of `least` or more through it along
-    /// one of `axes`, among `cells` (the pieces' cells now); `negated`: the
-    /// literal is its negation.
-    /// `near`: the cells one step along the axes from one of `cells`
-    /// (a run of two or more through a cell needs a neighbour there).
-    Through { cells: [u64; crate::engine::position::WORDS], near: [u64; crate::engine::position::WORDS], least: u32, axes: Vec<usize>, negated: bool },
-}
-
 impl AfterPlacing {
     /// `cond` (for `mover` and `subject`, as [`holds`]) judged for `placer`
     /// putting a piece of `kind` on an empty cell of `pos`; `None` where
-    /// some test is neither kind (the caller then makes the placement).
+    /// some test cannot be judged so (the caller then makes the placement).
     pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color, placer: Color, kind: crate::model::KindId) -> Option<AfterPlacing> {
-        let cx = Cx { game, t, pos, mover, subject, memo: None };
-        // At rest a step and its reverse meet, so a run through a cell is
-        // the steps from it both ways (out of rest they may not).
-        let stepped = frame::tables_match(t, pos) && t.frame.is_empty();
-        let cells = game.geometry.cells() as u32;
-        let mut alternatives = Vec::with_capacity(cond.any_of.len());
-        for alt in &cond.any_of {
-            let mut judged = Vec::with_capacity(alt.len());
-            for lit in alt {
-                let now = || cx.atom(&lit.atom) != lit.negated;
-                let (Atom::Line { pieces, .. } | Atom::Count { pieces, .. }) = &lit.atom else { return None };
-                let touched = cx.player(pieces.who) == placer && pieces.kind.is_none_or(|k| k == kind);
-                match &lit.atom {
-                    _ if !touched => judged.push(AfterLit::Known(now())),
-                    Atom::Line { pieces, length, axes } if stepped && length.hi >= cells => {
-                        if cx.atom(&lit.atom) {
-                            judged.push(AfterLit::Known(!lit.negated));
-                        } else {
-                            let cells = set_cells(pos, t, placer, pieces.kind);
-                            let mut near = [0u64; crate::engine::position::WORDS];
-                            for c in pos.cells_of(placer, t.nwords).filter(|&c| cells[c as usize / 64] >> (c % 64) & 1 != 0) {
-                                for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
-                                    if let Some(n) = t.unit_step(axis, forward, c) {
-                                        near[n as usize / 64] |= 1 << (n % 64);
-                                    }
-                                }
-                            }
-                            judged.push(AfterLit::Through { cells, near, least: length.lo, axes: axes.clone(), negated: lit.negated });
-                        }
-                    }
-                    _ => return None,
-                }
-            }
-            alternatives.push(judged);
-        }
+        let alternatives = cond
+            .any_of
+            .iter()
+            .map(|alt| alt.iter().map(|lit| AfterLit::new(game, t, pos, lit, |_| true, mover, subject, placer, kind)).collect())
+            .collect::<Option<_>>()?;
         Some(AfterPlacing { alternatives })
     }
 
     /// Does the condition hold once the piece is put on `cell` (empty in
     /// the position it was judged on, whose tables `t` are)?
     pub(crate) fn holds(&self, t: &Tables, cell: Cell) -> bool {
-        self.alternatives.iter().any(|alt| {
-            alt.iter().all(|lit| match lit {
-                AfterLit::Known(value) => *value,
-                AfterLit::Through { cells, near, least, axes, negated } => {
-                    if *least >= 2 && near[cell as usize / 64] >> (cell % 64) & 1 == 0 {
-                        return *negated; // alone on its lines: no run formed
+        self.alternatives.iter().any(|alt| alt.iter().all(|lit| lit.holds(t, cell)))
+    }
+}
+
+/// One test judged for a piece of one kind put by one player on each empty
+/// cell, without putting it. A test either keeps the value it has now (one
+/// that reads only other players' pieces or other kinds: `line` and
+/// `count`), or is a `line N` of the placed pieces with no upper bound that
+/// fails now, which then holds after exactly when a run of N or more goes
+/// through the placed cell (adding a piece only lengthens runs).
+pub(crate) enum AfterLit {
+    /// Its value after any placement: the value now.
+    Known(bool),
+    /// A `line` of the placed pieces that fails now: it holds after a
+    /// placement on a cell with a run of `least` or more through it along
+    /// one of `axes`, among `cells` (the pieces' cells now); `near`: the
+    /// cells one step along the axes from one of `cells` (a run of two or
+    /// more through a cell needs a neighbour there); `negated`: the
+    /// literal is its negation.
+    Through { cells: [u64; crate::engine::position::WORDS], near: [u64; crate::engine::position::WORDS], least: u32, axes: Vec<usize>, negated: bool },
+}
+
+impl AfterLit {
+    /// `lit` (for `mover` and `subject`, as [`holds_lit`]; a `line` along
+    /// only the axes `keep` keeps) judged for `placer` putting a piece of
+    /// `kind` on an empty cell of `pos`; `None` where it cannot be judged
+    /// so: another test, a `count` of the placed pieces, a `line` with an
+    /// upper bound, or one along an axis whose steps and their reverses may
+    /// not meet (the stacking axis of a frame out of rest) or with tables
+    /// not of `pos`'s frame.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, lit: &crate::model::cond::Lit, keep: impl Fn(usize) -> bool, mover: Color, subject: Color, placer: Color, kind: crate::model::KindId) -> Option<AfterLit> {
+        let cx = Cx { game, t, pos, mover, subject, memo: None };
+        let (Atom::Line { pieces, .. } | Atom::Count { pieces, .. }) = &lit.atom else { return None };
+        let touched = cx.player(pieces.who) == placer && pieces.kind.is_none_or(|k| k == kind);
+        let Atom::Line { pieces, length, axes } = &lit.atom else {
+            return (!touched).then(|| AfterLit::Known(cx.atom(&lit.atom) != lit.negated));
+        };
+        let axes: Vec<usize> = axes.iter().copied().filter(|&a| keep(a)).collect();
+        let holds_now = cx.line(*length, *pieces, &axes);
+        if !touched || holds_now {
+            return Some(AfterLit::Known(holds_now != lit.negated));
+        }
+        // Within a level, and at rest along every axis, a step and its
+        // reverse meet: a run through a cell is the steps from it both ways.
+        let stack = game.slide.as_ref().map(|s| s.stack_axis);
+        let meet = |axis: usize| t.frame.is_empty() || stack.is_some_and(|s| s != axis);
+        if !frame::tables_match(t, pos) || length.hi < game.geometry.cells() as u32 || !axes.iter().all(|&a| meet(a)) {
+            return None;
+        }
+        let cells = set_cells(pos, t, placer, pieces.kind);
+        let mut near = [0u64; crate::engine::position::WORDS];
+        for (w, &bits) in cells.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
+                bits &= bits - 1;
+                for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
+                    if let Some(n) = t.unit_step(axis, forward, c) {
+                        near[n as usize / 64] |= 1 << (n % 64);
                     }
-                    let run = |axis, forward| steps_in_set(t.unit_steps_along(axis, forward), cells, cell, *least);
-                    let formed = axes.iter().any(|&axis| 1 + run(axis, true) + run(axis, false) >= *least);
-                    formed != *negated
                 }
-            })
-        })
+            }
+        }
+        Some(AfterLit::Through { cells, near, least: length.lo, axes, negated: lit.negated })
+    }
+
+    /// Does the test hold once the piece is put on `cell` (empty in the
+    /// position it was judged on, whose tables `t` are)?
+    #[inline]
+    pub(crate) fn holds(&self, t: &Tables, cell: Cell) -> bool {
+        match self {
+            AfterLit::Known(value) => *value,
+            AfterLit::Through { cells, near, least, axes, negated } => {
+                if *least >= 2 && near[cell as usize / 64] >> (cell % 64) & 1 == 0 {
+                    return *negated; // alone on its lines: no run formed
+                }
+                let run = |axis, forward| steps_in_set(t.unit_steps_along(axis, forward), cells, cell, *least);
+                let formed = axes.iter().any(|&axis| 1 + run(axis, true) + run(axis, false) >= *least);
+                formed != *negated
+            }
+        }
     }
 }
 

@@ -602,6 +602,7 @@ impl FrameCache {
 }
 
 /// The tables a position uses: the variant's own, or a frame's.
+#[derive(Clone)]
 pub enum TablesRef<'a> {
     /// The resting geometry's tables.
     Base(&'a Tables),

@@ -136,10 +136,10 @@ impl Variant {
     /// nodes that differ only by that piece are judged together
     /// ([`placed`]).
     fn count_activations(&self, nodes: &mut [Position], placed: &[Option<crate::model::geometry::Cell>]) -> u64 {
-        let offered = self.offers(nodes);
-        if let Some(n) = placed.iter().copied().collect::<Option<Vec<_>>>().and_then(|cells| self.count_placed_activations(nodes, &cells, &offered)) {
+        if let Some(n) = placed.iter().copied().collect::<Option<Vec<_>>>().and_then(|cells| self.count_placed_activations(nodes, &cells)) {
             return n;
         }
+        let offered = self.offers(nodes);
         let Some(widest) = offered.iter().map(|(a, _, _)| a.len()).max() else { return 0 };
         let Some(first) = nodes.first() else { return 0 };
         let mut next = first.clone();
@@ -163,15 +163,15 @@ impl Variant {
     }
 
     /// What [`Self::count_activations`] works out per node before counting
-    /// ([`placed::Offer`]): the actions offered, a memo of runs for them,
+    /// ([`Offer`]): the actions offered, a memo of runs for them,
     /// and the frame watch where the node owes only an activation.
     ///
     /// The activations offered depend on the frame and the obligation owed
     /// only ([`frame::activations`]): a node with the same frame and flow
     /// state as the one before it shares its list (a relocation's targets
     /// all do).
-    fn offers(&self, nodes: &[Position]) -> Vec<placed::Offer> {
-        let mut out: Vec<placed::Offer> = Vec::with_capacity(nodes.len());
+    fn offers(&self, nodes: &[Position]) -> Vec<Offer> {
+        let mut out: Vec<Offer> = Vec::with_capacity(nodes.len());
         for (i, p) in nodes.iter().enumerate() {
             let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
             let watch = alone.then(|| super::oblige::watch_frames(&self.game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
@@ -270,6 +270,12 @@ impl Variant {
         n
     }
 }
+
+/// What [`Variant::count_activations`] works out per node before counting:
+/// the actions it offers, the runs found after its activations, and its
+/// frame watch (where only an activation is owed).
+/// Nodes that offer the same actions share one list.
+type Offer = (std::rc::Rc<Vec<Action>>, crate::engine::cond::RunMemo, Option<FrameWatch>);
 
 /// Is the next decision of the ply in `pos` pulling a level?
 fn owes_activation(pos: &Position) -> bool {

@@ -748,6 +748,74 @@ impl PlacedWatches {
         Some(split)
     }
 
+    /// [`Self::new`] of the frame watches ([`watch_frames`]) of positions
+    /// that are `base` with the mover's `piece` put on each of `placed`
+    /// (empty in `base`), found from `base` without working out each
+    /// position's watch: each test that a frame cannot change, and each
+    /// `line` along the axes within a level, is judged once for every
+    /// placed cell ([`AfterLit`]), and each node only asks it about its
+    /// cell. `node` is one of the positions (what they share: the phase,
+    /// the hands, the pieces out of play). `None` where a test cannot be
+    /// judged so, or where some position's watch would not be a
+    /// [`FrameWatch::Stacking`] (the caller then works out each watch).
+    pub fn around(game: &Game, t: &Tables, node: &Position, base: &Position, piece: u8, placed: &[Cell]) -> Option<PlacedWatches> {
+        use crate::engine::cond::AfterLit;
+        let slide = game.slide.as_ref()?;
+        if node.any_hidden() || !frame::tables_match(t, node) {
+            return None;
+        }
+        let stack = slide.stack_axis;
+        let mover = node.side ^ 1;
+        let (placer, kind) = (color_of(piece), kind_of(piece));
+        let cells = game.geometry.cells() as u32;
+        // Per alternative: its tests that a frame cannot change, and its
+        // lines up the stacking axis, each with the test along the other
+        // axes and its run (cells without the piece, whether the piece joins).
+        type Lines = Vec<(AfterLit, usize, bool)>;
+        let mut split = PlacedWatches { axis: stack, bases: Vec::new(), nodes: Vec::with_capacity(placed.len()) };
+        let mut judged: Vec<(Vec<AfterLit>, Lines)> = Vec::new();
+        for (subject, alt) in open_alternatives(game, node, mover)? {
+            let mut blind = Vec::new();
+            for lit in alt.iter().filter(|lit| frame_blind(&lit.atom, stack)) {
+                blind.push(AfterLit::new(game, t, base, lit, |_| true, mover, subject, placer, kind)?);
+            }
+            let mut lines = Vec::new();
+            for lit in alt {
+                let Atom::Line { pieces, length, axes } = &lit.atom else { continue };
+                if lit.negated || length.hi < cells || !axes.contains(&stack) {
+                    continue;
+                }
+                let along = AfterLit::new(game, t, base, &Lit { negated: false, atom: lit.atom.clone() }, |a| a != stack, mover, subject, placer, kind)?;
+                let owner = resolve(pieces.who, mover, subject);
+                let run = StackRun { cells: crate::engine::cond::set_cells(base, t, owner, pieces.kind), least: length.lo };
+                let at = split.bases.iter().position(|b| *b == run).unwrap_or_else(|| {
+                    split.bases.push(run);
+                    split.bases.len() - 1
+                });
+                lines.push((along, at, owner == placer && pieces.kind.is_none_or(|k| k == kind)));
+            }
+            judged.push((blind, lines));
+        }
+        for &cell in placed {
+            let mut own = Vec::new();
+            'alternative: for (blind, lines) in &judged {
+                if blind.iter().any(|lit| !lit.holds(t, cell)) {
+                    continue;
+                }
+                for (along, at, joins) in lines {
+                    if along.holds(t, cell) {
+                        continue; // holds in every frame
+                    }
+                    own.push((*at, *joins));
+                    continue 'alternative;
+                }
+                return None; // some rule may fire whatever the frame
+            }
+            split.nodes.push((cell, own));
+        }
+        Some(split)
+    }
+
     /// Which runs without the placed piece form in the frame whose tables
     /// are `t`, for [`Self::may_fire`] (one entry per base run).
     pub fn formed(&self, t: &Tables, out: &mut Vec<bool>) {
@@ -756,11 +824,33 @@ impl PlacedWatches {
         out.extend(self.bases.iter().map(|b| b.forms(up)));
     }
 
+    /// The watches judged in the frame whose tables are `t`, `formed`
+    /// being [`Self::formed`] there: what [`Fires::may_fire`] asks per node.
+    pub fn judge<'a>(&'a self, t: &'a Tables, formed: &'a [bool]) -> Fires<'a> {
+        Fires { split: self, formed, up: t.unit_steps_along(self.axis, true), down: t.unit_steps_along(self.axis, false) }
+    }
+
     /// [`FrameWatch::may_fire`] of position `node`'s watch in the frame
     /// whose tables are `t`, `formed` being [`Self::formed`] there.
     pub fn may_fire(&self, node: usize, t: &Tables, formed: &[bool]) -> bool {
-        let Some((placed, runs)) = self.nodes.get(node) else { return true };
-        let (up, down) = (t.unit_steps_along(self.axis, true), t.unit_steps_along(self.axis, false));
-        runs.iter().any(|&(at, holds)| formed[at] || (holds && self.bases[at].forms_through(up, down, *placed)))
+        self.judge(t, formed).may_fire(node)
+    }
+}
+
+/// [`PlacedWatches`] judged in one frame ([`PlacedWatches::judge`]).
+pub struct Fires<'a> {
+    split: &'a PlacedWatches,
+    formed: &'a [bool],
+    /// The stacking axis's unit steps up and down in the frame.
+    up: &'a [Cell],
+    down: &'a [Cell],
+}
+
+impl Fires<'_> {
+    /// [`FrameWatch::may_fire`] of position `node`'s watch in the frame.
+    #[inline]
+    pub fn may_fire(&self, node: usize) -> bool {
+        let Some((placed, runs)) = self.split.nodes.get(node) else { return true };
+        runs.iter().any(|&(at, holds)| self.formed[at] || (holds && self.split.bases[at].forms_through(self.up, self.down, *placed)))
     }
 }

@@ -16,20 +16,15 @@
 //! (`attacked_forward` 16%, `FrameWatch::may_fire` 13%, the frames'
 //! tables 12%).
 
-use super::super::oblige::{FrameWatch, PlacedWatches};
+use super::super::oblige::{watch_frames, FrameWatch, PlacedWatches};
 use super::super::Action;
+use super::owes_activation;
 use crate::engine::cond::RunMemo;
 use crate::engine::frame;
 use crate::engine::movegen::{attack_lines, Shield};
 use crate::engine::position::{color_of, kind_of, Position};
 use crate::engine::variant::Variant;
 use crate::model::geometry::Cell;
-
-/// What [`Variant::count_activations`] works out per node before counting:
-/// the actions it offers, the runs found after its activations, and its
-/// frame watch (where only an activation is owed).
-/// Nodes that offer the same actions share one list.
-pub(super) type Offer = (std::rc::Rc<Vec<Action>>, RunMemo, Option<FrameWatch>);
 
 impl Variant {
     /// The count of [`Variant::count_activations`] for `nodes` that differ
@@ -39,10 +34,14 @@ impl Variant {
     /// are not such (other differences, a royal piece moved, no frame watch
     /// at some node, explosions, spread or face-down pieces, several royal
     /// pieces), and the caller judges them one by one.
-    pub(super) fn count_placed_activations(&self, nodes: &[Position], placed: &[Cell], offered: &[Offer]) -> Option<u64> {
+    pub(super) fn count_placed_activations(&self, nodes: &[Position], placed: &[Cell]) -> Option<u64> {
         let game = &self.game;
-        let (first, (actions, _, _)) = (nodes.first()?, offered.first()?);
+        let first = nodes.first()?;
         if nodes.len() < 2 || placed.len() != nodes.len() || game.explosion.is_some() || first.spread.is_some() || first.any_hidden() {
+            return None;
+        }
+        // The frame watch is the node's where it owes only the activation.
+        if !owes_activation(first) || first.flow.as_ref().is_none_or(|f| f.queue.len() != 1) {
             return None;
         }
         let (mover, by) = (first.side ^ 1, first.side);
@@ -52,56 +51,70 @@ impl Variant {
         let t = self.tables_for(first);
         let mut base = first.clone();
         base.take(placed[0], &t);
-        for ((node, &cell), (offer, _, _)) in nodes.iter().zip(placed).zip(offered) {
-            let (c, piece) = (cell as usize, node.board[cell as usize]);
+        let piece = first.board[placed[0] as usize];
+        for (node, &cell) in nodes.iter().zip(placed) {
+            let c = cell as usize;
+            // The same frame and flow state: the same activations offered
+            // ([`Variant::offers`] shares them so too).
             let same = node.side == first.side
                 && node.frame == first.frame
                 && node.flow == first.flow
-                && (std::rc::Rc::ptr_eq(offer, actions) || offer == actions)
                 && base.board[c] == 0
+                && node.board[c] == piece
                 && node.board[..c] == base.board[..c]
                 && node.board[c + 1..] == base.board[c + 1..];
             if !same || piece == 0 || color_of(piece) != mover || t.royal_mask >> kind_of(piece) & 1 != 0 {
                 return None;
             }
         }
-        let watches: Vec<(&FrameWatch, Cell)> = offered.iter().zip(placed).map(|((_, _, w), &c)| Some((w.as_ref()?, c))).collect::<Option<_>>()?;
-        let watches = PlacedWatches::new(watches)?;
+        // The watches split, found from the board without the piece where
+        // its tests allow, else from each node's own watch.
+        let watches = match PlacedWatches::around(game, &t, first, &base, piece, placed) {
+            Some(w) => w,
+            None => {
+                let each: Vec<FrameWatch> = nodes.iter().map(|p| watch_frames(game, &t, p)).collect();
+                PlacedWatches::new(each.iter().zip(placed.iter().copied()))?
+            }
+        };
+        let actions = self.candidates(first);
+        let runs: Vec<RunMemo> = nodes.iter().map(|_| RunMemo::default()).collect();
         let king = base.royal[mover as usize];
         let mut next = first.clone();
         let mut formed = Vec::new();
-        let mut fires = vec![false; nodes.len()];
         let mut n = 0;
-        for a in actions.iter() {
-            // The activation's verdict on the board without the piece: which
-            // nodes a rule may fire at, and the attacks on the royal piece
-            // after the ply's jumps (`None`: every node's decision is made).
-            let judged = match a {
-                Action::Activate { level, rows } => {
-                    base.frame.clone_from(&first.frame);
-                    if frame::activate(game, &mut base, *level, *rows) {
-                        let t = self.tables_for(&base);
-                        watches.formed(&t, &mut formed);
-                        fires.iter_mut().enumerate().for_each(|(i, f)| *f = watches.may_fire(i, &t, &formed));
-                        let keeps = frame::tick_keeps_offsets(&base);
-                        frame::tick(game, &mut base);
-                        let t = if keeps { t } else { self.tables_for(&base) };
-                        if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { attack_lines(&t, &base, king, by).map(|l| l.shield()) }
-                    } else {
-                        None
+        for a in &actions {
+            // The activation judged on the board without the piece: the
+            // runs formed without it in its frame, and the attacks on the
+            // royal piece after the ply's jumps. The nodes no rule can fire
+            // at end their ply: legal where the piece keeps the royal piece
+            // unattacked. The others (all of them where the activation is
+            // not judged so) are made and followed.
+            if let Action::Activate { level, rows } = a {
+                base.frame.clone_from(&first.frame);
+                if frame::activate(game, &mut base, *level, *rows) {
+                    let t_now = self.tables_for(&base);
+                    watches.formed(&t_now, &mut formed);
+                    let keeps = frame::tick_keeps_offsets(&base);
+                    frame::tick(game, &mut base);
+                    let t_end = if keeps { t_now.clone() } else { self.tables_for(&base) };
+                    let shield = if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { attack_lines(&t_end, &base, king, by).map(|l| l.shield()) };
+                    if let Some(shield) = shield {
+                        let fires = watches.judge(&t_now, &formed);
+                        for (i, (pos, &cell)) in nodes.iter().zip(placed).enumerate() {
+                            if fires.may_fire(i) {
+                                self.apply_keeping_runs(pos, &t, a, &mut next, &runs[i]);
+                                n += self.plies_through(&next);
+                            } else {
+                                n += u64::from(shield.keeps(cell));
+                            }
+                        }
+                        continue;
                     }
                 }
-                _ => None,
-            };
-            for (i, (pos, (_, runs, _))) in nodes.iter().zip(offered).enumerate() {
-                match judged {
-                    Some(shield) if !fires[i] => n += u64::from(shield.keeps(placed[i])),
-                    _ => {
-                        let t = self.tables_for(pos);
-                        self.apply_keeping_runs(pos, &t, a, &mut next, runs);
-                        n += self.plies_through(&next);
-                    }
-                }
+            }
+            for (pos, runs) in nodes.iter().zip(&runs) {
+                self.apply_keeping_runs(pos, &t, a, &mut next, runs);
+                n += self.plies_through(&next);
             }
         }
         Some(n)
@@ -113,6 +126,7 @@ mod tests {
     use super::super::owes_activation;
     use crate::engine::position::Position;
     use crate::engine::variant::Variant;
+    use super::{frame, watch_frames, FrameWatch, PlacedWatches};
     use crate::flow::ply::in_ply;
     use crate::flow::{ActionKind, Action};
 
@@ -127,7 +141,7 @@ mod tests {
     /// how many relocations were compared, and how many of them the batch
     /// judged.
     fn compare(v: &Variant, start: &Position, lines: u64, plies: usize) -> (usize, usize) {
-        let (mut compared, mut batched) = (0, 0);
+        let (mut compared, mut batched, mut frames) = (0, 0, 0);
         for seed in 1..=lines {
             let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
             let mut below = |n: usize| {
@@ -155,7 +169,8 @@ mod tests {
                     assert_eq!(together, alone, "{}", v.fen(&next));
                     compared += 1;
                     let cells: Vec<_> = placed.iter().flatten().copied().collect();
-                    batched += usize::from(v.count_placed_activations(&nodes, &cells, &v.offers(&nodes)).is_some());
+                    batched += usize::from(v.count_placed_activations(&nodes, &cells).is_some());
+                    frames += watches_agree(v, &nodes, &cells);
                 }
                 let ends = v.successors(&pos);
                 if ends.is_empty() {
@@ -175,7 +190,40 @@ mod tests {
                 pos = next;
             }
         }
+        assert!(frames > 0 || compared == 0, "no relocation's watches split from the board without the piece");
         (compared, batched)
+    }
+
+    /// The frame watches of a relocation's targets split from the board
+    /// without the piece ([`PlacedWatches::around`]) answer as each
+    /// target's own watch ([`watch_frames`]) in every frame an activation
+    /// offered there makes.
+    /// Returns how many activation frames were compared.
+    fn watches_agree(v: &Variant, nodes: &[Position], placed: &[crate::model::geometry::Cell]) -> usize {
+        let (Some(first), Some(&cell)) = (nodes.first(), placed.first()) else { return 0 };
+        let t = v.tables_for(first);
+        let mut base = first.clone();
+        base.take(cell, &t);
+        let Some(around) = PlacedWatches::around(&v.game, &t, first, &base, first.board[cell as usize], placed) else { return 0 };
+        let each: Vec<FrameWatch> = nodes.iter().map(|p| watch_frames(&v.game, &v.tables_for(p), p)).collect();
+        let Some(own) = PlacedWatches::new(each.iter().zip(placed.iter().copied())) else { panic!("split but not one by one: {}", v.fen(first)) };
+        let mut formed = (Vec::new(), Vec::new());
+        let mut frames = 0;
+        for a in v.candidates(first) {
+            let Action::Activate { level, rows } = a else { continue };
+            base.frame.clone_from(&first.frame);
+            if !frame::activate(&v.game, &mut base, level, rows) {
+                continue;
+            }
+            let t = v.tables_for(&base);
+            around.formed(&t, &mut formed.0);
+            own.formed(&t, &mut formed.1);
+            for i in 0..nodes.len() {
+                assert_eq!(around.may_fire(i, &t, &formed.0), own.may_fire(i, &t, &formed.1), "{} with a piece on {}", v.fen(&base), placed[i]);
+            }
+            frames += 1;
+        }
+        frames
     }
 
     /// The small tower of interpreter/tests/flow_fast_path.rs, whose pawns
