@@ -679,6 +679,16 @@ impl StackRun {
         })
     }
 
+    /// Does `placed` have a neighbour among the cells along the stacking
+    /// axis (`up`, `down`: its unit steps in a frame), or is `least` at
+    /// most 1? Without, no run of `least` forms through it
+    /// ([`Self::forms_through`] walks from it to such a neighbour first).
+    #[inline(always)]
+    fn next_to(&self, up: &[Cell], down: &[Cell], placed: Cell) -> bool {
+        let member = |c: Option<&Cell>| c.is_some_and(|&c| c != crate::engine::position::NO_CELL && self.cells[c as usize / 64] >> (c % 64) & 1 != 0);
+        self.least <= 1 || member(up.get(placed as usize)) || member(down.get(placed as usize))
+    }
+
     /// Does a run of `least` or more form through `placed` once it joins
     /// the cells (`up`, `down`: the stacking axis's unit steps in a frame)?
     /// The cells below `placed` count only where their step up leads to
@@ -712,9 +722,13 @@ pub struct PlacedWatches {
     axis: usize,
     /// The distinct runs without the placed piece.
     bases: Vec<StackRun>,
-    /// Per position: the placed piece's cell, and its runs as an index
-    /// into `bases` with whether the piece is one of the run's cells.
-    nodes: Vec<(Cell, Vec<(usize, bool)>)>,
+    /// The distinct lists of runs a position's watch holds: each an index
+    /// into `bases` with whether the piece is one of the run's cells, a
+    /// run implied by another of the list left out (the same cells, a
+    /// longer least length), in order.
+    groups: Vec<Vec<(usize, bool)>>,
+    /// Per position: the placed piece's cell and its list in `groups`.
+    nodes: Vec<(Cell, usize)>,
 }
 
 impl PlacedWatches {
@@ -722,7 +736,7 @@ impl PlacedWatches {
     /// on the paired cell; `None` unless every one is a
     /// [`FrameWatch::Stacking`] along the same axis.
     pub fn new<'w>(watches: impl IntoIterator<Item = (&'w FrameWatch, Cell)>) -> Option<PlacedWatches> {
-        let mut split = PlacedWatches { axis: usize::MAX, bases: Vec::new(), nodes: Vec::new() };
+        let mut split = PlacedWatches { axis: usize::MAX, bases: Vec::new(), groups: Vec::new(), nodes: Vec::new() };
         for (watch, placed) in watches {
             let FrameWatch::Stacking { axis, runs } = watch else { return None };
             if split.axis != usize::MAX && split.axis != *axis {
@@ -743,9 +757,26 @@ impl PlacedWatches {
                     (at, holds)
                 })
                 .collect();
-            split.nodes.push((placed, own));
+            split.push_node(placed, own);
         }
         Some(split)
+    }
+
+    /// Adds a position with its piece on `placed` and its runs `own`.
+    fn push_node(&mut self, placed: Cell, mut own: Vec<(usize, bool)>) {
+        // A run of the same cells with a shorter least length implies it.
+        let bases = &self.bases;
+        let implied = |&(at, holds): &(usize, bool), by: &(usize, bool)| by.1 == holds && bases[by.0].cells == bases[at].cells && (bases[by.0].least, by.0) < (bases[at].least, at);
+        let keep: Vec<bool> = own.iter().map(|r| !own.iter().any(|by| implied(r, by))).collect();
+        let mut k = keep.iter();
+        own.retain(|_| *k.next().unwrap_or(&true));
+        own.sort_unstable();
+        own.dedup();
+        let group = self.groups.iter().position(|g| *g == own).unwrap_or_else(|| {
+            self.groups.push(own);
+            self.groups.len() - 1
+        });
+        self.nodes.push((placed, group));
     }
 
     /// [`Self::new`] of the frame watches ([`watch_frames`]) of positions
@@ -772,7 +803,7 @@ impl PlacedWatches {
         // lines up the stacking axis, each with the test along the other
         // axes and its run (cells without the piece, whether the piece joins).
         type Lines = Vec<(AfterLit, usize, bool)>;
-        let mut split = PlacedWatches { axis: stack, bases: Vec::new(), nodes: Vec::with_capacity(placed.len()) };
+        let mut split = PlacedWatches { axis: stack, bases: Vec::new(), groups: Vec::new(), nodes: Vec::with_capacity(placed.len()) };
         let mut judged: Vec<(Vec<AfterLit>, Lines)> = Vec::new();
         for (subject, alt) in open_alternatives(game, node, mover)? {
             let mut blind = Vec::new();
@@ -811,7 +842,7 @@ impl PlacedWatches {
                 }
                 return None; // some rule may fire whatever the frame
             }
-            split.nodes.push((cell, own));
+            split.push_node(cell, own);
         }
         Some(split)
     }
@@ -826,8 +857,21 @@ impl PlacedWatches {
 
     /// The watches judged in the frame whose tables are `t`, `formed`
     /// being [`Self::formed`] there: what [`Fires::may_fire`] asks per node.
-    pub fn judge<'a>(&'a self, t: &'a Tables, formed: &'a [bool]) -> Fires<'a> {
-        Fires { split: self, formed, up: t.unit_steps_along(self.axis, true), down: t.unit_steps_along(self.axis, false) }
+    pub fn judge<'a>(&'a self, t: &'a Tables, formed: &[bool]) -> Fires<'a> {
+        let mut through = Vec::new();
+        let groups = self
+            .groups
+            .iter()
+            .map(|g| {
+                let at = through.len() as u32;
+                if g.iter().any(|&(run, _)| formed[run]) {
+                    return None; // formed without the piece: fires wherever it is
+                }
+                through.extend(g.iter().filter(|&&(_, joins)| joins).map(|&(run, _)| &self.bases[run]));
+                Some((at, through.len() as u32))
+            })
+            .collect();
+        Fires { split: self, groups, through, up: t.unit_steps_along(self.axis, true), down: t.unit_steps_along(self.axis, false) }
     }
 
     /// [`FrameWatch::may_fire`] of position `node`'s watch in the frame
@@ -840,7 +884,11 @@ impl PlacedWatches {
 /// [`PlacedWatches`] judged in one frame ([`PlacedWatches::judge`]).
 pub struct Fires<'a> {
     split: &'a PlacedWatches,
-    formed: &'a [bool],
+    /// Per group of runs: `None` where one of them forms without the
+    /// piece, else the range of `through` holding the runs the piece joins.
+    groups: Vec<Option<(u32, u32)>>,
+    /// The runs the piece joins, group after group.
+    through: Vec<&'a StackRun>,
     /// The stacking axis's unit steps up and down in the frame.
     up: &'a [Cell],
     down: &'a [Cell],
@@ -850,7 +898,9 @@ impl Fires<'_> {
     /// [`FrameWatch::may_fire`] of position `node`'s watch in the frame.
     #[inline]
     pub fn may_fire(&self, node: usize) -> bool {
-        let Some((placed, runs)) = self.split.nodes.get(node) else { return true };
-        runs.iter().any(|&(at, holds)| self.formed[at] || (holds && self.split.bases[at].forms_through(self.up, self.down, *placed)))
+        let Some(&(placed, group)) = self.split.nodes.get(node) else { return true };
+        let Some(Some((from, to))) = self.groups.get(group) else { return true };
+        let runs = self.through.get(*from as usize..*to as usize).unwrap_or_default();
+        runs.iter().any(|run| run.next_to(self.up, self.down, placed) && run.forms_through(self.up, self.down, placed))
     }
 }
