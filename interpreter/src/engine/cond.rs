@@ -468,6 +468,13 @@ pub fn holds_lit(game: &Game, t: &Tables, pos: &Position, lit: &crate::model::co
     Cx { game, t, pos, mover, subject, memo: None }.atom(&lit.atom) != lit.negated
 }
 
+/// [`holds_lit`], keeping the runs it finds in `memo` (which must be used
+/// for `pos` and `t` only): literals testing lines of the same pieces find
+/// their runs once.
+pub fn holds_lit_with(game: &Game, t: &Tables, pos: &Position, lit: &crate::model::cond::Lit, mover: Color, subject: Color, memo: &RunMemo) -> bool {
+    Cx { game, t, pos, mover, subject, memo: Some(memo) }.atom(&lit.atom) != lit.negated
+}
+
 /// Does `line PIECES N along AXES` hold in `pos`, for the line atom `atom`
 /// with only the axes `keep` keeps (the `line` test along some of its
 /// axes); `false` for any other atom.

@@ -380,10 +380,12 @@ pub struct Lengthen {
     /// The cells of those pieces now.
     cells: [u64; crate::engine::position::WORDS],
     /// At rest (where a step and its reverse meet), with `least` 2 or
-    /// more: the cells one step along the axes from one of `cells`. A run
-    /// of two or more through a cell needs a neighbour there, so a move to
-    /// a cell outside this set lengthens nothing. `None`: not known.
-    near: Option<[u64; crate::engine::position::WORDS]>,
+    /// more: the cells one step along the axes from one of `cells`, and
+    /// those reached so from two or more. A run of two or more through a
+    /// cell needs a neighbour there other than the moving piece, so a move
+    /// to a cell outside the first set, or in it only as a step from the
+    /// piece's own cell, lengthens nothing. `None`: not known.
+    near: Option<[[u64; crate::engine::position::WORDS]; 2]>,
 }
 
 /// The pre-filter at `pos` (between plies, its side to move about to
@@ -409,11 +411,14 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     let cells = game.geometry.cells() as u32;
     let mut placing = Vec::new();
     let Some(alternatives) = open_alternatives(game, pos, mover) else { return Watch::Anything };
+    // The guards test lines of the same pieces (a group of 4 and of 3, for
+    // each player): each set's runs found once.
+    let memo = crate::engine::cond::RunMemo::default();
     for (subject, alt) in alternatives {
         let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
         let Some(lit) = line else { return Watch::Anything };
         let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
-        if crate::engine::cond::holds_lit(game, t, pos, lit, mover, subject) {
+        if crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo) {
             return Watch::Anything;
         }
         let owner = resolve(pieces.who, mover, subject);
@@ -432,7 +437,7 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
         }
         let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
         let near = (stepped && t.frame.is_empty() && length.lo >= 2).then(|| {
-            let mut near = [0u64; crate::engine::position::WORDS];
+            let [mut once, mut twice] = [[0u64; crate::engine::position::WORDS]; 2];
             for (w, &bits) in cells.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
@@ -440,12 +445,14 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
                     bits &= bits - 1;
                     for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
                         if let Some(n) = t.unit_step(axis, forward, c) {
-                            near[n as usize / 64] |= 1 << (n % 64);
+                            let (word, bit) = (n as usize / 64, 1u64 << (n % 64));
+                            twice[word] |= once[word] & bit;
+                            once[word] |= bit;
                         }
                     }
                 }
             }
-            near
+            [once, twice]
         });
         placing.push(Lengthen { owner, kind: pieces.kind, least: length.lo, axes, cells, near });
     }
@@ -544,8 +551,14 @@ impl Lengthen {
         if self.axes.is_empty() {
             return true;
         }
-        if self.near.is_some_and(|near| near[m.to as usize / 64] >> (m.to % 64) & 1 == 0) {
-            return false;
+        if let Some([once, twice]) = &self.near {
+            let on = |set: &[u64; crate::engine::position::WORDS]| set[m.to as usize / 64] >> (m.to % 64) & 1 != 0;
+            // Its one neighbour among the cells is the piece that moves there.
+            let member = || self.cells.get(m.from as usize / 64).is_some_and(|w| w >> (m.from % 64) & 1 != 0);
+            let from_next = || m.kind != crate::engine::position::MoveKind::Drop && member() && self.axes.iter().any(|&a| t.unit_step(a, true, m.from) == Some(m.to) || t.unit_step(a, false, m.from) == Some(m.to));
+            if !on(once) || (!on(twice) && from_next()) {
+                return false;
+            }
         }
         let mut cells = self.cells;
         if m.kind != crate::engine::position::MoveKind::Drop {
