@@ -251,7 +251,12 @@ impl Variant {
             None
         };
         let mut n = 0;
-        for m in self.offered_moves(pos, &t) {
+        // A move the attack lines show illegal counts nothing: the `offer`
+        // rules need not judge it (they judge what `keep` keeps, and in
+        // check that is few moves).
+        let judged_by_lines = |m: &crate::engine::position::Move| !watch.may_fire(m, mover, &t) && m.from != king && movegen::changes_two_cells(m);
+        let keep = |m: &crate::engine::position::Move| lines.as_ref().is_none_or(|lines| !judged_by_lines(m) || lines.safe_after(m.from, m.to));
+        for m in self.offered_moves_where(pos, &t, None, keep) {
             if watch.may_fire(&m, mover, &t) {
                 n += self.plies_through(&self.apply(pos, &Action::Move(m)));
                 continue;
