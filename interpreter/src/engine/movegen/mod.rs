@@ -121,6 +121,12 @@ pub(crate) fn would_capture(pos: &Position, t: &Tables, from: Cell, kind: KindId
     if t.rays_of(kind, pos.side, from).rays.iter().any(|r| r.when != 0) {
         return None;
     }
+    // No enemy piece where a capture from `from` may land (no move lands on
+    // an own piece): none is captured.
+    let enemy = &pos.occupied[(pos.side ^ 1) as usize];
+    if t.reach_of(kind, pos.side, from).iter().zip(enemy).all(|(r, e)| r & e == 0) {
+        return Some(false);
+    }
     /// Tells whether a move lands on a piece.
     struct Captures<'a>(&'a [u8], bool);
     impl Sink for Captures<'_> {
