@@ -219,9 +219,9 @@ fn perft_with<'t>(
     }
     crate::engine::movegen::legal_moves(&v.game, &t, pos, moves);
     let mut total = 0;
-    // Two plies above the leaves of a game without rules, flow or frames:
-    // each child's moves are counted here, without a call per child.
-    let plain = depth == 2 && starts.is_empty() && v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none();
+    // Two plies above the leaves, without flow state or frames: each
+    // child's moves are counted here, without a call per child.
+    let plain = depth == 2 && starts.is_empty() && pos.flow.is_none() && pos.frame.is_none();
     if let (Some(table), true) = (watch.table(), depth >= 3) {
         prefetch_children(v, &t, pos, moves, child, table);
     }
@@ -236,12 +236,13 @@ fn perft_with<'t>(
         child.make(m, &v.game, &t);
         if plain && child.flow.is_none() && child.frame.is_none() {
             let Some(scratch) = rest.first_mut() else { return Some(0) };
-            let n = crate::engine::movegen::count_legal_kept(&v.game, &t, child, scratch, kept.as_ref());
-            if !watch.leaves(n) {
-                return None;
+            if let Some(n) = leaves_kept(v, &t, child, scratch, kept.as_ref()) {
+                if !watch.leaves(n) {
+                    return None;
+                }
+                total += n;
+                continue;
             }
-            total += n;
-            continue;
         }
         total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
     }
@@ -256,6 +257,20 @@ fn perft_with<'t>(
         table.store(key, depth, total);
     }
     Some(total)
+}
+
+/// The complete plies from `pos`, one ply above perft's leaves, counted as
+/// the node at depth 1 counts them, with the counts `kept` from its parent
+/// ([`crate::engine::movegen::count_legal_kept`]); `None` where the flow
+/// layer lists its decisions (the caller counts it as a node).
+fn leaves_kept(v: &Variant, t: &crate::engine::tables::Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&crate::engine::movegen::KeptCounts>) -> Option<u64> {
+    let starts = ply_starts(v, pos, t)?;
+    let mut n = crate::engine::movegen::count_legal_kept(&v.game, t, pos, scratch, kept);
+    for s in &starts {
+        // Counted as one legal move by the engine: counted as its complete plies instead.
+        n = n - u64::from(s.legal) + plies_through(v, &s.next);
+    }
+    Some(n)
 }
 
 /// Asks for the table buckets of `pos`'s children (each made once for its

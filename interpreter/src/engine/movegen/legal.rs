@@ -395,7 +395,9 @@ impl KeptCounts {
     /// `None` where [`count_legal`] would count otherwise.
     pub fn new(t: &Tables, parent: &Position) -> Option<KeptCounts> {
         let side = parent.side ^ 1;
-        if t.general_counting || t.rules_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
+        // With `rule` items a child is counted from them only where the
+        // rules are silent ([`count_legal_kept`] lists its moves otherwise).
+        if t.general_counting || parent.royal_count[side as usize] != 1 || parent.any_hidden() {
             return None;
         }
         Some(if t.small {
