@@ -306,10 +306,9 @@ pub fn tick(game: &Game, pos: &mut Position) {
 /// Empty without a `slide` item.
 pub fn activations(game: &Game, pos: &Position) -> Vec<(u8, i8)> {
     let Some(slide) = &game.slide else { return Vec::new() };
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(slide.axes.len() * 2 * slide.out_max as usize);
     for level in 0..slide.axes.len() {
-        let resting = pos.frame.as_ref().is_none_or(|f| f.levels.get(level).is_none_or(LevelState::at_rest));
-        if !slide.slides(level) || !resting {
+        if !can_pull(game, pos, level) {
             continue;
         }
         for rows in 1..=slide.out_max as i8 {
@@ -318,6 +317,18 @@ pub fn activations(game: &Game, pos: &Position) -> Vec<(u8, i8)> {
         }
     }
     out
+}
+
+/// Is some activation offered at `pos` ([`activations`] not empty),
+/// without listing them?
+pub fn any_activation(game: &Game, pos: &Position) -> bool {
+    game.slide.as_ref().is_some_and(|slide| slide.out_max >= 1 && (0..slide.axes.len()).any(|level| can_pull(game, pos, level)))
+}
+
+/// May `level` be pulled out at `pos`: it slides, and rests?
+fn can_pull(game: &Game, pos: &Position, level: usize) -> bool {
+    let resting = pos.frame.as_ref().is_none_or(|f| f.levels.get(level).is_none_or(LevelState::at_rest));
+    game.slide.as_ref().is_some_and(|slide| slide.slides(level)) && resting
 }
 
 // ---- text ------------------------------------------------------------------

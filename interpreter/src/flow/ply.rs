@@ -341,7 +341,7 @@ impl Variant {
         let t = self.tables_for(pos);
         match head.kind {
             ActionKind::Relocate => !super::oblige::relocations_limited(&self.game, &t, pos, head, 1).is_empty(),
-            ActionKind::Activate => !frame::activations(&self.game, pos).is_empty(),
+            ActionKind::Activate => frame::any_activation(&self.game, pos),
             ActionKind::Exile => !super::oblige::exiles(&self.game, &t, pos, head).is_empty(),
             ActionKind::Return => !super::out_of_play::returns(&self.game, pos, head.player).is_empty(),
             ActionKind::Move => self.obligation_candidates(pos, head).iter().any(|a| *a != Action::Pass),
