@@ -400,19 +400,7 @@ impl AfterLit {
             return None;
         }
         let cells = set_cells(pos, t, placer, pieces.kind);
-        let mut near = [0u64; crate::engine::position::WORDS];
-        for (w, &bits) in cells.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
-                bits &= bits - 1;
-                for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
-                    if let Some(n) = t.unit_step(axis, forward, c) {
-                        near[n as usize / 64] |= 1 << (n % 64);
-                    }
-                }
-            }
-        }
+        let [near, _] = neighbours(t, &cells, &axes);
         Some(AfterLit::Through { cells, near, least: length.lo, axes, negated: lit.negated })
     }
 
@@ -565,6 +553,28 @@ pub fn set_cells(pos: &Position, t: &Tables, owner: Color, kind: Option<crate::m
         }
     }
     set
+}
+
+/// The cells one step along `axes` (either way, the tables' unit steps)
+/// from one cell of `set`, and those reached so from two or more: a run
+/// of two or more through a cell needs a neighbour in the set there.
+pub(crate) fn neighbours(t: &Tables, set: &[u64; crate::engine::position::WORDS], axes: &[usize]) -> [[u64; crate::engine::position::WORDS]; 2] {
+    let [mut once, mut twice] = [[0u64; crate::engine::position::WORDS]; 2];
+    for (w, &bits) in set.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
+            bits &= bits - 1;
+            for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
+                if let Some(n) = t.unit_step(axis, forward, c) {
+                    let (word, bit) = (n as usize / 64, 1u64 << (n % 64));
+                    twice[word] |= once[word] & bit;
+                    once[word] |= bit;
+                }
+            }
+        }
+    }
+    [once, twice]
 }
 
 /// How many cells of `set` follow `from` one after the other along

@@ -436,24 +436,7 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
             continue;
         }
         let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
-        let near = (stepped && t.frame.is_empty() && length.lo >= 2).then(|| {
-            let [mut once, mut twice] = [[0u64; crate::engine::position::WORDS]; 2];
-            for (w, &bits) in cells.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
-                    bits &= bits - 1;
-                    for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
-                        if let Some(n) = t.unit_step(axis, forward, c) {
-                            let (word, bit) = (n as usize / 64, 1u64 << (n % 64));
-                            twice[word] |= once[word] & bit;
-                            once[word] |= bit;
-                        }
-                    }
-                }
-            }
-            [once, twice]
-        });
+        let near = (stepped && t.frame.is_empty() && length.lo >= 2).then(|| crate::engine::cond::neighbours(t, &cells, &axes));
         placing.push(Lengthen { owner, kind: pieces.kind, least: length.lo, axes, cells, near });
     }
     if placing.is_empty() {
