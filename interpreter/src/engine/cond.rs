@@ -334,14 +334,15 @@ pub(crate) struct AfterPlacing {
 }
 
 impl AfterPlacing {
-    /// `cond` (for `mover` and `subject`, as [`holds`]) judged for `placer`
-    /// putting a piece of `kind` on an empty cell of `pos`; `None` where
-    /// some test cannot be judged so (the caller then makes the placement).
-    pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, cond: &Cond, mover: Color, subject: Color, placer: Color, kind: crate::model::KindId) -> Option<AfterPlacing> {
+    /// `cond` judged for `us` putting a piece of `kind` on an empty cell of
+    /// `pos` (`us` the mover and the subject, as a placement's `only if`
+    /// is tested); `None` where some test cannot be judged so (the caller
+    /// then makes the placement).
+    pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, cond: &Cond, us: Color, kind: crate::model::KindId) -> Option<AfterPlacing> {
         let alternatives = cond
             .any_of
             .iter()
-            .map(|alt| alt.iter().map(|lit| AfterLit::new(game, t, pos, lit, |_| true, mover, subject, placer, kind)).collect())
+            .map(|alt| alt.iter().map(|lit| AfterLit::new(game, t, pos, lit, |_| true, us, us, us, kind)).collect())
             .collect::<Option<_>>()?;
         Some(AfterPlacing { alternatives })
     }

@@ -122,7 +122,7 @@ pub fn placements(game: &Game, t: &Tables, placement: &Placement, pos: &Position
                 let i = match judged.iter().position(|(k, _)| *k == m.piece) {
                     Some(i) => i,
                     None => {
-                        let each = placement.only_if.iter().map(|c| AfterPlacing::new(game, t, pos, c, us, us, us, m.piece)).collect();
+                        let each = placement.only_if.iter().map(|c| AfterPlacing::new(game, t, pos, c, us, m.piece)).collect();
                         judged.push((m.piece, each));
                         judged.len() - 1
                     }
