@@ -780,7 +780,7 @@ impl PlacedWatches {
     /// (empty in `base`), found from `base` without working out each
     /// position's watch: each test that a frame cannot change, and each
     /// `line` along the axes within a level, is judged once for every
-    /// placed cell ([`AfterLit`]), and each node only asks it about its
+    /// placed cell (`cond::AfterLit`), and each node only asks it about its
     /// cell. `node` is one of the positions (what they share: the phase,
     /// the hands, the pieces out of play). `None` where a test cannot be
     /// judged so, or where some position's watch would not be a
