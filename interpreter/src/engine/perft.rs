@@ -207,11 +207,7 @@ fn perft_with<'t>(
         _ => None,
     };
     if depth == 1 {
-        let mut n = crate::engine::movegen::count_legal(&v.game, &t, pos, moves);
-        for s in &starts {
-            // Counted as one legal move by the engine: counted as its complete plies instead.
-            n = n - u64::from(s.legal) + plies_through(v, &s.next);
-        }
+        let n = with_ply_starts(v, crate::engine::movegen::count_legal(&v.game, &t, pos, moves), &starts);
         if let (Some(key), Some(table)) = (hashed, watch.table()) {
             table.store(key, 1, n);
         }
@@ -265,12 +261,14 @@ fn perft_with<'t>(
 /// layer lists its decisions (the caller counts it as a node).
 fn leaves_kept(v: &Variant, t: &crate::engine::tables::Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&crate::engine::movegen::KeptCounts>) -> Option<u64> {
     let starts = ply_starts(v, pos, t)?;
-    let mut n = crate::engine::movegen::count_legal_kept(&v.game, t, pos, scratch, kept);
-    for s in &starts {
-        // Counted as one legal move by the engine: counted as its complete plies instead.
-        n = n - u64::from(s.legal) + plies_through(v, &s.next);
-    }
-    Some(n)
+    Some(with_ply_starts(v, crate::engine::movegen::count_legal_kept(&v.game, t, pos, scratch, kept), &starts))
+}
+
+/// `n`, the legal moves the engine counts one ply above the leaves, with
+/// each move of `starts` counted as its complete plies instead of as one
+/// legal move.
+fn with_ply_starts(v: &Variant, n: u64, starts: &[crate::flow::ply::PlyStart]) -> u64 {
+    starts.iter().fold(n, |n, s| n - u64::from(s.legal) + plies_through(v, &s.next))
 }
 
 /// Asks for the table buckets of `pos`'s children (each made once for its

@@ -251,11 +251,14 @@ impl Variant {
             None
         };
         let mut n = 0;
-        // A move the attack lines show illegal counts nothing: the `offer`
-        // rules need not judge it (they judge what `keep` keeps, and in
-        // check that is few moves).
-        let judged_by_lines = |m: &crate::engine::position::Move| !watch.may_fire(m, mover, &t) && m.from != king && movegen::changes_two_cells(m);
-        let keep = |m: &crate::engine::position::Move| lines.as_ref().is_none_or(|lines| !judged_by_lines(m) || lines.safe_after(m.from, m.to));
+        // A move the attack lines show illegal, after which no rule can
+        // oblige, counts nothing: the `offer` rules need not judge it (they
+        // judge what `keep` keeps; in check that is few moves). The watch
+        // is asked only of the moves the lines show illegal, so that a move
+        // kept is not asked twice.
+        let keep = |m: &crate::engine::position::Move| {
+            lines.as_ref().is_none_or(|lines| m.from == king || !movegen::changes_two_cells(m) || lines.safe_after(m.from, m.to) || watch.may_fire(m, mover, &t))
+        };
         for m in self.offered_moves_where(pos, &t, None, keep) {
             if watch.may_fire(&m, mover, &t) {
                 n += self.plies_through(&self.apply(pos, &Action::Move(m)));

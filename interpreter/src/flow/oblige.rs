@@ -721,7 +721,7 @@ pub struct PlacedWatches {
     /// The distinct lists of runs a position's watch holds: each an index
     /// into `bases` with whether the piece is one of the run's cells, a
     /// run implied by another of the list left out (the same cells, a
-    /// longer least length), in order.
+    /// longer least length), in order of cells.
     groups: Vec<Vec<(usize, bool)>>,
     /// Per position: the placed piece's cell and its list in `groups`.
     nodes: Vec<(Cell, usize)>,
@@ -760,14 +760,11 @@ impl PlacedWatches {
 
     /// Adds a position with its piece on `placed` and its runs `own`.
     fn push_node(&mut self, placed: Cell, mut own: Vec<(usize, bool)>) {
-        // A run of the same cells with a shorter least length implies it.
+        // A run of the same cells with a shorter least length implies it:
+        // in order of cells, then the shortest first, only it is kept.
         let bases = &self.bases;
-        let implied = |&(at, holds): &(usize, bool), by: &(usize, bool)| by.1 == holds && bases[by.0].cells == bases[at].cells && (bases[by.0].least, by.0) < (bases[at].least, at);
-        let keep: Vec<bool> = own.iter().map(|r| !own.iter().any(|by| implied(r, by))).collect();
-        let mut k = keep.iter();
-        own.retain(|_| *k.next().unwrap_or(&true));
-        own.sort_unstable();
-        own.dedup();
+        own.sort_unstable_by_key(|&(at, joins)| (bases[at].cells, joins, bases[at].least, at));
+        own.dedup_by(|b, a| a.1 == b.1 && bases[a.0].cells == bases[b.0].cells);
         let group = self.groups.iter().position(|g| *g == own).unwrap_or_else(|| {
             self.groups.push(own);
             self.groups.len() - 1
@@ -844,7 +841,7 @@ impl PlacedWatches {
     }
 
     /// Which runs without the placed piece form in the frame whose tables
-    /// are `t`, for [`Self::may_fire`] (one entry per base run).
+    /// are `t`, for [`Self::judge`] (one entry per base run).
     pub fn formed(&self, t: &Tables, out: &mut Vec<bool>) {
         let up = t.unit_steps_along(self.axis, true);
         out.clear();
@@ -870,11 +867,6 @@ impl PlacedWatches {
         Fires { split: self, groups, through, up: t.unit_steps_along(self.axis, true), down: t.unit_steps_along(self.axis, false) }
     }
 
-    /// [`FrameWatch::may_fire`] of position `node`'s watch in the frame
-    /// whose tables are `t`, `formed` being [`Self::formed`] there.
-    pub fn may_fire(&self, node: usize, t: &Tables, formed: &[bool]) -> bool {
-        self.judge(t, formed).may_fire(node)
-    }
 }
 
 /// [`PlacedWatches`] judged in one frame ([`PlacedWatches::judge`]).
