@@ -725,14 +725,31 @@ pub struct PlacedWatches {
     groups: Vec<Vec<(usize, bool)>>,
     /// Per position: the placed piece's cell and its list in `groups`.
     nodes: Vec<(Cell, usize)>,
+    /// Per list in `groups`: the placed cells of the positions that hold it.
+    group_cells: Vec<[u64; WORDS]>,
+    /// Every placed cell, and whether each is one position's alone (the
+    /// count by cells, [`Fires::firing`], needs them apart).
+    cells: [u64; WORDS],
+    distinct: bool,
 }
 
 impl PlacedWatches {
+    /// No position yet, runs along `axis`, room for `nodes` positions.
+    fn empty(axis: usize, nodes: usize) -> PlacedWatches {
+        PlacedWatches { axis, bases: Vec::new(), groups: Vec::new(), nodes: Vec::with_capacity(nodes), group_cells: Vec::new(), cells: [0; WORDS], distinct: true }
+    }
+
+    /// Every position's placed cell, as a bitset; `None` where two
+    /// positions have the same one.
+    pub fn cells(&self) -> Option<&[u64; WORDS]> {
+        self.distinct.then_some(&self.cells)
+    }
+
     /// The split of `watches`, each the watch of a position with its piece
     /// on the paired cell; `None` unless every one is a
     /// [`FrameWatch::Stacking`] along the same axis.
     pub fn new<'w>(watches: impl IntoIterator<Item = (&'w FrameWatch, Cell)>) -> Option<PlacedWatches> {
-        let mut split = PlacedWatches { axis: usize::MAX, bases: Vec::new(), groups: Vec::new(), nodes: Vec::new() };
+        let mut split = PlacedWatches::empty(usize::MAX, 0);
         for (watch, placed) in watches {
             let FrameWatch::Stacking { axis, runs } = watch else { return None };
             if split.axis != usize::MAX && split.axis != *axis {
@@ -767,9 +784,19 @@ impl PlacedWatches {
         own.dedup_by(|b, a| a.1 == b.1 && bases[a.0].cells == bases[b.0].cells);
         let group = self.groups.iter().position(|g| *g == own).unwrap_or_else(|| {
             self.groups.push(own);
+            self.group_cells.push([0; WORDS]);
             self.groups.len() - 1
         });
         self.nodes.push((placed, group));
+        let (word, bit) = (placed as usize / 64, 1u64 << (placed % 64));
+        match (self.cells.get_mut(word), self.group_cells.get_mut(group)) {
+            (Some(all), Some(cells)) => {
+                self.distinct &= *all & bit == 0;
+                *all |= bit;
+                cells[word] |= bit;
+            }
+            _ => self.distinct = false,
+        }
     }
 
     /// [`Self::new`] of the frame watches ([`watch_frames`]) of positions
@@ -796,7 +823,7 @@ impl PlacedWatches {
         // lines up the stacking axis, each with the test along the other
         // axes and its run (cells without the piece, whether the piece joins).
         type Lines = Vec<(AfterLit, usize, bool)>;
-        let mut split = PlacedWatches { axis: stack, bases: Vec::new(), groups: Vec::new(), nodes: Vec::with_capacity(placed.len()) };
+        let mut split = PlacedWatches::empty(stack, placed.len());
         let mut judged: Vec<(Vec<AfterLit>, Lines)> = Vec::new();
         for (subject, alt) in open_alternatives(game, node, mover)? {
             let mut blind = Vec::new();
@@ -890,5 +917,55 @@ impl Fires<'_> {
         let Some(Some((from, to))) = self.groups.get(group) else { return true };
         let runs = self.through.get(*from as usize..*to as usize).unwrap_or_default();
         runs.iter().any(|run| run.next_to(self.up, self.down, placed) && run.forms_through(self.up, self.down, placed))
+    }
+
+    /// The placed cells of the positions where a rule may fire (each
+    /// position's [`Self::may_fire`], found group by group: a group whose
+    /// runs form without the piece gives all its cells; otherwise only
+    /// the cells next to a run the piece joins are tried, since a run
+    /// cannot form through a cell without a neighbour in it).
+    pub fn firing(&self) -> [u64; WORDS] {
+        let mut out = [0u64; WORDS];
+        for (group, cells) in self.groups.iter().zip(&self.split.group_cells) {
+            let Some((from, to)) = *group else {
+                out.iter_mut().zip(cells).for_each(|(o, c)| *o |= c);
+                continue;
+            };
+            let has = |c: Cell| c != crate::engine::position::NO_CELL && cells.get(c as usize / 64).is_some_and(|w| w >> (c % 64) & 1 != 0);
+            for run in self.through.get(from as usize..to as usize).unwrap_or_default() {
+                let mut test = |c: Cell| {
+                    if has(c) && run.forms_through(self.up, self.down, c) {
+                        out[c as usize / 64] |= 1 << (c % 64);
+                    }
+                };
+                if run.least <= 1 {
+                    each_cell(cells, &mut test);
+                    continue;
+                }
+                // The stacking axis's unit steps are each other's reverse
+                // (a step up skips the levels with no cell where it lands,
+                // and the step down from there skips the same ones), so the
+                // cells next to the run are its cells' steps up and down.
+                each_cell(&run.cells, |x| {
+                    for steps in [self.up, self.down] {
+                        if let Some(&c) = steps.get(x as usize) {
+                            test(c);
+                        }
+                    }
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Calls `f` on every cell of the bitset `cells`.
+fn each_cell(cells: &[u64; WORDS], mut f: impl FnMut(Cell)) {
+    for (w, &bits) in cells.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            f((w * 64 + bits.trailing_zeros() as usize) as Cell);
+            bits &= bits - 1;
+        }
     }
 }

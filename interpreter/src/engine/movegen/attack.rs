@@ -152,6 +152,15 @@ impl Shield {
             Shield::Blockers(cells) => cells[placed as usize / 64] >> (placed % 64) & 1 != 0,
         }
     }
+
+    /// How many of `cells` (empty now) keep the cell unattacked with the
+    /// piece on them ([`Self::keeps`] counted over a bitset).
+    pub fn kept_among(&self, cells: &[u64; WORDS]) -> u64 {
+        match self {
+            Shield::Unattacked => cells.iter().map(|w| u64::from(w.count_ones())).sum(),
+            Shield::Blockers(keep) => cells.iter().zip(keep).map(|(w, k)| u64::from((w & k).count_ones())).sum(),
+        }
+    }
 }
 
 /// The attacks of one side on a cell, as a move of the other side that
@@ -649,7 +658,8 @@ mod tests {
     /// On random positions of `examples/sliding-levels.rules` in random
     /// frames, a cell's shield ([`AttackLines::shield`]) answers the attack
     /// test after a piece of the other side is put on any empty cell: the
-    /// same answer as the forward walk on the board with that piece.
+    /// same answer as the forward walk on the board with that piece, one
+    /// cell at a time and counted over them all ([`Shield::kept_among`]).
     #[test]
     fn a_shield_answers_the_attack_test_for_every_placed_piece() {
         let (mut compared, mut attacked_then_blocked) = (0, 0);
@@ -665,14 +675,19 @@ mod tests {
                 let shield = attack_lines(t, pos, cell, by).expect("no hops in the example").shield();
                 let before = attacked_forward(t, pos, cell, by);
                 assert_eq!(shield == Shield::Unattacked, !before, "{}", v.fen(pos));
+                let (mut unattacked_after, mut places) = (0, [0u64; WORDS]);
                 for &placed in empty.iter().filter(|&&c| c != cell) {
+                    places[placed as usize / 64] |= 1 << (placed % 64);
                     let mut with = pos.clone();
                     with.put(placed, code(0, by ^ 1), t);
                     let after = attacked_forward(t, &with, cell, by);
                     assert_eq!(shield.keeps(placed), !after, "{} {} placed on {}", v.fen(pos), v.game.geometry.name(cell), v.game.geometry.name(placed));
                     attacked_then_blocked += usize::from(before && !after);
+                    unattacked_after += u64::from(!after);
                     compared += 1;
                 }
+                // Counted over all the empty cells at once, the same.
+                assert_eq!(shield.kept_among(&places), unattacked_after, "{}", v.fen(pos));
             }
         });
         assert!(compared > 10_000 && attacked_then_blocked > 100, "{compared} comparisons, {attacked_then_blocked} blocked");

@@ -22,7 +22,7 @@ use super::owes_activation;
 use crate::engine::cond::RunMemo;
 use crate::engine::frame;
 use crate::engine::movegen::{attack_lines, Shield};
-use crate::engine::position::{color_of, kind_of, Position};
+use crate::engine::position::{color_of, kind_of, Position, WORDS};
 use crate::engine::variant::Variant;
 use crate::model::geometry::Cell;
 
@@ -76,6 +76,8 @@ impl Variant {
                 PlacedWatches::new(each.iter().zip(placed.iter().copied()))?
             }
         };
+        // Each node's cell is its own (the count goes by cells).
+        let cells = *watches.cells()?;
         let actions = self.candidates(first);
         let runs: Vec<RunMemo> = nodes.iter().map(|_| RunMemo::default()).collect();
         let king = base.royal[mover as usize];
@@ -99,14 +101,17 @@ impl Variant {
                     let t_end = if keeps { t_now.clone() } else { self.tables_for(&base) };
                     let shield = if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { attack_lines(&t_end, &base, king, by).map(|l| l.shield()) };
                     if let Some(shield) = shield {
-                        let fires = watches.judge(&t_now, &formed);
-                        for (i, (pos, &cell)) in nodes.iter().zip(placed).enumerate() {
-                            if fires.may_fire(i) {
-                                self.apply_keeping_runs(pos, &t, a, &mut next, &runs[i]);
-                                n += self.plies_through(&next);
-                            } else {
-                                n += u64::from(shield.keeps(cell));
-                            }
+                        // By cells: the nodes no rule fires at counted
+                        // together, the others followed one by one.
+                        let firing = watches.judge(&t_now, &formed).firing();
+                        let calm: [u64; WORDS] = std::array::from_fn(|w| cells[w] & !firing[w]);
+                        n += shield.kept_among(&calm);
+                        if firing.iter().all(|&w| w == 0) {
+                            continue;
+                        }
+                        for (i, pos) in nodes.iter().enumerate().filter(|&(i, _)| firing[placed[i] as usize / 64] >> (placed[i] % 64) & 1 != 0) {
+                            self.apply_keeping_runs(pos, &t, a, &mut next, &runs[i]);
+                            n += self.plies_through(&next);
                         }
                         continue;
                     }
@@ -197,7 +202,7 @@ mod tests {
     /// The frame watches of a relocation's targets split from the board
     /// without the piece ([`PlacedWatches::around`]) answer as each
     /// target's own watch ([`watch_frames`]) in every frame an activation
-    /// offered there makes.
+    /// offered there makes, node by node and by cells.
     /// Returns how many activation frames were compared.
     fn watches_agree(v: &Variant, nodes: &[Position], placed: &[crate::model::geometry::Cell]) -> usize {
         let (Some(first), Some(&cell)) = (nodes.first(), placed.first()) else { return 0 };
@@ -219,8 +224,12 @@ mod tests {
             around.formed(&t, &mut formed.0);
             own.formed(&t, &mut formed.1);
             let (around_fires, own_fires) = (around.judge(&t, &formed.0), own.judge(&t, &formed.1));
+            // By cells too ([`Fires::firing`]), as the count asks.
+            let firing = around_fires.firing();
             for i in 0..nodes.len() {
                 assert_eq!(around_fires.may_fire(i), own_fires.may_fire(i), "{} with a piece on {}", v.fen(&base), placed[i]);
+                let by_cell = firing[placed[i] as usize / 64] >> (placed[i] % 64) & 1 != 0;
+                assert_eq!(by_cell, own_fires.may_fire(i), "{} with a piece on {} (by cells)", v.fen(&base), placed[i]);
             }
             frames += 1;
         }
