@@ -215,6 +215,29 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     }
 }
 
+/// The levels whose offsets differ between two frames' offsets (empty:
+/// every level at rest), as a mask: bit `l` for level `l` (levels past 63
+/// are counted as the last bit, so a board with more never looks unchanged).
+pub fn changed_levels(a: &[i8], b: &[i8]) -> u64 {
+    let at = |o: &[i8], l: usize| o.get(l).copied().unwrap_or(0);
+    (0..a.len().max(b.len())).filter(|&l| at(a, l) != at(b, l)).fold(0, |m, l| m | 1 << l.min(63))
+}
+
+/// Does every path of steps from a cell on level `from` to a cell on level
+/// `to` stay the same between two frames whose offsets differ in the
+/// levels of `changed` ([`changed_levels`])? So it does when no level from
+/// `from` to `to` (both included) changed: a step within a level ignores
+/// the frame, and a step across levels reads the offsets of its origin's
+/// level and of the levels it passes or lands on only ([`step`]). Along a
+/// path the level moves one way, so until it reaches `to` no step reads a
+/// level outside the two. (The attack lines on a royal piece, the
+/// activations' frames differ from the node's by one level.)
+pub fn unchanged_between(changed: u64, from: usize, to: usize) -> bool {
+    let (lo, hi) = (from.min(to).min(63), from.max(to).min(63));
+    let span = if hi - lo >= 63 { !0 } else { ((1u64 << (hi - lo + 1)) - 1) << lo };
+    changed & span == 0
+}
+
 /// The label of level `level` on the stacking axis of the `slide` item
 /// (`?` in a game without one), as notation and position texts write it.
 pub fn level_label(game: &Game, level: u8) -> String {

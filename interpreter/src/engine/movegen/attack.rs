@@ -153,6 +153,15 @@ impl Shield {
         }
     }
 
+    /// The shield against two sets of attacks together (the piece must
+    /// block both).
+    pub fn and(self, other: Shield) -> Shield {
+        match (self, other) {
+            (Shield::Unattacked, s) | (s, Shield::Unattacked) => s,
+            (Shield::Blockers(a), Shield::Blockers(b)) => Shield::Blockers(std::array::from_fn(|w| a[w] & b[w])),
+        }
+    }
+
     /// How many of `cells` (empty now) keep the cell unattacked with the
     /// piece on them ([`Self::keeps`] counted over a bitset).
     pub fn kept_among(&self, cells: &[u64; WORDS]) -> u64 {
@@ -184,11 +193,18 @@ impl AttackLines {
     /// blocked by a piece before the cell, a leap to independent cells by
     /// none, and a piece put on the board frees no pinned piece.
     pub fn shield(&self) -> Shield {
-        if self.checks.is_empty() {
+        self.shield_from(|_| true)
+    }
+
+    /// [`Self::shield`] against the attacks of the attackers on the cells
+    /// `from` keeps only.
+    pub fn shield_from(&self, from: impl Fn(Cell) -> bool) -> Shield {
+        let mut checks = self.checks.iter().filter(|(attacker, _)| from(*attacker)).peekable();
+        if checks.peek().is_none() {
             return Shield::Unattacked;
         }
         let mut cells = [!0u64; WORDS];
-        for (_, path) in &self.checks {
+        for (_, path) in checks {
             let mut on = [0u64; WORDS];
             for &c in path {
                 on[c as usize / 64] |= 1 << (c % 64);
@@ -224,8 +240,13 @@ pub fn changes_two_cells(m: &Move) -> bool {
 /// ray with two pieces or more before `cell` stays blocked. `None` where
 /// a hop of `by` could land on `cell` (a move can make or take its screen).
 pub fn attack_lines(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<AttackLines> {
+    attack_lines_from(t, pos, cell, by, |_| true)
+}
+
+/// [`attack_lines`] of the attackers on the cells `from` keeps only.
+pub fn attack_lines_from(t: &Tables, pos: &Position, cell: Cell, by: Color, from: impl Fn(Cell) -> bool) -> Option<AttackLines> {
     let mut lines = AttackLines::default();
-    for from in pos.cells_of(by, t.nwords) {
+    for from in pos.cells_of(by, t.nwords).filter(|&c| from(c)) {
         let kind = kind_of(pos.board[from as usize]);
         if !t.may_capture_on(kind, by, from, cell) {
             continue;
@@ -720,5 +741,60 @@ mod tests {
             }
         });
         assert!(compared > 5_000 && unsafe_after > 100, "{compared} moves compared, {unsafe_after} leave the king attacked");
+    }
+
+    /// On random positions of `examples/sliding-levels.rules` in random
+    /// frames, each activation offered there: a cell's shield in the
+    /// activation's frame is the same when only the attackers whose levels
+    /// bracket a moved level ([`frame::unchanged_between`]) are looked at
+    /// there, and the others' attacks are taken from the frame before (as
+    /// the count of a relocation's activations does).
+    #[test]
+    fn attacks_between_unmoved_levels_survive_an_activation() {
+        let (mut compared, mut reused, mut attacked) = (0, 0, 0);
+        random_frames(0x0BAD_5EED_1234_5678, 20, 2, |v, pos, t, next| {
+            let geo = &v.game.geometry;
+            let Some(stack) = v.game.slide.as_ref().map(|s| s.stack_axis) else { panic!("the example slides") };
+            let cells: Vec<Cell> = geo.board_cells().collect();
+            for (level, rows) in frame::activations(&v.game, pos) {
+                let mut moved = pos.clone();
+                frame::activate(&v.game, &mut moved, level, rows);
+                let t_now = v.tables_for(&moved);
+                let changed = frame::changed_levels(&t.frame, &t_now.frame);
+                assert_eq!(changed, 1 << level, "only level {level} moved");
+                let cell = cells[next(cells.len())];
+                let by = next(2) as Color;
+                if pos.board[cell as usize] != 0 && color_of(pos.board[cell as usize]) == by {
+                    continue;
+                }
+                let at = geo.coord(cell, stack);
+                let same = |a: Cell| frame::unchanged_between(changed, geo.coord(a, stack), at);
+                let whole = attack_lines(&t_now, &moved, cell, by).expect("no hops").shield();
+                let before = attack_lines(t, pos, cell, by).expect("no hops");
+                let split = attack_lines_from(&t_now, &moved, cell, by, |a| !same(a)).expect("no hops").shield().and(before.shield_from(same));
+                assert_eq!(split, whole, "{} {} by {by}, level {level} by {rows}", v.fen(&moved), geo.name(cell));
+                compared += 1;
+                reused += usize::from(pos.cells_of(by, t.nwords).any(same));
+                attacked += usize::from(whole != Shield::Unattacked);
+            }
+        });
+        assert!(compared > 1_000 && reused > 500 && attacked > 100, "{compared} compared, {reused} reusing, {attacked} attacked");
+    }
+
+    /// The levels a path from one level to another reads: both ends and
+    /// those between, by hand.
+    #[test]
+    fn a_path_reads_the_levels_from_its_origin_to_its_end() {
+        let changed = frame::changed_levels(&[0, 0, 3, 0], &[0, 0, 0, 0, 0]);
+        assert_eq!(changed, 0b100);
+        assert_eq!(frame::changed_levels(&[], &[0, -2, 0, 1]), 0b1010);
+        assert!(frame::unchanged_between(changed, 0, 1));
+        assert!(frame::unchanged_between(changed, 3, 3));
+        assert!(frame::unchanged_between(changed, 4, 3));
+        assert!(!frame::unchanged_between(changed, 2, 2));
+        assert!(!frame::unchanged_between(changed, 0, 3));
+        assert!(!frame::unchanged_between(changed, 4, 1));
+        assert!(!frame::unchanged_between(!0, 0, 0));
+        assert!(frame::unchanged_between(0, 0, 200));
     }
 }

@@ -21,7 +21,7 @@ use super::super::Action;
 use super::owes_activation;
 use crate::engine::cond::RunMemo;
 use crate::engine::frame;
-use crate::engine::movegen::{attack_lines, Shield};
+use crate::engine::movegen::{attack_lines, attack_lines_from, Shield};
 use crate::engine::position::{color_of, kind_of, Position, WORDS};
 use crate::engine::variant::Variant;
 use crate::model::geometry::Cell;
@@ -81,6 +81,11 @@ impl Variant {
         let actions = self.candidates(first);
         let runs: Vec<RunMemo> = nodes.iter().map(|_| RunMemo::default()).collect();
         let king = base.royal[mover as usize];
+        // The attacks on the royal piece in the node's frame, on the board
+        // without the piece: an activation's frame changes only those whose
+        // paths cross the levels it moves ([`frame::unchanged_between`]).
+        let stack = game.slide.as_ref().map(|s| s.stack_axis);
+        let node_lines = if base.royal_count[mover as usize] == 0 { None } else { attack_lines(&t, &base, king, by) };
         let mut next = first.clone();
         let mut formed = Vec::new();
         let mut n = 0;
@@ -99,7 +104,18 @@ impl Variant {
                     let keeps = frame::tick_keeps_offsets(&base);
                     frame::tick(game, &mut base);
                     let t_end = if keeps { t_now.clone() } else { self.tables_for(&base) };
-                    let shield = if base.royal_count[mover as usize] == 0 { Some(Shield::Unattacked) } else { attack_lines(&t_end, &base, king, by).map(|l| l.shield()) };
+                    let shield = if base.royal_count[mover as usize] == 0 {
+                        Some(Shield::Unattacked)
+                    } else if let (Some(lines), Some(stack)) = (&node_lines, stack) {
+                        // Only the attackers whose paths to the royal piece
+                        // cross a level the frame moved are looked at again.
+                        let changed = frame::changed_levels(&t.frame, &t_end.frame);
+                        let at = game.geometry.coord(king, stack);
+                        let same = |a: Cell| frame::unchanged_between(changed, game.geometry.coord(a, stack), at);
+                        attack_lines_from(&t_end, &base, king, by, |a| !same(a)).map(|l| l.shield().and(lines.shield_from(same)))
+                    } else {
+                        attack_lines(&t_end, &base, king, by).map(|l| l.shield())
+                    };
                     if let Some(shield) = shield {
                         // By cells: the nodes no rule fires at counted
                         // together, the others followed one by one.
