@@ -377,9 +377,7 @@ impl AfterLit {
     /// only the axes `keep` keeps) judged for `placer` putting a piece of
     /// `kind` on an empty cell of `pos`; `None` where it cannot be judged
     /// so: another test, a `count` of the placed pieces, a `line` with an
-    /// upper bound, or one along an axis whose steps and their reverses may
-    /// not meet (the stacking axis of a frame out of rest) or with tables
-    /// not of `pos`'s frame.
+    /// upper bound, or tables not of `pos`'s frame.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, lit: &crate::model::cond::Lit, keep: impl Fn(usize) -> bool, mover: Color, subject: Color, placer: Color, kind: crate::model::KindId) -> Option<AfterLit> {
         let cx = Cx { game, t, pos, mover, subject, memo: None };
@@ -393,11 +391,10 @@ impl AfterLit {
         if !touched || holds_now {
             return Some(AfterLit::Known(holds_now != lit.negated));
         }
-        // Within a level, and at rest along every axis, a step and its
-        // reverse meet: a run through a cell is the steps from it both ways.
-        let stack = game.slide.as_ref().map(|s| s.stack_axis);
-        let meet = |axis: usize| t.frame.is_empty() || stack.is_some_and(|s| s != axis);
-        if !frame::tables_match(t, pos) || length.hi < game.geometry.cells() as u32 || !axes.iter().all(|&a| meet(a)) {
+        // In any frame a unit step along one axis and its reverse meet
+        // (interpreter/tests/frames.rs): a run through a cell is the steps
+        // from it both ways.
+        if !frame::tables_match(t, pos) || length.hi < game.geometry.cells() as u32 {
             return None;
         }
         let cells = set_cells(pos, t, placer, pieces.kind);

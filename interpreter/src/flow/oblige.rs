@@ -379,8 +379,10 @@ pub struct Lengthen {
     axes: Vec<usize>,
     /// The cells of those pieces now.
     cells: [u64; crate::engine::position::WORDS],
-    /// At rest (where a step and its reverse meet), with `least` 2 or
-    /// more: the cells one step along the axes from one of `cells`, and
+    /// With `least` 2 or more (and the node's own tables, in whose frame a
+    /// unit step and its reverse meet, along every axis: see
+    /// `interpreter/tests/frames.rs`): the cells one step along the axes
+    /// from one of `cells`, and
     /// those reached so from two or more. A run of two or more through a
     /// cell needs a neighbour there other than the moving piece, so a move
     /// to a cell outside the first set, or in it only as a step from the
@@ -436,7 +438,7 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
             continue;
         }
         let cells = crate::engine::cond::set_cells(pos, t, owner, pieces.kind);
-        let near = (stepped && t.frame.is_empty() && length.lo >= 2).then(|| crate::engine::cond::neighbours(t, &cells, &axes));
+        let near = (stepped && length.lo >= 2).then(|| crate::engine::cond::neighbours(t, &cells, &axes));
         placing.push(Lengthen { owner, kind: pieces.kind, least: length.lo, axes, cells, near });
     }
     if placing.is_empty() {
