@@ -995,6 +995,14 @@ impl Cx<'_> {
     /// the position's frame (a step along the stacking axis lands on the
     /// next level present there), has a length in `length`.
     fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
+        // With no upper bound, on axes whose steps each add one number to
+        // the cell: shifts of the set's bitset ([`Tables::long_run`]).
+        if length.hi >= self.game.geometry.cells() as u32 && frame::tables_match(self.t, self.pos) {
+            let set = self.member_set(pieces.kind, self.player(pieces.who));
+            if let Some(found) = axes.iter().try_fold(false, |found, &axis| Some(found || self.t.long_run(&set, axis, length.lo)?)) {
+                return found;
+            }
+        }
         let Some(memo) = self.memo else { return self.any_run(pieces, axes, |n| length.contains(n)) };
         let owner = self.player(pieces.who);
         axes.iter().any(|&axis| {

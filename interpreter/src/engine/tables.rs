@@ -331,6 +331,11 @@ pub struct Tables {
     /// runs of pieces with it instead of working each step out across the
     /// levels.
     unit_steps: Vec<Cell>,
+    /// Per axis, where every unit step forward along it adds one number to
+    /// the cell ([`Tables::long_run`]): that number and the cells whose
+    /// step forward is on the board. `None` for an axis of another shape
+    /// (one that wraps, the stacking axis of a frame out of rest).
+    grid_steps: Vec<Option<(u32, [u64; crate::engine::position::WORDS])>>,
     /// A frame's rays, built piece by piece as they are asked for
     /// ([`lazy`]); `None` on the resting board, whose rays are all in
     /// [`Tables::rays`]. Read through [`Tables::rays_of`],
@@ -697,6 +702,13 @@ impl Tables {
             std::sync::Arc::new((0..256 * ncells).map(|_| next()).collect())
         });
 
+        let unit_steps: Vec<Cell> = (0..geo.dims() * 2)
+            .flat_map(|k| {
+                let mut v = vec![0i32; geo.dims()];
+                v[k / 2] = if k % 2 == 0 { 1 } else { -1 };
+                (0..ncells).map(move |c| step(c as Cell, &v).unwrap_or(NO_CELL)).collect::<Vec<_>>()
+            })
+            .collect();
         Tables {
             ncells,
             nwords,
@@ -747,14 +759,34 @@ impl Tables {
             zobrist,
             lazy,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
-            unit_steps: (0..geo.dims() * 2)
-                .flat_map(|k| {
-                    let mut v = vec![0i32; geo.dims()];
-                    v[k / 2] = if k % 2 == 0 { 1 } else { -1 };
-                    (0..ncells).map(move |c| step(c as Cell, &v).unwrap_or(NO_CELL)).collect::<Vec<_>>()
-                })
-                .collect(),
+            grid_steps: (0..geo.dims()).map(|a| grid_step(&unit_steps[2 * a * ncells..(2 * a + 1) * ncells])).collect(),
+            unit_steps,
         }
+    }
+
+    /// Do `least` or more of the cells of `set` follow one another along
+    /// `axis` (unit steps forward in these tables' frame)? Worked out on
+    /// the bitset, `least` shifts of it, where each step along the axis
+    /// adds the same number to a cell; `None` on an axis where it does not.
+    pub fn long_run(&self, set: &[u64; crate::engine::position::WORDS], axis: usize, least: u32) -> Option<bool> {
+        use crate::engine::position::WORDS;
+        let (stride, steps) = self.grid_steps.get(axis)?.as_ref()?;
+        let (words, bits) = ((*stride / 64) as usize, stride % 64);
+        // `run`: the cells that begin `k` of the set's cells in a row.
+        let mut run = *set;
+        for _ in 1..least {
+            if run.iter().all(|&w| w == 0) {
+                return Some(false);
+            }
+            // The cells whose step forward begins `k` in a row.
+            let ahead: [u64; WORDS] = std::array::from_fn(|i| {
+                let at = |j: usize| run.get(j).copied().unwrap_or(0);
+                let (lo, hi) = (at(i + words), at(i + words + 1));
+                if bits == 0 { lo } else { lo >> bits | hi << (64 - bits) }
+            });
+            run = std::array::from_fn(|i| set[i] & steps[i] & ahead[i]);
+        }
+        Some(run.iter().any(|&w| w != 0))
     }
 
     /// Every cell's unit step along `axis` (forward or back), indexed by
@@ -947,6 +979,26 @@ impl BitShape<'_> {
 /// Per cell, the cells on the board within the explosion's reach (king
 /// steps: every coordinate differs by at most `around`), in cell order, the
 /// cell itself left out; empty tables without an `explosion` item.
+/// The number a unit step forward adds to every cell whose step is on the
+/// board (`forward`: the step of each cell, [`NO_CELL`] off the board),
+/// with those cells as a bitset; `None` where the steps add different
+/// numbers, or none (no step on the board).
+fn grid_step(forward: &[Cell]) -> Option<(u32, [u64; crate::engine::position::WORDS])> {
+    let mut steps = [0u64; crate::engine::position::WORDS];
+    let mut stride = None;
+    for (c, &to) in forward.iter().enumerate() {
+        if to == NO_CELL {
+            continue;
+        }
+        let d = (to as usize).checked_sub(c).filter(|&d| d > 0)? as u32;
+        if *stride.get_or_insert(d) != d {
+            return None;
+        }
+        *steps.get_mut(c / 64)? |= 1 << (c % 64);
+    }
+    Some((stride?, steps))
+}
+
 fn blast_reach(game: &Game) -> (Vec<(u32, u32)>, Vec<Cell>) {
     let Some(x) = &game.explosion else { return (Vec::new(), Vec::new()) };
     let geo = &game.geometry;
@@ -987,6 +1039,56 @@ mod tests {
             }
         }
         files
+    }
+
+    /// [`Tables::long_run`] answers as walking the unit steps from each cell
+    /// of the set does (`cond::steps_in_set`), on random sets of cells of
+    /// boards of 64 cells (chess), 125 (Raumschach, a cube), 448 (4D-Schach,
+    /// seven levels) and the example tower in a frame with a level pulled
+    /// out (its stacking axis then has no single step number: `None`).
+    #[test]
+    fn long_runs_on_the_bitset_are_the_walked_ones() {
+        use crate::engine::position::WORDS;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let (mut compared, mut found, mut unshaped) = (0, 0, 0);
+        let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (file, offsets) in [("rules/chess.rules", vec![]), ("rules/raumschach.rules", vec![]), ("rules/4d-schach.rules", vec![]), ("examples/sliding-levels.rules", vec![0, 2, 0])] {
+            let Ok((game, _)) = crate::model::load::load(&root.join(file)) else { panic!("{file} loads") };
+            let game = std::sync::Arc::new(game);
+            let base = Tables::new(&game);
+            let t = if offsets.is_empty() { base } else { Tables::for_frame(&game, &offsets, &base) };
+            let cells: Vec<Cell> = game.geometry.board_cells().collect();
+            for round in 0..400 {
+                // Sparse to dense sets: one cell in 2 to one in 9.
+                let mut set = [0u64; WORDS];
+                for &c in &cells {
+                    if next() % (2 + round % 8) == 0 {
+                        set[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+                for axis in 0..game.geometry.dims() {
+                    for least in 0..6 {
+                        let Some(fast) = t.long_run(&set, axis, least) else {
+                            unshaped += 1;
+                            continue;
+                        };
+                        let fwd = t.unit_steps_along(axis, true);
+                        let more = least.saturating_sub(1);
+                        let walked = cells.iter().any(|&c| set[c as usize / 64] >> (c % 64) & 1 != 0 && crate::engine::cond::steps_in_set(fwd, &set, c, more) >= more);
+                        assert_eq!(fast, walked, "{file} axis {axis} least {least} set {set:x?}");
+                        compared += 1;
+                        found += usize::from(fast);
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000 && found > 1_000 && compared - found > 1_000 && unshaped > 0, "{compared} compared, {found} runs, {unshaped} not shaped");
     }
 
     /// The limits of LANGUAGE.md §9 leave every shipped variant far inside them.
