@@ -54,9 +54,10 @@ impl Variant {
             let t = self.tables_for(pos);
             let mut next = pos.clone();
             let mut n = 0;
-            let mut activating = Vec::new();
-            let mut placed = Vec::new();
-            for a in self.obligation_candidates(pos, &head) {
+            let candidates = self.obligation_candidates(pos, &head);
+            let mut activating = Vec::with_capacity(candidates.len());
+            let mut placed = Vec::with_capacity(candidates.len());
+            for a in candidates {
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
                 if !owes_activation(&next) {
                     n += self.plies_through(&next);
