@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 mod cellset;
+mod displacement;
 mod lazy;
 mod rays;
 mod reach;
@@ -342,6 +343,9 @@ pub struct Tables {
     /// [`Tables::may_capture_on`], [`Tables::reach_of`] and
     /// [`Tables::repeats`].
     lazy: Option<Box<lazy::LazyRays>>,
+    /// Where each piece's captures may reach by displacement alone, in any
+    /// frame (`slide`: the resting tables build it, frames share it).
+    displacements: Option<std::sync::Arc<displacement::Displacements>>,
 }
 
 impl Tables {
@@ -409,7 +413,7 @@ impl Tables {
         // A frame's rays are built piece by piece as they are asked for
         // ([`lazy`]); the resting board's all at once, here.
         let lazy = match shared.filter(|_| framed) {
-            Some(game) => Some(Box::new(lazy::LazyRays::new(game, offsets))),
+            Some(game) => Some(Box::new(lazy::LazyRays::new(game, offsets, base.and_then(|b| b.displacements.as_ref())))),
             None => {
                 let vectors = rays::Vectors::new(game);
                 let nvectors = vectors.list.len();
@@ -757,6 +761,10 @@ impl Tables {
             blast_immune,
             counts_checks,
             zobrist,
+            displacements: match base {
+                Some(b) => b.displacements.clone(),
+                None => displacement::Displacements::new(game).map(std::sync::Arc::new),
+            },
             lazy,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
             grid_steps: (0..geo.dims()).map(|a| grid_step(&unit_steps[2 * a * ncells..(2 * a + 1) * ncells])).collect(),
@@ -811,7 +819,11 @@ impl Tables {
     /// `false` rules the piece out of attacking `cell`.
     #[inline]
     pub fn may_capture_on(&self, kind: KindId, color: Color, from: Cell, cell: Cell) -> bool {
-        self.reach_of(kind, color, from).get(cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0)
+        let kc = kind as usize * 2 + color as usize;
+        match &self.lazy {
+            Some(lazy) => lazy.may_capture(kc, from, cell),
+            None => self.reach_of(kind, color, from).get(cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0),
+        }
     }
 
     /// The cells a capture by a piece of `kind` and `color` standing on

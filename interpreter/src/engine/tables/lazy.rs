@@ -10,6 +10,7 @@
 //! asked for, and keep them ([`OnceLock`]: threads that share the tables
 //! build each at most once).
 
+use super::displacement::Displacements;
 use super::rays::{self, Vectors, Walker};
 use super::{PieceRays, Ray};
 use crate::model::geometry::Cell;
@@ -40,6 +41,10 @@ pub(super) struct LazyRays {
     /// player's, for a kind that moves alike for both).
     canon: Vec<usize>,
     origins: Box<[OnceLock<Box<Origin>>]>,
+    /// The game's capture displacements ([`Displacements`]) with every
+    /// cell's absolute coordinates in this frame (`dims` per cell): the
+    /// test asked before an attacker's rays are built.
+    pub(super) displacements: Option<(Arc<Displacements>, Vec<i32>)>,
 }
 
 impl std::fmt::Debug for LazyRays {
@@ -51,8 +56,23 @@ impl std::fmt::Debug for LazyRays {
 
 impl LazyRays {
     /// The rays of `game` with its levels at `offsets`, none built yet.
-    pub fn new(game: &Arc<Game>, offsets: &[i8]) -> LazyRays {
+    pub fn new(game: &Arc<Game>, offsets: &[i8], displacements: Option<&Arc<Displacements>>) -> LazyRays {
         let geo = &game.geometry;
+        let dims = geo.dims();
+        // A cell's absolute position: its level's offset added along the
+        // axis the level slides on.
+        let absolute = |d: &Arc<Displacements>| {
+            let slide = game.slide.as_ref()?;
+            let mut abs = Vec::with_capacity(geo.cells() * dims);
+            for c in 0..geo.cells() as Cell {
+                let coords = geo.coords_of(c);
+                let level = usize::from(*coords.get(slide.stack_axis)?);
+                let axis = slide.axes.get(level).copied().flatten();
+                let shift = i16::from(offsets.get(level).copied().unwrap_or(0));
+                abs.extend(coords.iter().enumerate().map(|(a, &x)| x as i16 + if axis == Some(a) { shift } else { 0 }));
+            }
+            Some((Arc::clone(d), d.keys(abs.chunks(dims.max(1)))?))
+        };
         let ncells = geo.cells();
         let nkinds = game.kinds.len();
         let canon = (0..nkinds * 2).map(|kc| if kc % 2 == 1 && rays::alike(game, kc / 2) { kc - 1 } else { kc }).collect();
@@ -65,7 +85,23 @@ impl LazyRays {
             nwords: ncells.div_ceil(64),
             canon,
             origins: (0..nkinds * 2 * ncells).map(|_| OnceLock::new()).collect(),
+            displacements: displacements.and_then(absolute),
         }
+    }
+
+    /// May a capture of piece `kc` on `from` land on `cell`, whatever
+    /// stands between? The displacement is asked first; the piece's rays
+    /// in this frame are built only where it allows the capture.
+    #[inline]
+    pub fn may_capture(&self, kc: usize, from: Cell, cell: Cell) -> bool {
+        if let Some((table, keys)) = &self.displacements {
+            if let (Some(&f), Some(&c)) = (keys.get(from as usize), keys.get(cell as usize)) {
+                if !table.may(kc, f, c) {
+                    return false;
+                }
+            }
+        }
+        self.reach(kc, from).get(cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0)
     }
 
     /// The rays of piece `kc` (`kind * 2 + colour`) on `from`, built now
