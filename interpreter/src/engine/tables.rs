@@ -558,7 +558,10 @@ impl Tables {
             let on = |k: usize| h.drop_cells[k].as_ref().is_some_and(|z| z[color].contains(&c));
             on(kind) || (0..nkinds).any(|b| drop_face[b] as usize == kind && on(b))
         };
-        let promo_forced: Vec<bool> = (0..nkinds * 2 * ncells)
+        // The same in every frame: a frame's tables copy the resting ones'.
+        let promo_forced: Vec<bool> = match base {
+            Some(b) if b.promo_forced.len() == nkinds * 2 * ncells => b.promo_forced.clone(),
+            _ => (0..nkinds * 2 * ncells)
             .map(|i| {
                 let (kc, c) = (i / ncells, i % ncells);
                 let r = promo_zone[i];
@@ -566,7 +569,8 @@ impl Tables {
                 let stays = || promo_targets[r as usize - 1].contains(&((kc / 2) as KindId)) || game.promotions[r as usize - 1].capturing;
                 r != 0 && !stays() && !droppable(kc / 2, kc % 2, c as Cell)
             })
-            .collect();
+            .collect(),
+        };
         let drop_no_mate = game.hand.as_ref().is_some_and(|h| h.drop_limits.iter().any(|l| l.no_mate));
         let passing = game.kinds.iter().any(|k| k.passes);
         let walling = game.players.iter().any(|p| p.wall.is_some());
@@ -706,13 +710,20 @@ impl Tables {
             std::sync::Arc::new((0..256 * ncells).map(|_| next()).collect())
         });
 
-        let unit_steps: Vec<Cell> = (0..geo.dims() * 2)
-            .flat_map(|k| {
-                let mut v = vec![0i32; geo.dims()];
-                v[k / 2] = if k % 2 == 0 { 1 } else { -1 };
-                (0..ncells).map(move |c| step(c as Cell, &v).unwrap_or(NO_CELL)).collect::<Vec<_>>()
-            })
-            .collect();
+        // A frame's steps within a level are the resting ones (copied);
+        // only those along the stacking axis are worked out again.
+        let stack = game.slide.as_ref().map(|s| s.stack_axis);
+        let mut unit_steps: Vec<Cell> = Vec::with_capacity(geo.dims() * 2 * ncells);
+        for k in 0..geo.dims() * 2 {
+            match base.and_then(|b| b.unit_steps.get(k * ncells..(k + 1) * ncells)).filter(|_| stack != Some(k / 2)) {
+                Some(rest) => unit_steps.extend_from_slice(rest),
+                None => {
+                    let mut v = vec![0i32; geo.dims()];
+                    v[k / 2] = if k % 2 == 0 { 1 } else { -1 };
+                    unit_steps.extend((0..ncells).map(|c| step(c as Cell, &v).unwrap_or(NO_CELL)));
+                }
+            }
+        }
         Tables {
             ncells,
             nwords,
