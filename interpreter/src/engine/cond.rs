@@ -995,26 +995,30 @@ impl Cx<'_> {
     /// the position's frame (a step along the stacking axis lands on the
     /// next level present there), has a length in `length`.
     fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
-        // With no upper bound, on axes whose steps each add one number to
-        // the cell: shifts of the set's bitset ([`Tables::long_run`]).
-        if length.hi >= self.game.geometry.cells() as u32 && frame::tables_match(self.t, self.pos) {
-            let set = self.member_set(pieces.kind, self.player(pieces.who));
-            if let Some(found) = axes.iter().try_fold(false, |found, &axis| Some(found || self.t.long_run(&set, axis, length.lo)?)) {
-                return found;
-            }
-        }
-        let Some(memo) = self.memo else { return self.any_run(pieces, axes, |n| length.contains(n)) };
-        let owner = self.player(pieces.who);
-        axes.iter().any(|&axis| {
-            let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axis == axis).map(|r| r.lengths.iter().any(|n| length.contains(n)));
-            if let Some(found) = found {
-                return found;
-            }
-            let lengths = self.run_lengths(pieces, &[axis]);
-            let found = lengths.iter().any(|n| length.contains(n));
-            memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axis, lengths });
-            found
+        // With no upper bound, on an axis whose steps each add one number
+        // to the cell: shifts of the set's bitset ([`Tables::long_run`]);
+        // the runs walked along the others (the stacking axis of a frame).
+        let unbounded = length.hi >= self.game.geometry.cells() as u32 && frame::tables_match(self.t, self.pos);
+        let set = unbounded.then(|| self.member_set(pieces.kind, self.player(pieces.who)));
+        axes.iter().any(|&axis| match set.as_ref().and_then(|set| self.t.long_run(set, axis, length.lo)) {
+            Some(found) => found,
+            None => self.line_walked(length, pieces, axis),
         })
+    }
+
+    /// [`Self::line`] along one axis, each run walked (its lengths kept in
+    /// the memo when there is one).
+    fn line_walked(&self, length: Range, pieces: PieceSet, axis: usize) -> bool {
+        let Some(memo) = self.memo else { return self.any_run(pieces, &[axis], |n| length.contains(n)) };
+        let owner = self.player(pieces.who);
+        let found = memo.0.borrow().iter().find(|r| r.owner == owner && r.kind == pieces.kind && r.axis == axis).map(|r| r.lengths.iter().any(|n| length.contains(n)));
+        if let Some(found) = found {
+            return found;
+        }
+        let lengths = self.run_lengths(pieces, &[axis]);
+        let found = lengths.iter().any(|n| length.contains(n));
+        memo.0.borrow_mut().push(Runs { owner, kind: pieces.kind, axis, lengths });
+        found
     }
 }
 
