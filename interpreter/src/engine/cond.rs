@@ -339,10 +339,16 @@ impl AfterPlacing {
     /// is tested); `None` where some test cannot be judged so (the caller
     /// then makes the placement).
     pub(crate) fn new(game: &Game, t: &Tables, pos: &Position, cond: &Cond, us: Color, kind: crate::model::KindId) -> Option<AfterPlacing> {
+        AfterPlacing::of_piece(game, t, pos, cond, us, us, kind)
+    }
+
+    /// [`Self::new`] for a piece of `placer`'s (a relocated piece may be
+    /// the other side's), `us` the mover and the subject.
+    pub(crate) fn of_piece(game: &Game, t: &Tables, pos: &Position, cond: &Cond, us: Color, placer: Color, kind: crate::model::KindId) -> Option<AfterPlacing> {
         let alternatives = cond
             .any_of
             .iter()
-            .map(|alt| alt.iter().map(|lit| AfterLit::new(game, t, pos, lit, |_| true, us, us, us, kind)).collect())
+            .map(|alt| alt.iter().map(|lit| AfterLit::new(game, t, pos, lit, |_| true, us, us, placer, kind)).collect())
             .collect::<Option<_>>()?;
         Some(AfterPlacing { alternatives })
     }

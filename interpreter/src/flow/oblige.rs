@@ -18,6 +18,7 @@
 
 use super::state::{ActionKind, Obligation};
 use super::Action;
+use crate::engine::cond::AfterPlacing;
 use crate::engine::frame;
 use crate::engine::movegen;
 use crate::engine::position::{color_of, kind_of, Position, WORDS};
@@ -274,7 +275,10 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
     // cost an allocation for the frame and the flow state each): the piece
     // lifted once per origin, then put on each target and taken back.
     let mut next = pos.clone();
-    let mut lifted: Option<(Cell, u8)> = None;
+    // The origin lifted, its piece, and the `only if` judged for that piece
+    // put on each empty cell without putting it ([`AfterPlacing`], where
+    // its tests allow: a relocation's `only if` is a placement's).
+    let mut lifted: Option<(Cell, u8, Option<AfterPlacing>)> = None;
     // Safe for the piece's owner: not attacked by the other side, attacking none of its pieces.
     let safe_at = |next: &Position, to: Cell| {
         let owner = color_of(next.board[to as usize]);
@@ -320,24 +324,31 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
                 break;
             }
             if s || c {
-                let piece = match lifted {
-                    Some((cell, piece)) if cell == from => piece,
-                    _ => {
-                        next.copy_from(pos, t);
-                        let piece = next.take(from, t);
-                        lifted = Some((from, piece));
-                        piece
-                    }
-                };
+                if lifted.as_ref().is_none_or(|(cell, _, _)| *cell != from) {
+                    next.copy_from(pos, t);
+                    let piece = next.take(from, t);
+                    let after = only_if.and_then(|cond| AfterPlacing::of_piece(game, t, &next, cond, us, color_of(piece), kind_of(piece)));
+                    lifted = Some((from, piece, after));
+                }
+                let Some((_, piece, after)) = &lifted else { continue };
+                let piece = *piece;
                 let judged = if s { safe_lifted(&mut next, from, piece, to) } else { None };
                 if judged == Some(false) {
                     continue;
                 }
-                next.put(to, piece, t);
-                let fails = (s && judged.is_none() && !safe_at(&next, to)) || (c && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)));
-                next.take(to, t);
-                if fails {
+                let meets = if c { after.as_ref().map(|a| a.holds(t, to)) } else { Some(true) };
+                if meets == Some(false) {
                     continue;
+                }
+                // What could not be judged so, with the piece put.
+                let (test_safe, test_cond) = (s && judged.is_none(), meets.is_none());
+                if test_safe || test_cond {
+                    next.put(to, piece, t);
+                    let fails = (test_safe && !safe_at(&next, to)) || (test_cond && !only_if.is_some_and(|cond| crate::engine::cond::holds(game, t, &next, cond, us, us)));
+                    next.take(to, t);
+                    if fails {
+                        continue;
+                    }
                 }
             }
             ok.push(Action::Relocate { from, to });
@@ -969,5 +980,83 @@ fn each_cell(cells: &[u64; WORDS], mut f: impl FnMut(Cell)) {
             f((w * 64 + bits.trailing_zeros() as usize) as Cell);
             bits &= bits - 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::variant::Variant;
+    use crate::flow::ply::in_ply;
+
+    /// A relocation's `only if` judged for the lifted piece on every empty
+    /// cell without putting it ([`AfterPlacing::of_piece`], as
+    /// [`relocations_limited`] judges it) says what the condition says with
+    /// the piece put ([`crate::engine::cond::holds`]), for pieces of both
+    /// sides (the entropy corrections relocate the other side's), wherever
+    /// a relocation is owed along random lines of 4D-Schach from the
+    /// post-opening test position of interpreter/tests/four_d.rs after
+    /// VIf1-VIf2 (White's VIIf3-VIf3 then forms a group).
+    #[test]
+    fn a_relocations_only_if_judged_unput_is_the_put_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
+        let v = Variant::new(std::sync::Arc::new(game));
+        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let start = v.parse_fen(P, "<test>").expect("the test position");
+        let Some(m) = v.legal_moves(&start).into_iter().find(|m| v.game.geometry.name(m.from) == "VIf1" && v.game.geometry.name(m.to) == "VIf2") else { panic!("VIf1-VIf2") };
+        let start = v.play(&start, &m);
+        let (mut nodes, mut judged, mut held) = (0, 0, 0);
+        for seed in 1..=6u64 {
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut below = |n: usize| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng % n.max(1) as u64) as usize
+            };
+            let mut pos = start.clone();
+            for _ in 0..4 {
+                for (_, next) in v.successors(&pos) {
+                    let Some(o) = next.flow.as_ref().and_then(|f| f.queue.first()).copied().filter(|o| o.kind == super::ActionKind::Relocate) else { continue };
+                    let Some(ObligeAction::Relocate { only_if: Some(cond), .. }) = step_of(&v.game, &o).map(|s| &s.action) else { continue };
+                    let t = v.tables_for(&next);
+                    nodes += 1;
+                    // The piece to relocate, and every fourth piece of either side.
+                    let mut pieces: Vec<Cell> = (0..2).flat_map(|c| next.cells_of(c, t.nwords).collect::<Vec<_>>()).filter(|_| below(4) == 0).collect();
+                    pieces.extend(o.from);
+                    for from in pieces {
+                        let mut lifted = next.clone();
+                        let piece = lifted.take(from, &t);
+                        let Some(after) = AfterPlacing::of_piece(&v.game, &t, &lifted, cond, o.player, color_of(piece), kind_of(piece)) else { continue };
+                        for to in v.game.geometry.board_cells().filter(|&c| lifted.board[c as usize] == 0) {
+                            let mut put = lifted.clone();
+                            put.put(to, piece, &t);
+                            let made = crate::engine::cond::holds(&v.game, &t, &put, cond, o.player, o.player);
+                            assert_eq!(after.holds(&t, to), made, "{} {} to {}", v.fen(&next), v.game.geometry.name(from), v.game.geometry.name(to));
+                            judged += 1;
+                            held += usize::from(made);
+                        }
+                    }
+                }
+                let ends = v.successors(&pos);
+                if ends.is_empty() {
+                    break;
+                }
+                let (_, mut next) = ends[below(ends.len())].clone();
+                while in_ply(&next) {
+                    let more = v.successors(&next);
+                    if more.is_empty() {
+                        break;
+                    }
+                    next = more[below(more.len())].1.clone();
+                }
+                if in_ply(&next) {
+                    break;
+                }
+                pos = next;
+            }
+        }
+        assert!(nodes > 5 && judged > 10_000 && held > 1_000 && judged - held > 1_000, "{nodes} nodes, {judged} cells judged, {held} held");
     }
 }
