@@ -57,11 +57,20 @@ impl Variant {
             let candidates = self.obligation_candidates(pos, &head);
             let mut activating = Vec::with_capacity(candidates.len());
             let mut placed = Vec::with_capacity(candidates.len());
+            // Per origin of a relocation: the attacks on the mover's royal
+            // piece with the piece lifted, as the cells that block them all.
+            let mut shields = None;
             for a in candidates {
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
                 if !owes_activation(&next) {
                     n += self.plies_through(&next);
-                } else if !self.dead_mid_ply(&next) {
+                    continue;
+                }
+                let dead = match a {
+                    Action::Relocate { from, to } => self.relocation_unsafe(pos, &t, &next, from, to, &mut shields),
+                    _ => None,
+                };
+                if !dead.unwrap_or_else(|| self.dead_mid_ply(&next)) {
                     activating.push(next.clone());
                     placed.push(match a {
                         Action::Relocate { to, .. } => Some(to),
@@ -219,6 +228,30 @@ impl Variant {
         };
         std::mem::swap(&mut pos.frame, spare);
         verdict
+    }
+
+    /// [`Self::dead_mid_ply`] of `next`, `pos` with its piece on `from`
+    /// relocated to `to` (nothing else changed), judged without testing
+    /// `next`'s attacks: the relocated piece, the mover's (not royal), only
+    /// blocks attacks on the mover's royal piece, so the attacks are those
+    /// of the board with it lifted, blocked where it lands
+    /// ([`movegen::Shield`], worked out once per origin and kept in
+    /// `shields`). `None` where that does not apply (the caller tests).
+    fn relocation_unsafe(&self, pos: &Position, t: &crate::engine::tables::Tables, next: &Position, from: crate::model::geometry::Cell, to: crate::model::geometry::Cell, shields: &mut Option<(crate::model::geometry::Cell, Option<movegen::Shield>)>) -> Option<bool> {
+        let mover = next.side ^ 1;
+        let piece = pos.board.get(from as usize).copied()?;
+        let plain = self.game.explosion.is_none() && pos.spread.is_none() && !pos.any_hidden() && next.side == pos.side && pos.royal_count[mover as usize] == 1;
+        if !plain || piece == 0 || crate::engine::position::color_of(piece) != mover || t.royal_mask >> crate::engine::position::kind_of(piece) & 1 != 0 || pos.board.get(to as usize) != Some(&0) || next.board.get(to as usize) != Some(&piece) {
+            return None;
+        }
+        if shields.as_ref().is_none_or(|(cell, _)| *cell != from) {
+            let mut lifted = pos.clone();
+            lifted.take(from, t);
+            let shield = movegen::attack_lines(t, &lifted, pos.royal[mover as usize], next.side).map(|l| l.shield());
+            *shields = Some((from, shield));
+        }
+        let (_, shield) = shields.as_ref()?;
+        shield.as_ref().map(|s| !s.keeps(to))
     }
 
     /// [`Self::count_complete`] at a node between plies in play where a
