@@ -987,7 +987,7 @@ fn each_cell(cells: &[u64; WORDS], mut f: impl FnMut(Cell)) {
 mod tests {
     use super::*;
     use crate::engine::variant::Variant;
-    use crate::flow::ply::in_ply;
+    use crate::flow::ply::relocations_along_random_lines;
 
     /// A relocation's `only if` judged for the lifted piece on every empty
     /// cell without putting it ([`AfterPlacing::of_piece`], as
@@ -1007,56 +1007,35 @@ mod tests {
         let Some(m) = v.legal_moves(&start).into_iter().find(|m| v.game.geometry.name(m.from) == "VIf1" && v.game.geometry.name(m.to) == "VIf2") else { panic!("VIf1-VIf2") };
         let start = v.play(&start, &m);
         let (mut nodes, mut judged, mut held) = (0, 0, 0);
-        for seed in 1..=6u64 {
-            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            let mut below = |n: usize| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                (rng % n.max(1) as u64) as usize
-            };
-            let mut pos = start.clone();
-            for _ in 0..4 {
-                for (_, next) in v.successors(&pos) {
-                    let Some(o) = next.flow.as_ref().and_then(|f| f.queue.first()).copied().filter(|o| o.kind == super::ActionKind::Relocate) else { continue };
-                    let Some(ObligeAction::Relocate { only_if: Some(cond), .. }) = step_of(&v.game, &o).map(|s| &s.action) else { continue };
-                    let t = v.tables_for(&next);
-                    nodes += 1;
-                    // The piece to relocate, and every fourth piece of either side.
-                    let mut pieces: Vec<Cell> = (0..2).flat_map(|c| next.cells_of(c, t.nwords).collect::<Vec<_>>()).filter(|_| below(4) == 0).collect();
-                    pieces.extend(o.from);
-                    for from in pieces {
-                        let mut lifted = next.clone();
-                        let piece = lifted.take(from, &t);
-                        let Some(after) = AfterPlacing::of_piece(&v.game, &t, &lifted, cond, o.player, color_of(piece), kind_of(piece)) else { continue };
-                        for to in v.game.geometry.board_cells().filter(|&c| lifted.board[c as usize] == 0) {
-                            let mut put = lifted.clone();
-                            put.put(to, piece, &t);
-                            let made = crate::engine::cond::holds(&v.game, &t, &put, cond, o.player, o.player);
-                            assert_eq!(after.holds(&t, to), made, "{} {} to {}", v.fen(&next), v.game.geometry.name(from), v.game.geometry.name(to));
-                            judged += 1;
-                            held += usize::from(made);
-                        }
-                    }
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut below = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n.max(1) as u64) as usize
+        };
+        relocations_along_random_lines(&v, &start, 6, 4, |next| {
+            let Some(o) = next.flow.as_ref().and_then(|f| f.queue.first()).copied() else { return };
+            let Some(ObligeAction::Relocate { only_if: Some(cond), .. }) = step_of(&v.game, &o).map(|s| &s.action) else { return };
+            let t = v.tables_for(next);
+            nodes += 1;
+            // The piece to relocate, and every fourth piece of either side.
+            let mut pieces: Vec<Cell> = (0..2).flat_map(|c| next.cells_of(c, t.nwords).collect::<Vec<_>>()).filter(|_| below(4) == 0).collect();
+            pieces.extend(o.from);
+            for from in pieces {
+                let mut lifted = next.clone();
+                let piece = lifted.take(from, &t);
+                let Some(after) = AfterPlacing::of_piece(&v.game, &t, &lifted, cond, o.player, color_of(piece), kind_of(piece)) else { continue };
+                for to in v.game.geometry.board_cells().filter(|&c| lifted.board[c as usize] == 0) {
+                    let mut put = lifted.clone();
+                    put.put(to, piece, &t);
+                    let made = crate::engine::cond::holds(&v.game, &t, &put, cond, o.player, o.player);
+                    assert_eq!(after.holds(&t, to), made, "{} {} to {}", v.fen(next), v.game.geometry.name(from), v.game.geometry.name(to));
+                    judged += 1;
+                    held += usize::from(made);
                 }
-                let ends = v.successors(&pos);
-                if ends.is_empty() {
-                    break;
-                }
-                let (_, mut next) = ends[below(ends.len())].clone();
-                while in_ply(&next) {
-                    let more = v.successors(&next);
-                    if more.is_empty() {
-                        break;
-                    }
-                    next = more[below(more.len())].1.clone();
-                }
-                if in_ply(&next) {
-                    break;
-                }
-                pos = next;
             }
-        }
+        });
         assert!(nodes > 5 && judged > 10_000 && held > 1_000 && judged - held > 1_000, "{nodes} nodes, {judged} cells judged, {held} held");
     }
 }

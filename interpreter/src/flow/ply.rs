@@ -629,3 +629,44 @@ pub fn init_flow(game: &crate::model::Game, pos: &mut Position) {
         pos.flow = Some(Box::new(Flow { phase: phase as u8, ..Flow::default() }));
     }
 }
+
+/// For tests: along `lines` random lines of play of up to `plies`
+/// complete plies from `start` (line `i` drawn from seed `i`), `look`
+/// sees every position one decision into a ply that owes a relocation
+/// next.
+#[cfg(test)]
+pub(crate) fn relocations_along_random_lines(v: &Variant, start: &Position, lines: u64, plies: usize, mut look: impl FnMut(&Position)) {
+    for seed in 1..=lines {
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut below = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n.max(1) as u64) as usize
+        };
+        let mut pos = start.clone();
+        for _ in 0..plies {
+            for (_, next) in v.successors(&pos) {
+                if next.flow.as_ref().and_then(|f| f.queue.first()).is_some_and(|h| h.kind == ActionKind::Relocate) {
+                    look(&next);
+                }
+            }
+            let ends = v.successors(&pos);
+            if ends.is_empty() {
+                break;
+            }
+            let (_, mut next) = ends[below(ends.len())].clone();
+            while in_ply(&next) {
+                let more = v.successors(&next);
+                if more.is_empty() {
+                    break;
+                }
+                next = more[below(more.len())].1.clone();
+            }
+            if in_ply(&next) {
+                break;
+            }
+            pos = next;
+        }
+    }
+}

@@ -148,8 +148,8 @@ mod tests {
     use crate::engine::position::Position;
     use crate::engine::variant::Variant;
     use super::{frame, watch_frames, FrameWatch, PlacedWatches};
-    use crate::flow::ply::in_ply;
-    use crate::flow::{ActionKind, Action};
+    use crate::flow::ply::relocations_along_random_lines;
+    use crate::flow::Action;
 
     fn load(path: &std::path::Path) -> Variant {
         let Ok((game, _)) = crate::model::load::load(path) else { panic!("{} does not load", path.display()) };
@@ -163,54 +163,22 @@ mod tests {
     /// judged.
     fn compare(v: &Variant, start: &Position, lines: u64, plies: usize) -> (usize, usize) {
         let (mut compared, mut batched, mut frames) = (0, 0, 0);
-        for seed in 1..=lines {
-            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            let mut below = |n: usize| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                (rng % n.max(1) as u64) as usize
-            };
-            let mut pos = start.clone();
-            for _ in 0..plies {
-                for (_, next) in v.successors(&pos) {
-                    let owes_relocation = next.flow.as_ref().and_then(|f| f.queue.first()).is_some_and(|h| h.kind == ActionKind::Relocate);
-                    if !in_ply(&next) || !owes_relocation {
-                        continue;
-                    }
-                    let (mut nodes, mut placed) = (Vec::new(), Vec::new());
-                    for (a, after) in v.successors(&next) {
-                        if let (Action::Relocate { to, .. }, true) = (a, owes_activation(&after) && !v.dead_mid_ply(&after)) {
-                            nodes.push(after);
-                            placed.push(Some(to));
-                        }
-                    }
-                    let alone = v.count_activations(&mut nodes, &vec![None; placed.len()]);
-                    let together = v.count_activations(&mut nodes, &placed);
-                    assert_eq!(together, alone, "{}", v.fen(&next));
-                    compared += 1;
-                    let cells: Vec<_> = placed.iter().flatten().copied().collect();
-                    batched += usize::from(v.count_placed_activations(&nodes, &cells).is_some());
-                    frames += watches_agree(v, &nodes, &cells);
+        relocations_along_random_lines(v, start, lines, plies, |next| {
+            let (mut nodes, mut placed) = (Vec::new(), Vec::new());
+            for (a, after) in v.successors(next) {
+                if let (Action::Relocate { to, .. }, true) = (a, owes_activation(&after) && !v.dead_mid_ply(&after)) {
+                    nodes.push(after);
+                    placed.push(Some(to));
                 }
-                let ends = v.successors(&pos);
-                if ends.is_empty() {
-                    break;
-                }
-                let (_, mut next) = ends[below(ends.len())].clone();
-                while in_ply(&next) {
-                    let more = v.successors(&next);
-                    if more.is_empty() {
-                        break;
-                    }
-                    next = more[below(more.len())].1.clone();
-                }
-                if in_ply(&next) {
-                    break;
-                }
-                pos = next;
             }
-        }
+            let alone = v.count_activations(&mut nodes, &vec![None; placed.len()]);
+            let together = v.count_activations(&mut nodes, &placed);
+            assert_eq!(together, alone, "{}", v.fen(next));
+            compared += 1;
+            let cells: Vec<_> = placed.iter().flatten().copied().collect();
+            batched += usize::from(v.count_placed_activations(&nodes, &cells).is_some());
+            frames += watches_agree(v, &nodes, &cells);
+        });
         assert!(frames > 0 || compared == 0, "no relocation's watches split from the board without the piece");
         (compared, batched)
     }
