@@ -564,17 +564,12 @@ pub fn set_cells(pos: &Position, t: &Tables, owner: Color, kind: Option<crate::m
 /// of two or more through a cell needs a neighbour in the set there.
 pub(crate) fn neighbours(t: &Tables, set: &[u64; crate::engine::position::WORDS], axes: &[usize]) -> [[u64; crate::engine::position::WORDS]; 2] {
     let [mut once, mut twice] = [[0u64; crate::engine::position::WORDS]; 2];
-    for (w, &bits) in set.iter().enumerate() {
-        let mut bits = bits;
-        while bits != 0 {
-            let c = (w * 64 + bits.trailing_zeros() as usize) as Cell;
-            bits &= bits - 1;
-            for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
-                if let Some(n) = t.unit_step(axis, forward, c) {
-                    let (word, bit) = (n as usize / 64, 1u64 << (n % 64));
-                    twice[word] |= once[word] & bit;
-                    once[word] |= bit;
-                }
+    for c in crate::engine::position::cells_in(set) {
+        for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
+            if let Some(n) = t.unit_step(axis, forward, c) {
+                let (word, bit) = (n as usize / 64, 1u64 << (n % 64));
+                twice[word] |= once[word] & bit;
+                once[word] |= bit;
             }
         }
     }

@@ -657,12 +657,19 @@ impl std::ops::Deref for TablesRef<'_> {
 /// The absolute position of `cell` (its local coordinates, shifted by its
 /// level's offset on the level's slide axis), for views and tests.
 pub fn absolute(game: &Game, frame: Option<&Frame>, cell: Cell) -> Vec<i64> {
+    absolute_with(game, |level| frame.and_then(|f| f.levels.get(level)).map_or(0, |l| l.offset), cell)
+}
+
+/// [`absolute`] with the levels' offsets given by `offset` (per level).
+pub fn absolute_with(game: &Game, offset: impl Fn(usize) -> i8, cell: Cell) -> Vec<i64> {
     let geo: &Geometry = &game.geometry;
     let mut c: Vec<i64> = geo.coords(cell).iter().map(|&x| x as i64).collect();
-    if let (Some(slide), Some(frame)) = (&game.slide, frame) {
-        let level = c[slide.stack_axis] as usize;
-        if let (Some(Some(axis)), Some(state)) = (slide.axes.get(level), frame.levels.get(level)) {
-            c[*axis] += i64::from(state.offset);
+    if let Some(slide) = &game.slide {
+        let level = c.get(slide.stack_axis).map_or(0, |&l| l as usize);
+        if let Some(Some(axis)) = slide.axes.get(level) {
+            if let Some(x) = c.get_mut(*axis) {
+                *x += i64::from(offset(level));
+            }
         }
     }
     c

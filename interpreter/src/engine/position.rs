@@ -375,10 +375,7 @@ impl Position {
     /// Iterates over the cells occupied by `color`.
     #[inline]
     pub fn cells_of(&self, color: Color, nwords: usize) -> impl Iterator<Item = Cell> + '_ {
-        self.occupied[color as usize][..nwords]
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &bits)| BitIter(bits).map(move |b| (w * 64 + b) as Cell))
+        cells_in(&self.occupied[color as usize][..nwords])
     }
 
     /// Is `cell` an en-passant target now?
@@ -757,6 +754,11 @@ fn mix_counts(h: u64, counts: &[u8; 64]) -> u64 {
 }
 
 /// Iterates over the set bits of a word.
+/// The cells of a bitset (cell `c` being bit `c` of word `c / 64`), in order.
+pub fn cells_in(set: &[u64]) -> impl Iterator<Item = Cell> + '_ {
+    set.iter().enumerate().flat_map(|(w, &bits)| BitIter(bits).map(move |b| (w * 64 + b) as Cell))
+}
+
 struct BitIter(u64);
 
 impl Iterator for BitIter {

@@ -21,7 +21,7 @@ use super::Action;
 use crate::engine::cond::AfterPlacing;
 use crate::engine::frame;
 use crate::engine::movegen;
-use crate::engine::position::{color_of, kind_of, Position, WORDS};
+use crate::engine::position::{cells_in, color_of, kind_of, Position, WORDS};
 use crate::engine::tables::Tables;
 use crate::model::cond::{Atom, Effect, Lit, ObligeAction, ObligeStep, PieceSet, Range, RelocateWhat, Rule, SliceCount, Trigger, Who};
 use crate::model::geometry::Cell;
@@ -952,36 +952,26 @@ impl Fires<'_> {
                     }
                 };
                 if run.least <= 1 {
-                    each_cell(cells, &mut test);
+                    cells_in(cells).for_each(&mut test);
                     continue;
                 }
                 // The stacking axis's unit steps are each other's reverse
                 // (a step up skips the levels with no cell where it lands,
                 // and the step down from there skips the same ones), so the
                 // cells next to the run are its cells' steps up and down.
-                each_cell(&run.cells, |x| {
+                for x in cells_in(&run.cells) {
                     for steps in [self.up, self.down] {
                         if let Some(&c) = steps.get(x as usize) {
                             test(c);
                         }
                     }
-                });
+                }
             }
         }
         out
     }
 }
 
-/// Calls `f` on every cell of the bitset `cells`.
-fn each_cell(cells: &[u64; WORDS], mut f: impl FnMut(Cell)) {
-    for (w, &bits) in cells.iter().enumerate() {
-        let mut bits = bits;
-        while bits != 0 {
-            f((w * 64 + bits.trailing_zeros() as usize) as Cell);
-            bits &= bits - 1;
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -142,14 +142,14 @@ impl Displacements {
     /// [`Self::may`] by the difference of their keys. `None` where two of
     /// the positions lie farther apart on some axis than the table reaches
     /// (differences of keys would not tell displacements apart).
-    pub fn keys<'a>(&self, abs: impl Iterator<Item = &'a [i16]> + Clone) -> Option<Vec<i32>> {
+    pub fn keys(&self, abs: &[Vec<i64>]) -> Option<Vec<i32>> {
         for (a, &r) in self.reach.iter().enumerate() {
-            let (lo, hi) = abs.clone().filter_map(|p| p.get(a)).fold((i32::MAX, i32::MIN), |(lo, hi), &x| (lo.min(x.into()), hi.max(x.into())));
-            if lo <= hi && hi - lo > r {
+            let (lo, hi) = abs.iter().filter_map(|p| p.get(a)).fold((i64::MAX, i64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            if lo <= hi && hi - lo > i64::from(r) {
                 return None;
             }
         }
-        Some(abs.map(|p| p.iter().zip(&self.stride).map(|(&x, &s)| i32::from(x) * s as i32).sum()).collect())
+        abs.iter().map(|p| i32::try_from(p.iter().zip(&self.stride).map(|(&x, &s)| x * s as i64).sum::<i64>()).ok()).collect()
     }
 
     /// May a capture of piece `kc` (`kind * 2 + colour`) move it from the

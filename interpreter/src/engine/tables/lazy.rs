@@ -42,8 +42,8 @@ pub(super) struct LazyRays {
     canon: Vec<usize>,
     origins: Box<[OnceLock<Box<Origin>>]>,
     /// The game's capture displacements ([`Displacements`]) with every
-    /// cell's absolute coordinates in this frame (`dims` per cell): the
-    /// test asked before an attacker's rays are built.
+    /// cell's key in this frame ([`Displacements::keys`]): the test asked
+    /// before an attacker's rays are built.
     pub(super) displacements: Option<(Arc<Displacements>, Vec<i32>)>,
 }
 
@@ -58,20 +58,10 @@ impl LazyRays {
     /// The rays of `game` with its levels at `offsets`, none built yet.
     pub fn new(game: &Arc<Game>, offsets: &[i8], displacements: Option<&Arc<Displacements>>) -> LazyRays {
         let geo = &game.geometry;
-        let dims = geo.dims();
-        // A cell's absolute position: its level's offset added along the
-        // axis the level slides on.
-        let absolute = |d: &Arc<Displacements>| {
-            let slide = game.slide.as_ref()?;
-            let mut abs = Vec::with_capacity(geo.cells() * dims);
-            for c in 0..geo.cells() as Cell {
-                let coords = geo.coords_of(c);
-                let level = usize::from(*coords.get(slide.stack_axis)?);
-                let axis = slide.axes.get(level).copied().flatten();
-                let shift = i16::from(offsets.get(level).copied().unwrap_or(0));
-                abs.extend(coords.iter().enumerate().map(|(a, &x)| x as i16 + if axis == Some(a) { shift } else { 0 }));
-            }
-            Some((Arc::clone(d), d.keys(abs.chunks(dims.max(1)))?))
+        // Each cell's key, from its absolute position in this frame.
+        let keyed = |d: &Arc<Displacements>| {
+            let abs: Vec<Vec<i64>> = (0..geo.cells() as Cell).map(|c| crate::engine::frame::absolute_with(game, |l| offsets.get(l).copied().unwrap_or(0), c)).collect();
+            Some((Arc::clone(d), d.keys(&abs)?))
         };
         let ncells = geo.cells();
         let nkinds = game.kinds.len();
@@ -85,7 +75,7 @@ impl LazyRays {
             nwords: ncells.div_ceil(64),
             canon,
             origins: (0..nkinds * 2 * ncells).map(|_| OnceLock::new()).collect(),
-            displacements: displacements.and_then(absolute),
+            displacements: displacements.and_then(keyed),
         }
     }
 
