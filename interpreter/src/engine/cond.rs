@@ -137,16 +137,6 @@ pub(crate) fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: crat
     true
 }
 
-/// Are the legal moves of `pos` exactly the plain ones: no `ply-end` rule
-/// has ended the game, and no `offer` rule applies (none whose guard
-/// holds)? Then [`legal_moves`] lists what the rules-free generator lists,
-/// and the leaves of perft are counted in bulk as in a game without rules.
-pub(crate) fn rules_silent(game: &Game, t: &Tables, pos: &Position) -> bool {
-    let mover = pos.side;
-    let applies = |r: &Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g));
-    decided(game, t, pos).is_none() && !game.rules.iter().any(applies)
-}
-
 /// [`legal_moves`] by the reference generator (every move tried on a copy).
 pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     if decided(game, t, pos).is_some() {
@@ -178,6 +168,46 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
     }
 }
 
+/// How many of the plain legal moves of `pos` its `offer` rules take away,
+/// where that is found without listing the others (so that perft's leaves
+/// are counted in bulk less these): `Some(0)` where no `offer` rule
+/// applies; `Some(n)` where every rule that applies is a `forbid` rule whose
+/// conditions read only the side to move's pieces of named kinds
+/// ([`pieces_read`]) and fail now, so that a move of no such piece leaves
+/// them failing and the forbidden moves are among the legal moves of those
+/// pieces ([`movegen::legal_moves_of`]), each judged here. `None` where a
+/// `ply-end` rule has ended the game, or some rule applies and the game
+/// has `offer` rules that do anything else: the caller lists the legal
+/// moves ([`legal_moves`]). `scratch` is a reusable buffer.
+pub(crate) fn forbidden_count(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> Option<u64> {
+    if decided(game, t, pos).is_some() {
+        return None;
+    }
+    let us = pos.side;
+    let applies = |r: &Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover: us, subject: us, memo: None }.holds(g));
+    if !game.rules.iter().any(applies) {
+        return Some(0);
+    }
+    let other = |r: &Rule| r.trigger == Trigger::Offer && !matches!(r.effect, Effect::Forbid(_));
+    if game.rules.iter().any(other) {
+        return None;
+    }
+    let mut offered = Offered::new(game, t, pos);
+    let (read, false) = offered.unchanged.as_ref()? else { return None };
+    let mut kinds = 0u64;
+    for &(owner, kind) in read {
+        if owner != us || kind >= 64 {
+            return None;
+        }
+        kinds |= 1 << kind;
+    }
+    scratch.clear();
+    if !movegen::legal_moves_of(game, t, pos, kinds, scratch) {
+        return None;
+    }
+    Some(scratch.iter().filter(|m| !offered.allows(m)).count() as u64)
+}
+
 /// What the `offer` rules that apply in one position say about its moves,
 /// judged one move at a time: [`forbid_filter`] is [`Offered::allows`] on
 /// every move, then the compulsion to capture (`compel`), the one effect
@@ -198,12 +228,12 @@ pub(crate) struct Offered<'a> {
     /// A `captures are compulsory` rule applies.
     pub(crate) compel: bool,
     /// Where every test of the `forbid` conditions reads only the cells of
-    /// pieces of named kinds (`line` and `count`), and a move changes no
-    /// other piece than the ones it names ([`Offered::touched`]): those
-    /// kinds, and whether a condition holds now. A move that touches none
-    /// of the kinds leaves the conditions as they are, so it is judged
-    /// without being made.
-    unchanged: Option<(Vec<crate::model::KindId>, bool)>,
+    /// one player's pieces of named kinds (`line` and `count`), and a move
+    /// changes no other piece than the ones it names
+    /// ([`Offered::touched`]): those players and kinds, and whether a
+    /// condition holds now. A move that touches none of them leaves the
+    /// conditions as they are, so it is judged without being made.
+    unchanged: Option<(Vec<(Color, crate::model::KindId)>, bool)>,
     /// The copy each move is made on for the `forbid` conditions (made at
     /// the first; boxed, so that moving the struct copies no board).
     next: Option<Box<Position>>,
@@ -238,7 +268,7 @@ impl<'a> Offered<'a> {
         let unchanged = if forbid.is_empty() || !moves_touch_only_their_pieces(game, t, pos) {
             None
         } else {
-            let kinds: Option<Vec<_>> = forbid.iter().map(|c| kinds_read(c)).collect();
+            let kinds: Option<Vec<_>> = forbid.iter().map(|c| pieces_read(c, mover, mover)).collect();
             kinds.map(|k| {
                 let now = forbid.iter().any(|c| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(c));
                 (k.concat(), now)
@@ -247,21 +277,23 @@ impl<'a> Offered<'a> {
         Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, next: None }
     }
 
-    /// The kinds of the pieces `m` moves, takes, puts down or turns into:
-    /// the mover, what it promotes to, its victim, castling's partner.
-    fn touched(&self, m: &Move) -> [crate::model::KindId; 4] {
+    /// The pieces (owner and kind) `m` moves, takes, puts down or turns
+    /// into: the mover, what it promotes to, its victim (the opponent's),
+    /// castling's partner.
+    fn touched(&self, m: &Move) -> [(Color, crate::model::KindId); 4] {
         let pos = self.pos;
+        let us = pos.side;
         let promotion = if m.is_promotion() { m.promotion } else { m.piece };
-        let victim = pos.captured(m).map_or(m.piece, kind_of);
+        let victim = pos.captured(m).map_or((us, m.piece), |v| (color_of(v), kind_of(v)));
         let partner = if m.kind == MoveKind::Castle { pos.board.get(m.aux as usize).map_or(m.piece, |&c| kind_of(c)) } else { m.piece };
-        [m.piece, promotion, victim, partner]
+        [(us, m.piece), (us, promotion), victim, (us, partner)]
     }
 
     /// Whether a `forbid` condition holds after `m`, where that is known
     /// without making it ([`Offered::unchanged`]).
     fn forbidden_unmade(&self, m: &Move) -> Option<bool> {
-        let (kinds, now) = self.unchanged.as_ref()?;
-        (!self.touched(m).iter().any(|k| kinds.contains(k))).then_some(*now)
+        let (read, now) = self.unchanged.as_ref()?;
+        (!self.touched(m).iter().any(|p| read.contains(p))).then_some(*now)
     }
 
     /// Does no `forbid`, `may not capture` or `may only capture` rule that
@@ -311,15 +343,15 @@ impl<'a> Offered<'a> {
     }
 }
 
-/// The kinds whose pieces' cells are all that the tests of `cond` read
-/// (`line` and `count` of a named kind); `None` where a test reads
-/// anything else.
-pub(crate) fn kinds_read(cond: &Cond) -> Option<Vec<crate::model::KindId>> {
+/// The pieces (owner and kind) whose cells are all that the tests of
+/// `cond` read (`line` and `count` of a named kind), for `mover` and
+/// `subject`; `None` where a test reads anything else.
+pub(crate) fn pieces_read(cond: &Cond, mover: Color, subject: Color) -> Option<Vec<(Color, crate::model::KindId)>> {
     cond.any_of
         .iter()
         .flatten()
         .map(|lit| match &lit.atom {
-            Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => pieces.kind,
+            Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => Some((pieces.who.player(mover, subject), pieces.kind?)),
             _ => None,
         })
         .collect()
@@ -1034,6 +1066,31 @@ mod tests {
         Variant::new(std::sync::Arc::new(game))
     }
 
+    /// The post-opening test position of tests/four_d.rs.
+    const FOUR_D_POST_OPENING: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+
+    /// Calls `visit` at every position of four random games of 40 plies at
+    /// most from `fen` (the setup where `None`) of `file`'s variant.
+    fn random_games(file: &str, fen: Option<&str>, mut visit: impl FnMut(&Variant, &Position)) {
+        let v = variant(file);
+        let mut seed = file.len() as u64;
+        for _ in 0..4 {
+            let mut pos = match fen {
+                Some(f) => v.parse_fen(f, file).expect("the test position"),
+                None => v.start().expect("the setup"),
+            };
+            for _ in 0..40 {
+                visit(&v, &pos);
+                let moves = v.legal_moves(&pos);
+                if moves.is_empty() || pos.flow.is_some() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                pos = v.play(&pos, &moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+
     /// A `forbid` condition judged without making the move
     /// ([`Offered::unchanged`]) says what it says after the move made: along
     /// random games of the files whose `forbid` conditions read only counts
@@ -1043,37 +1100,71 @@ mod tests {
     /// tests/four_d.rs), every plain legal move is judged both ways.
     #[test]
     fn forbid_conditions_judged_unmade_are_those_made() {
-        let post_opening = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
         let (mut unmade, mut compared) = (0, 0);
-        for (file, fen) in [("rules/fairy/grand.rules", None), ("rules/fairy/spartan.rules", None), ("rules/4d-schach.rules", Some(post_opening))] {
-            let v = variant(file);
-            let t = &v.tables;
-            let mut seed = file.len() as u64;
-            for _ in 0..4 {
-                let mut pos = match fen {
-                    Some(f) => v.parse_fen(f, file).expect("the test position"),
-                    None => v.start().expect("the setup"),
-                };
-                for _ in 0..40 {
-                    let mut plain = Vec::new();
-                    movegen::legal_moves_plain(&v.game, t, &pos, &mut plain);
-                    let mut offered = Offered::new(&v.game, t, &pos);
-                    let mut made = Offered::new(&v.game, t, &pos);
-                    made.unchanged = None;
-                    for m in &plain {
-                        unmade += usize::from(offered.forbidden_unmade(m).is_some());
-                        assert_eq!(offered.allows(m), made.allows(m), "{file}: {m:?} at {}", v.fen(&pos));
-                        compared += 1;
-                    }
-                    let moves = v.legal_moves(&pos);
-                    if moves.is_empty() || pos.flow.is_some() {
-                        break;
-                    }
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    pos = v.play(&pos, &moves[(seed >> 33) as usize % moves.len()]);
+        for (file, fen) in [("rules/fairy/grand.rules", None), ("rules/fairy/spartan.rules", None), ("rules/4d-schach.rules", Some(FOUR_D_POST_OPENING))] {
+            random_games(file, fen, |v, pos| {
+                let t = &v.tables;
+                let mut plain = Vec::new();
+                movegen::legal_moves_plain(&v.game, t, pos, &mut plain);
+                let mut offered = Offered::new(&v.game, t, pos);
+                let mut made = Offered::new(&v.game, t, pos);
+                made.unchanged = None;
+                for m in &plain {
+                    unmade += usize::from(offered.forbidden_unmade(m).is_some());
+                    assert_eq!(offered.allows(m), made.allows(m), "{file}: {m:?} at {}", v.fen(pos));
+                    compared += 1;
                 }
-            }
+            });
         }
         assert!(compared > 5_000 && unmade > 2_000, "{compared} moves compared, {unmade} judged unmade");
+    }
+
+    /// A leaf counted in bulk less the forbidden moves
+    /// ([`forbidden_count`]) counts what the list of legal moves holds,
+    /// along the random games of the same files and of Raumschach (a board
+    /// counted by walking, in check too), and the forbidding rules apply
+    /// (and forbid) at some of their positions.
+    #[test]
+    fn bulk_counts_less_the_forbidden_moves_are_the_listed_ones() {
+        let (mut counted, mut forbidding, mut forbidden) = (0, 0, 0);
+        let files = [("rules/fairy/grand.rules", None), ("rules/fairy/spartan.rules", None), ("rules/4d-schach.rules", Some(FOUR_D_POST_OPENING)), ("rules/raumschach.rules", None)];
+        for (file, fen) in files {
+            random_games(file, fen, |v, pos| {
+                let t = &v.tables;
+                let mut list = Vec::new();
+                movegen::legal_moves(&v.game, t, pos, &mut list);
+                let mut scratch = Vec::new();
+                assert_eq!(movegen::count_legal(&v.game, t, pos, &mut scratch), list.len() as u64, "{file} at {}", v.fen(pos));
+                counted += 1;
+                if !Offered::new(&v.game, t, pos).forbid.is_empty() {
+                    forbidding += 1;
+                    forbidden += forbidden_count(&v.game, t, pos, &mut scratch).unwrap_or(0);
+                }
+            });
+        }
+        assert!(counted > 400 && forbidding > 100 && forbidden > 0, "{counted} positions counted, {forbidding} with forbidding rules, {forbidden} moves forbidden");
+
+        // 4D-Schach's "no group while in check", in a position built for it:
+        // White's King on a1 of level I is checked along rank 1 by the Rook
+        // on e1. The Pawn c2 steps to c1 and blocks, but it then stands in a
+        // line of 3 with the Pawns on c1 of levels II and III: forbidden.
+        // The Pawn on c1 of level II also blocks, by stepping down, and
+        // leaves a line of 2: allowed. No other move is forbidden.
+        let v = variant("rules/4d-schach.rules");
+        // (The text gives level VII first, level I last.)
+        let fen = "7k/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/2P5|8/8/8/8/8/8/8/2P5|8/8/8/8/8/8/2P5/K3r3 w - - 0 1";
+        let pos = v.parse_fen(fen, "test").expect("the position");
+        let t = &v.tables;
+        // a1 of level I: file, rank and level 0.
+        assert_eq!(frame::absolute(&v.game, None, pos.royal[0]), [0, 0, 0]);
+        assert!(movegen::in_check(&v.game, t, &pos));
+        let mut list = Vec::new();
+        movegen::legal_moves(&v.game, t, &pos, &mut list);
+        let mut plain = Vec::new();
+        movegen::legal_moves_plain(&v.game, t, &pos, &mut plain);
+        let mut scratch = Vec::new();
+        assert_eq!(forbidden_count(&v.game, t, &pos, &mut scratch), Some(1));
+        assert_eq!(plain.len(), list.len() + 1);
+        assert_eq!(movegen::count_legal(&v.game, t, &pos, &mut scratch), list.len() as u64);
     }
 }

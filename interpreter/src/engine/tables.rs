@@ -292,9 +292,10 @@ pub struct Tables {
     /// pieces, tunnels, observation, explosions; `rule` items are
     /// [`Tables::rules_counting`]'s).
     pub general_counting: bool,
-    /// The game has `rule` items: a leaf is counted in bulk only where they
-    /// are silent ([`crate::engine::cond::rules_silent`]: no rule has ended
-    /// the game and no `offer` rule applies), else by listing its moves.
+    /// The game has `rule` items: a leaf is counted in bulk only where no
+    /// rule has ended the game and the `offer` rules that apply take moves
+    /// away that are counted apart ([`crate::engine::cond::forbidden_count`]),
+    /// else by listing its moves.
     pub rules_counting: bool,
     /// A player puts walls after its moves (`then … wall …`): every move
     /// carries its wall, and counting takes the general path.

@@ -214,6 +214,22 @@ impl AttackLines {
         Shield::Blockers(cells)
     }
 
+    /// The cells a piece of the defending side other than the attacked one,
+    /// pinned by none of these attacks, may move to and leave the cell
+    /// unattacked: on every attack that hits it now, the attacker's cell or
+    /// one before the attacked cell (every cell where none hits it).
+    pub fn evasions(&self) -> [u64; WORDS] {
+        let mut cells = [!0u64; WORDS];
+        for (attacker, path) in &self.checks {
+            let mut on = [0u64; WORDS];
+            for &c in path.iter().chain(std::iter::once(attacker)) {
+                on[c as usize / 64] |= 1 << (c % 64);
+            }
+            cells.iter_mut().zip(on).for_each(|(a, b)| *a &= b);
+        }
+        cells
+    }
+
     /// Is the cell unattacked after a move that takes a piece of the
     /// defending side from `from` (not the attacked cell) to `to`,
     /// capturing what stands there and changing no other cell?

@@ -242,6 +242,42 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
     castling_moves(game, t, pos, out);
 }
 
+/// Appends the legal moves of the side to move's pieces whose kind is in
+/// `kinds` (a bitmask) or that may promote, its drops and its castling
+/// moves: every legal move that moves, puts down or may turn into a piece
+/// of those kinds, for a caller that judges only those
+/// ([`crate::engine::cond::forbidden_count`]). Pseudo-legal moves judged
+/// as [`legal_decisions`] judges them (the attacks on the royal piece
+/// found once, a trial where they cannot tell). `false`, with nothing
+/// appended, where the legal moves are more than that ([`layers`]:
+/// promotions as moves of their own, the pass, gating, compulsory or
+/// non-mating drops, walls; or moves that touch other pieces than their own,
+/// [`crate::engine::cond::moves_touch_only_their_pieces`]).
+pub(crate) fn legal_moves_of(game: &Game, t: &Tables, pos: &Position, kinds: u64, out: &mut Vec<Move>) -> bool {
+    let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.drop_no_mate || t.walling;
+    if layered || !crate::engine::cond::moves_touch_only_their_pieces(game, t, pos) {
+        return false;
+    }
+    let us = pos.side;
+    let first = out.len();
+    pseudo_moves_of(game, t, pos, kinds, out);
+    if game.castling.is_some() && !in_check(game, t, pos) {
+        castling_moves(game, t, pos, out);
+    }
+    if pos.royal_count[us as usize] == 0 {
+        return true;
+    }
+    let mut trial = Trial::new(game, t, pos);
+    let king = pos.royal[us as usize];
+    let lines = if pins_found_once(game, t, pos) { attack_lines(t, pos, king, us ^ 1) } else { None };
+    retain_from(out, first, |m| match &lines {
+        _ if m.kind == MoveKind::Castle => true,
+        Some(lines) if m.from != king && changes_two_cells(m) => lines.safe_after(m.from, m.to),
+        _ => trial.legal(m),
+    });
+    true
+}
+
 /// The buffers [`OneByOne`] works in, kept by a caller that judges the
 /// moves of many positions of one variant: the candidates, and the copy each
 /// is made on (cloned from the first position judged, then overwritten).
@@ -609,14 +645,29 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     let us = pos.side;
     scratch.clear();
     let listed = t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden();
-    if listed || t.rules_counting && !crate::engine::cond::rules_silent(game, t, pos) {
+    // The moves `offer` rules take away, where they are counted apart
+    // (`rules_counting`: none in a game without `rule` items).
+    let forbidden = if listed || !t.rules_counting { Some(0) } else { crate::engine::cond::forbidden_count(game, t, pos, scratch) };
+    let Some(forbidden) = forbidden.filter(|_| !listed) else {
         if game.rules.is_empty() && game.observe.is_none() && (game.spread.is_some() || game.tunnel.is_some()) {
             // Spread pieces or tunnels: counted as generated.
             return super::spread::count_legal(game, t, pos);
         }
+        scratch.clear();
         legal_moves(game, t, pos, scratch);
         return scratch.len() as u64;
-    }
+    };
+    scratch.clear();
+    let bulk = count_legal_bulk(game, t, pos, scratch, kept);
+    debug_assert!(forbidden <= bulk, "{forbidden} forbidden of {bulk} legal moves");
+    bulk.saturating_sub(forbidden)
+}
+
+/// [`count_legal_kept`] where the legal moves are the plain ones, counted
+/// in bulk: one royal piece, no face-down pieces, tables that count.
+#[inline(always)]
+fn count_legal_bulk(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&KeptCounts>) -> u64 {
+    let us = pos.side;
     if t.small {
         let kept = match kept {
             Some(KeptCounts::Bitsets(kept)) => Some(&**kept),
@@ -657,8 +708,9 @@ fn count_legal_bits<S: CellSet, const N: usize>(game: &Game, t: &Tables, pos: &P
     let safety = king_safety_small(t, pos, king, us, occ);
     let checked = safety.checkers > 0;
     if checked && game.hand.is_some() {
-        // Drops that block a check: the general path.
-        legal_moves(game, t, pos, scratch);
+        // Drops that block a check: the general path (the `offer` rules'
+        // moves are counted apart, by the caller).
+        legal_moves_plain(game, t, pos, scratch);
         return scratch.len() as u64;
     }
     // The royal piece: each landing tested with it lifted.
@@ -757,8 +809,7 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
     let king = pos.royal[us as usize];
     let (checked, pinned) = king_safety(t, pos, king, us);
     if checked {
-        legal_moves(game, t, pos, scratch);
-        return scratch.len() as u64;
+        return count_evasions_walking(game, t, pos, scratch, &pinned);
     }
     let (clean, kept_total) = match kept {
         Some(kept) => kept.clean(t, pos, &pinned),
@@ -797,6 +848,44 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
     drops(game, t, pos, &mut count);
     castling_moves(game, t, pos, scratch);
     count.0 + scratch.len() as u64
+}
+
+/// [`count_legal_walking`] in check: the royal piece's steps tested with
+/// it lifted, as out of check; another piece's moves counted where they
+/// land on the cells that end every check ([`AttackLines::evasions`]),
+/// unless it is `pinned`, may take en passant or land twice on a cell
+/// (those listed and tried). Where a hop attacks the royal piece, every
+/// move is listed (the `offer` rules' moves are counted apart, by the
+/// caller).
+fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, pinned: &[u64; WORDS]) -> u64 {
+    let us = pos.side;
+    let king = pos.royal[us as usize];
+    let Some(lines) = attack_lines(t, pos, king, us ^ 1) else {
+        legal_moves_plain(game, t, pos, scratch);
+        return scratch.len() as u64;
+    };
+    let mut count = super::CountOnto { cells: lines.evasions(), n: 0 };
+    let mut trial = Trial::new(game, t, pos);
+    for from in pos.cells_of(us, t.nwords) {
+        let kind = kind_of(pos.board[from as usize]);
+        let kc = kind as usize * 2 + us as usize;
+        let ep = pos.ep_len != 0 && t.takes_ep[kc];
+        let is_pinned = pinned[from as usize / 64] >> (from % 64) & 1 != 0;
+        if from == king {
+            let start = scratch.len();
+            piece_moves_once(pos, t, from, scratch);
+            let unsafe_cells = capture_cells(t, pos, us ^ 1, king);
+            retain_from(scratch, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
+        } else if is_pinned || ep || t.repeats(kind, us, from) {
+            let start = scratch.len();
+            piece_moves_once(pos, t, from, scratch);
+            retain_from(scratch, start, |m| trial.legal(m));
+        } else {
+            piece_moves(pos, t, from, &mut count);
+        }
+    }
+    drops(game, t, pos, &mut count);
+    count.n + scratch.len() as u64
 }
 
 /// Keeps in `out[first..]` the moves `keep_if` accepts, in order.

@@ -23,7 +23,7 @@ mod spread;
 
 pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
-pub(crate) use legal::{legal_moves_plain, legal_moves_plain_reference, retain_from};
+pub(crate) use legal::{legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
 
 use attack::*;
@@ -60,6 +60,21 @@ impl Sink for Vec<Move> {
 
 /// Counts moves without storing them.
 pub struct Counter(pub u64);
+
+/// A sink that counts the moves landing on some cells (a bitset).
+pub(crate) struct CountOnto {
+    /// The cells counted.
+    pub(crate) cells: [u64; WORDS],
+    /// The moves that landed on them.
+    pub(crate) n: u64,
+}
+
+impl Sink for CountOnto {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.n += self.cells[m.to as usize / 64] >> (m.to % 64) & 1;
+    }
+}
 
 impl Sink for Counter {
     #[inline(always)]
