@@ -499,17 +499,19 @@ fn stays_false(game: &Game, pos: &Position, atom: &Atom) -> bool {
 }
 
 impl Watch {
-    /// The kinds (a bitmask) of `mover`'s pieces whose placing may make a
-    /// rule fire: a plain move of another kind's piece never does
-    /// ([`Self::may_fire`] lets through only castling, gates, observed
-    /// moves, and moves that put down one of these kinds by moving,
-    /// promoting or being revealed). `None`: any kind (a line of any
-    /// piece, or every move tried).
-    pub fn placing_kinds(&self, mover: Color) -> Option<u64> {
+    /// May a plain move of `mover`'s piece of `kind` on `from` make a rule
+    /// fire? [`Self::may_fire`] for all its moves at once, as a sound
+    /// pre-filter: `false` where no line is of its kind, or where no cell
+    /// of its rays (the
+    /// cells its moves land on, whatever stands between) lets a move
+    /// through [`Lengthen`]'s test of the cells next to the set's pieces.
+    /// Promotions, reveals, castling and drops are the caller's to let
+    /// through.
+    pub fn may_fire_from(&self, t: &Tables, from: Cell, kind: crate::model::KindId, mover: Color) -> bool {
         match self {
-            Watch::Nothing => Some(0),
-            Watch::Anything => None,
-            Watch::Placing(list) => list.iter().filter(|l| l.owner == mover).try_fold(0u64, |mask, l| Some(mask | 1u64 << l.kind?)),
+            Watch::Nothing => false,
+            Watch::Anything => true,
+            Watch::Placing(list) => list.iter().any(|l| l.owner == mover && l.kind.is_none_or(|k| k == kind) && l.may_lengthen_from(t, from, kind)),
         }
     }
 
@@ -541,6 +543,27 @@ impl Watch {
 }
 
 impl Lengthen {
+    /// May a move of the owner's piece of `kind` on `from` pass
+    /// [`Self::lengthened`]'s test of the cells next to the set's pieces?
+    /// Where some cell of the piece's rays is next to two of them, or next
+    /// to one that is not the piece itself (`true` without that test).
+    fn may_lengthen_from(&self, t: &Tables, from: Cell, kind: crate::model::KindId) -> bool {
+        let Some([once, twice]) = &self.near else { return true };
+        let on = |set: &[u64; WORDS], c: Cell| set[c as usize / 64] >> (c % 64) & 1 != 0;
+        // The cells next to the piece itself, where it is one of the set.
+        let mut own = [0u64; WORDS];
+        if on(&self.cells, from) {
+            for &axis in &self.axes {
+                for forward in [true, false] {
+                    if let Some(c) = t.unit_step(axis, forward, from) {
+                        own[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+            }
+        }
+        t.rays_of(kind, self.owner, from).iter().any(|(_, cells)| cells.iter().any(|&c| on(twice, c) || on(once, c) && !on(&own, c)))
+    }
+
     /// Does the move `m` (which puts one of these pieces on `m.to`) make a
     /// run of `least` or more through `m.to` along one of the axes?
     fn lengthened(&self, m: &crate::engine::position::Move, t: &Tables) -> bool {
@@ -977,7 +1000,79 @@ impl Fires<'_> {
 mod tests {
     use super::*;
     use crate::engine::variant::Variant;
-    use crate::flow::ply::relocations_along_random_lines;
+    use crate::flow::ply::{in_ply, relocations_along_random_lines};
+
+    /// [`Watch::may_fire_from`] lets through the piece of every move that
+    /// [`Watch::may_fire`] lets through (a promotion aside, which the
+    /// callers let through), at the nodes between plies along random lines
+    /// of 4D-Schach from the post-opening test position of
+    /// interpreter/tests/four_d.rs, at rest and with level IV swinging, and
+    /// from two positions with lines to form (by steps, and by a capture
+    /// onto a cell next to one Pawn only); and it stops some pieces with
+    /// moves.
+    #[test]
+    fn a_piece_stopped_before_its_moves_has_no_move_that_may_fire() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
+        let v = Variant::new(std::sync::Arc::new(game));
+        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let (mut nodes, mut firing, mut stopped) = (0, 0, 0);
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut below = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n.max(1) as u64) as usize
+        };
+        // Pawns on every other file of rank 2 of level I and in between on
+        // level II (rank 7 of levels VII and VI for Black): a Pawn stepping
+        // down between two others forms a line of 3 (a position built for
+        // this test).
+        const PAWNS: &str = "k7/p1p1p1p1/8/8/8/8/8/8|8/1p1p1p1p/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/1P1P1P1P/8|8/8/8/8/8/8/P1P1P1P1/K7 w - - 0 1";
+        // White's Pawn a3 of level I takes b2, next to c2 and d2: a line of
+        // 3 through a cell next to one Pawn only (built for this test).
+        const CAPTURE: &str = "k7/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|7K/8/8/8/8/P7/1pPP4/8 w - - 0 1";
+        for fen in [P.to_string(), format!("{P} {{frame=IV:-3<-3*}}"), PAWNS.to_string(), CAPTURE.to_string()] {
+            for _ in 0..6 {
+                let mut pos = v.parse_fen(&fen, "<test>").expect("the test position");
+                for _ in 0..8 {
+                    let t = v.tables_for(&pos);
+                    let mover = pos.side;
+                    let watch = watch(&v.game, &t, &pos);
+                    if matches!(watch, Watch::Placing(_)) {
+                        nodes += 1;
+                        let mut moves = Vec::new();
+                        movegen::pseudo_moves(&v.game, &t, &pos, &mut moves);
+                        for m in moves.iter().filter(|m| m.kind != crate::engine::position::MoveKind::Drop && !m.is_promotion()) {
+                            let from = watch.may_fire_from(&t, m.from, m.piece, mover);
+                            if watch.may_fire(m, mover, &t) {
+                                assert!(from, "{}: {m:?}", v.fen(&pos));
+                                firing += 1;
+                            }
+                            stopped += usize::from(!from);
+                        }
+                    }
+                    let ends = v.successors(&pos);
+                    if ends.is_empty() {
+                        break;
+                    }
+                    let (_, mut next) = ends[below(ends.len())].clone();
+                    while in_ply(&next) {
+                        let more = v.successors(&next);
+                        if more.is_empty() {
+                            break;
+                        }
+                        next = more[below(more.len())].1.clone();
+                    }
+                    if in_ply(&next) {
+                        break;
+                    }
+                    pos = next;
+                }
+            }
+        }
+        assert!(nodes > 100 && firing > 100 && stopped > 10_000, "{nodes} nodes, {firing} moves that may fire, {stopped} moves of stopped pieces");
+    }
 
     /// A relocation's `only if` judged for the lifted piece on every empty
     /// cell without putting it ([`AfterPlacing::of_piece`], as

@@ -12,7 +12,8 @@ use crate::engine::movegen;
 use crate::engine::position::{Move, MoveKind, Position};
 use crate::engine::tables::Tables;
 use crate::engine::variant::Variant;
-use crate::model::Color;
+use crate::model::geometry::Cell;
+use crate::model::{Color, KindId};
 
 /// Is a ply in progress in `pos` (an obligation is owed before the turn passes)?
 pub fn in_ply(pos: &Position) -> bool {
@@ -114,7 +115,8 @@ impl Variant {
         let mut out = Vec::new();
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
-        for m in self.offered_moves_where(pos, t, watch.placing_kinds(mover), |m| watch.may_fire(m, mover, t)) {
+        let wanted = |from, kind| watch.may_fire_from(t, from, kind, mover);
+        for m in self.offered_moves_where(pos, t, Some(&wanted), |m| watch.may_fire(m, mover, t)) {
             made.copy_from(pos, t);
             made.make(&m, game, t);
             if super::oblige::fire(game, t, &made).is_empty() {
@@ -243,10 +245,11 @@ impl Variant {
     /// except where captures are compulsory, which compares every offered
     /// move: then `keep` runs after them.
     ///
-    /// `placing`: where `keep` stops every plain move of a piece whose kind
-    /// is not in this mask ([`super::oblige::Watch::placing_kinds`]), only
-    /// those pieces' moves (and promoting pieces', and drops) are listed.
-    pub(super) fn offered_moves_where(&self, pos: &Position, t: &Tables, placing: Option<u64>, keep: impl Fn(&Move) -> bool) -> Vec<Move> {
+    /// `placing`: where `keep` stops every plain move of a piece (by its
+    /// cell and kind) for which this is false
+    /// ([`super::oblige::Watch::may_fire_from`]), only the other pieces'
+    /// moves (and promoting pieces', and drops) are listed.
+    pub(super) fn offered_moves_where(&self, pos: &Position, t: &Tables, placing: Option<&dyn Fn(Cell, KindId) -> bool>, keep: impl Fn(&Move) -> bool) -> Vec<Move> {
         let game = &self.game;
         // Room for a node's moves at once (growing from empty reallocated
         // it several times at every node: 3% of 4D-Schach's perft at rest).
@@ -255,7 +258,7 @@ impl Variant {
         // Gates and observed moves pass `keep` whatever moves; a face-down
         // piece may be revealed as any kind.
         match placing.filter(|_| !compels && !t.gating && game.observe.is_none() && !pos.any_hidden()) {
-            Some(kinds) => movegen::pseudo_moves_of(game, t, pos, kinds, &mut moves),
+            Some(wanted) => movegen::pseudo_moves_of(game, t, pos, wanted, &mut moves),
             None => movegen::pseudo_moves(game, t, pos, &mut moves),
         }
         if game.castling.is_some() && !movegen::in_check(game, t, pos) {

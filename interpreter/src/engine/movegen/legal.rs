@@ -260,7 +260,7 @@ pub(crate) fn legal_moves_of(game: &Game, t: &Tables, pos: &Position, kinds: u64
     }
     let us = pos.side;
     let first = out.len();
-    pseudo_moves_of(game, t, pos, kinds, out);
+    pseudo_moves_of(game, t, pos, &|_, kind| kinds >> kind & 1 != 0, out);
     if game.castling.is_some() && !in_check(game, t, pos) {
         castling_moves(game, t, pos, out);
     }

@@ -339,16 +339,16 @@ pub fn pseudo_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>
     drops(game, t, pos, out);
 }
 
-/// [`pseudo_moves`] of only the side to move's pieces whose kind is in
-/// `kinds` (a bitmask) or that may promote (into one of them, say), and
-/// every drop: what a caller that keeps only the moves putting down a piece
-/// of those kinds needs (no face-down pieces, which a move may reveal as
-/// any kind).
-pub fn pseudo_moves_of(game: &Game, t: &Tables, pos: &Position, kinds: u64, out: &mut Vec<Move>) {
+/// [`pseudo_moves`] of only the side to move's pieces for which `wanted`
+/// holds (given the cell and kind) or that may promote, and every drop:
+/// what a caller that keeps only the moves putting down a piece of some
+/// kinds (near some cells, say) needs (no face-down pieces, which a move
+/// may reveal as any kind).
+pub fn pseudo_moves_of(game: &Game, t: &Tables, pos: &Position, wanted: &dyn Fn(Cell, KindId) -> bool, out: &mut Vec<Move>) {
     debug_assert!(!pos.any_hidden());
     for from in pos.cells_of(pos.side, t.nwords) {
         let kind = kind_of(pos.board[from as usize]);
-        if kinds >> kind & 1 != 0 || t.promotes[kind as usize * 2 + pos.side as usize] {
+        if t.promotes[kind as usize * 2 + pos.side as usize] || wanted(from, kind) {
             piece_moves_once(pos, t, from, out);
         }
     }
