@@ -5,6 +5,7 @@
 
 use crate::engine::position::{Move, Position};
 use crate::engine::variant::Variant;
+use crate::flow::oblige::WatchMemo;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Instant;
 
@@ -174,7 +175,7 @@ fn perft_watched<'t>(v: &Variant, pos: &Position, depth: u32, watch: &mut impl W
     // One child position per level, overwritten for each move (no allocation, and
     // only the board's own cells are copied).
     let mut children: Vec<Position> = (0..levels).map(|_| pos.clone()).collect();
-    perft_with(v, pos, depth, &mut buffers, &mut children, watch)
+    perft_with(v, pos, depth, &mut buffers, &mut children, &mut WatchMemo::default(), watch)
 }
 
 fn perft_with<'t>(
@@ -183,6 +184,7 @@ fn perft_with<'t>(
     depth: u32,
     buffers: &mut [Vec<Move>],
     children: &mut [Position],
+    memo: &mut WatchMemo,
     watch: &mut impl Watch<'t>,
 ) -> Option<u64> {
     if depth == 0 {
@@ -193,8 +195,8 @@ fn perft_with<'t>(
     moves.clear();
     // The position's frame decides the tables (one branch when no level has slid).
     let t = v.tables_for(pos);
-    let Some(starts) = ply_starts(v, pos, &t) else {
-        return flow_node(v, pos, depth, rest, grandchildren, watch);
+    let Some(starts) = ply_starts(v, pos, &t, memo) else {
+        return flow_node(v, pos, depth, rest, grandchildren, memo, watch);
     };
     let hashed = match watch.table() {
         Some(table) if starts.is_empty() && key_tells_count(pos) => {
@@ -232,7 +234,7 @@ fn perft_with<'t>(
         child.make(m, &v.game, &t);
         if plain && child.flow.is_none() && child.frame.is_none() {
             let Some(scratch) = rest.first_mut() else { return Some(0) };
-            if let Some(n) = leaves_kept(v, &t, child, scratch, kept.as_ref()) {
+            if let Some(n) = leaves_kept(v, &t, child, scratch, kept.as_ref(), memo) {
                 if !watch.leaves(n) {
                     return None;
                 }
@@ -240,13 +242,13 @@ fn perft_with<'t>(
                 continue;
             }
         }
-        total += perft_with(v, child, depth - 1, rest, grandchildren, watch)?;
+        total += perft_with(v, child, depth - 1, rest, grandchildren, memo, watch)?;
     }
     for s in starts {
         let mut ends = Vec::new();
         ends_of(v, s.next, &mut ends);
         for end in &ends {
-            total += perft_with(v, end, depth - 1, rest, grandchildren, watch)?;
+            total += perft_with(v, end, depth - 1, rest, grandchildren, memo, watch)?;
         }
     }
     if let (Some(key), Some(table)) = (hashed, watch.table()) {
@@ -259,8 +261,8 @@ fn perft_with<'t>(
 /// the node at depth 1 counts them, with the counts `kept` from its parent
 /// ([`crate::engine::movegen::count_legal_kept`]); `None` where the flow
 /// layer lists its decisions (the caller counts it as a node).
-fn leaves_kept(v: &Variant, t: &crate::engine::tables::Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&crate::engine::movegen::KeptCounts>) -> Option<u64> {
-    let starts = ply_starts(v, pos, t)?;
+fn leaves_kept(v: &Variant, t: &crate::engine::tables::Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&crate::engine::movegen::KeptCounts>, memo: &mut WatchMemo) -> Option<u64> {
+    let starts = ply_starts(v, pos, t, memo)?;
     Some(with_ply_starts(v, crate::engine::movegen::count_legal_kept(&v.game, t, pos, scratch, kept), &starts))
 }
 
@@ -293,12 +295,13 @@ fn key_tells_count(pos: &Position) -> bool {
 
 /// The moves of `pos` after which a rule obliges more decisions
 /// ([`Variant::ply_starts`]; none in the common case, tested cheaply), or
-/// `None` where the flow layer lists the node's decisions.
-fn ply_starts(v: &Variant, pos: &Position, t: &crate::engine::tables::Tables) -> Option<Vec<crate::flow::ply::PlyStart>> {
+/// `None` where the flow layer lists the node's decisions. `memo` keeps
+/// the pre-filter from the count's last node.
+fn ply_starts(v: &Variant, pos: &Position, t: &crate::engine::tables::Tables, memo: &mut WatchMemo) -> Option<Vec<crate::flow::ply::PlyStart>> {
     if v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none() {
         return Some(Vec::new());
     }
-    v.ply_starts(pos, t)
+    v.ply_starts_with(pos, t, memo)
 }
 
 /// The number of complete plies through `next`, the position after a move
@@ -328,7 +331,7 @@ fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
 /// A node the flow layer lists the decisions of (flow state, a swinging
 /// level, or a pre-filter that cannot tell): its complete plies, each
 /// decision applied once ([`Variant::successors`]).
-fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], watch: &mut impl Watch<'t>) -> Option<u64> {
+fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], memo: &mut WatchMemo, watch: &mut impl Watch<'t>) -> Option<u64> {
     if depth == 1 {
         let n = v.count_complete(pos);
         return watch.leaves(n).then_some(n);
@@ -339,7 +342,7 @@ fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Mov
         let mut ends = Vec::new();
         crate::flow::perft::ends_through(v, next, &mut ends);
         for end in &ends {
-            total += perft_with(v, end, depth - 1, buffers, children, watch)?;
+            total += perft_with(v, end, depth - 1, buffers, children, memo, watch)?;
         }
     }
     Some(total)

@@ -459,6 +459,81 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     }
 }
 
+/// The last [`watch`] worked out by one count, with what it read, so that
+/// the next node that reads the same gets it again (most positions one ply
+/// above perft's leaves differ from their siblings by a move of the other
+/// side, which leaves the mover's lines as they were).
+#[derive(Debug, Default)]
+pub struct WatchMemo {
+    /// What the last watch read ([`WatchMemo::read`]).
+    key: Vec<u64>,
+    /// The key of the node at hand, built here without allocating.
+    scratch: Vec<u64>,
+    /// The last watch (`None` before the first).
+    watch: Option<Watch>,
+}
+
+impl WatchMemo {
+    /// [`watch`] at `pos` between plies (no flow state, `t` its frame's
+    /// tables), from the memo where the last node read the same.
+    pub fn watch(&mut self, game: &Game, t: &Tables, pos: &Position) -> &Watch {
+        let mut key = std::mem::take(&mut self.scratch);
+        if !Self::read(game, t, pos, &mut key) {
+            key.clear();
+            self.watch = None;
+        }
+        match &self.watch {
+            Some(w) if key == self.key => {
+                debug_assert_eq!(*w, watch(game, t, pos), "a watch from the memo at a node that reads the same");
+                self.scratch = key;
+            }
+            _ => {
+                self.watch = Some(watch(game, t, pos));
+                self.scratch = std::mem::replace(&mut self.key, key);
+            }
+        }
+        self.watch.get_or_insert(Watch::Anything)
+    }
+
+    /// Everything [`watch`] reads at a node between plies, as words: the
+    /// side to move, whether face-down pieces stand, the hands (which
+    /// `PHASE ends` reads), the levels' offsets (the tables), and the cells
+    /// of both players' pieces of each kind (or of any kind) that a `line`
+    /// test of a `ply-end` `oblige` rule's guard names; `false` where a
+    /// kind past the 64th is named (then nothing is kept).
+    fn read(game: &Game, t: &Tables, pos: &Position, key: &mut Vec<u64>) -> bool {
+        key.clear();
+        key.push(u64::from(pos.side) | u64::from(pos.any_hidden()) << 8 | u64::from(pos.flow.is_some()) << 9);
+        for hand in &pos.hand {
+            key.extend(hand[..game.kinds.len()].chunks(8).map(|c| c.iter().enumerate().fold(0u64, |w, (i, &n)| w | u64::from(n) << (8 * i))));
+        }
+        if let Some(frame) = &pos.frame {
+            key.extend(frame.levels.chunks(8).map(|c| c.iter().enumerate().fold(0u64, |w, (i, l)| w | u64::from(l.offset as u8) << (8 * i))));
+        }
+        // The kinds named (a bitmask), and whether a line of any kind is.
+        let (mut kinds, mut any) = (0u64, false);
+        for rule in &game.rules {
+            let (Trigger::PlyEnd, Effect::Oblige(_), Some(guard)) = (rule.trigger, &rule.effect, &rule.guard) else { continue };
+            for lit in guard.any_of.iter().flatten() {
+                if let Atom::Line { pieces, .. } = &lit.atom {
+                    match pieces.kind {
+                        Some(k) if k < 64 => kinds |= 1 << k,
+                        Some(_) => return false,
+                        None => any = true,
+                    }
+                }
+            }
+        }
+        let named = (0u8..64).filter(|k| kinds >> k & 1 != 0).map(Some);
+        for kind in named.chain(any.then_some(None)) {
+            for owner in [0, 1] {
+                key.extend_from_slice(&crate::engine::cond::set_cells(pos, t, owner, kind)[..t.nwords]);
+            }
+        }
+        true
+    }
+}
+
 /// The alternatives of the `ply-end` `oblige` rules' guards, each with the
 /// subject it is evaluated for (as [`fired_with`] tries them: file order,
 /// `mover` first), less those with a positive literal that no plain move and
@@ -1001,6 +1076,32 @@ mod tests {
     use super::*;
     use crate::engine::variant::Variant;
     use crate::flow::ply::{in_ply, relocations_along_random_lines};
+
+    /// A watch from the memo ([`WatchMemo`]) is the one worked out afresh,
+    /// at the positions two plies below the post-opening test position of
+    /// interpreter/tests/four_d.rs, in the order perft meets them; and most
+    /// come from the memo (siblings differ by a move of the other side).
+    #[test]
+    fn a_watch_from_the_memo_is_the_one_worked_out() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
+        let v = Variant::new(std::sync::Arc::new(game));
+        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let start = v.parse_fen(P, "<test>").expect("the test position");
+        let mut memo = WatchMemo::default();
+        let (mut nodes, mut kept) = (0, 0);
+        for (_, child) in v.successors(&start).into_iter().filter(|(_, c)| !in_ply(c)).take(12) {
+            for (_, node) in v.successors(&child).into_iter().filter(|(_, g)| !in_ply(g)) {
+                let t = v.tables_for(&node);
+                let before = memo.key.clone();
+                let from_memo = memo.watch(&v.game, &t, &node).clone();
+                assert_eq!(from_memo, watch(&v.game, &t, &node), "{}", v.fen(&node));
+                nodes += 1;
+                kept += usize::from(memo.key == before);
+            }
+        }
+        assert!(nodes > 500 && kept * 10 > nodes * 6, "{kept} of {nodes} watches from the memo");
+    }
 
     /// [`Watch::may_fire_from`] lets through the piece of every move that
     /// [`Watch::may_fire`] lets through (a promotion aside, which the

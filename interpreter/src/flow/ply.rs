@@ -4,7 +4,7 @@
 use super::phase;
 use super::out_of_play::OutOfPlay;
 use super::state::{ActionKind, Flow, Obligation};
-use super::oblige::Watch;
+use super::oblige::{Watch, WatchMemo};
 use crate::model::cond::ObligeAction;
 use super::{Action, FlowEvent};
 use crate::engine::frame;
@@ -98,11 +98,17 @@ impl Variant {
     /// pre-filter ([`super::oblige::watch`]) cannot tell which moves to try:
     /// then every move goes through the flow layer.
     pub fn ply_starts(&self, pos: &Position, t: &Tables) -> Option<Vec<PlyStart>> {
+        self.ply_starts_with(pos, t, &mut WatchMemo::default())
+    }
+
+    /// [`Self::ply_starts`] with the pre-filter kept between calls (a
+    /// count's nodes one after another: see [`WatchMemo`]).
+    pub fn ply_starts_with(&self, pos: &Position, t: &Tables, memo: &mut WatchMemo) -> Option<Vec<PlyStart>> {
         if pos.flow.is_some() || frame::swinging(pos) {
             return None;
         }
         let game = &self.game;
-        let watch = super::oblige::watch(game, t, pos);
+        let watch = memo.watch(game, t, pos);
         match watch {
             Watch::Nothing => return Some(Vec::new()),
             Watch::Anything => return None,

@@ -63,7 +63,7 @@ pub fn divide_split(v: &Variant, pos: &Position, depth: u32, split: u32, budget:
 /// in for them; at a node the flow layer decides, the ends of its plies.
 fn children(v: &Variant, pos: &Position) -> Vec<Position> {
     let t = v.tables_for(pos);
-    let Some(starts) = ply_starts(v, pos, &t) else {
+    let Some(starts) = ply_starts(v, pos, &t, &mut crate::flow::oblige::WatchMemo::default()) else {
         let mut ends = Vec::new();
         for (_, next) in v.successors(pos) {
             crate::flow::perft::ends_through(v, next, &mut ends);
