@@ -728,6 +728,31 @@ impl Cx<'_> {
     }
 
     /// Per kind, the pieces `c` has on the board and in hand.
+    /// Does `c` have at most `counts[k]` pieces of each kind `k` (on the
+    /// board and in hand; kinds past `counts` unlimited)? [`Self::material`]
+    /// compared, stopping at the first piece on the board past its kind's
+    /// limit (at most nodes of a game with `has only`, the first piece
+    /// that is not a King).
+    fn has_only(&self, c: Color, counts: &[u8]) -> bool {
+        const KINDS: usize = 64;
+        if self.game.kinds.len() > KINDS {
+            return self.material(c).iter().zip(counts).all(|(&n, &most)| n <= u32::from(most));
+        }
+        let mut have = [0u32; KINDS];
+        for cell in self.pos.cells_of(c, self.t.nwords) {
+            let k = kind_of(self.pos.board[cell as usize]) as usize;
+            if let (Some(n), Some(&most)) = (have.get_mut(k), counts.get(k)) {
+                *n += 1;
+                if *n > u32::from(most) {
+                    return false;
+                }
+            }
+        }
+        let hand = &self.pos.hand[c as usize];
+        have.iter().zip(hand).take(self.game.kinds.len()).zip(counts).all(|((&n, &h), &most)| n + u32::from(h) <= u32::from(most))
+    }
+
+    /// The pieces `c` has of each kind, on the board and in hand.
     fn material(&self, c: Color) -> Vec<u32> {
         let mut have = vec![0u32; self.game.kinds.len()];
         for cell in self.pos.cells_of(c, self.t.nwords) {
@@ -815,7 +840,7 @@ impl Cx<'_> {
             Atom::Passed(w) => self.pos.passed[self.player(*w) as usize],
             Atom::BoardFull => game.geometry.board_cells().all(|c| self.pos.board[c as usize] != 0),
             Atom::HasOnly { who, counts } => {
-                self.material(self.player(*who)).iter().zip(counts).all(|(&n, &most)| n <= u32::from(most))
+                self.has_only(self.player(*who), counts)
             }
             Atom::CanMove { pieces, onto } => {
                 let owner = self.player(pieces.who);

@@ -662,15 +662,25 @@ pub fn absolute(game: &Game, frame: Option<&Frame>, cell: Cell) -> Vec<i64> {
 
 /// [`absolute`] with the levels' offsets given by `offset` (per level).
 pub fn absolute_with(game: &Game, offset: impl Fn(usize) -> i8, cell: Cell) -> Vec<i64> {
+    let mut c = vec![0; game.geometry.dims()];
+    absolute_into(game, offset, cell, &mut c);
+    c
+}
+
+/// [`absolute_with`] written into `out` (a component per axis), for a
+/// caller that works out every cell's (a frame's tables) without a vector
+/// each.
+pub fn absolute_into(game: &Game, offset: impl Fn(usize) -> i8, cell: Cell, out: &mut [i64]) {
     let geo: &Geometry = &game.geometry;
-    let mut c: Vec<i64> = geo.coords(cell).iter().map(|&x| x as i64).collect();
+    for (x, &c) in out.iter_mut().zip(geo.coords_of(cell)) {
+        *x = i64::from(c);
+    }
     if let Some(slide) = &game.slide {
-        let level = c.get(slide.stack_axis).map_or(0, |&l| l as usize);
+        let level = out.get(slide.stack_axis).map_or(0, |&l| l as usize);
         if let Some(Some(axis)) = slide.axes.get(level) {
-            if let Some(x) = c.get_mut(*axis) {
+            if let Some(x) = out.get_mut(*axis) {
                 *x += i64::from(offset(level));
             }
         }
     }
-    c
 }

@@ -137,19 +137,21 @@ impl Displacements {
         Some(i)
     }
 
-    /// The keys of cells at absolute positions `abs` (one per cell, a
-    /// component per axis): a capture from one cell to another is asked of
-    /// [`Self::may`] by the difference of their keys. `None` where two of
-    /// the positions lie farther apart on some axis than the table reaches
-    /// (differences of keys would not tell displacements apart).
-    pub fn keys(&self, abs: &[Vec<i64>]) -> Option<Vec<i32>> {
+    /// The keys of cells at absolute positions `abs` (one per cell, `dims`
+    /// components each, one per axis): a capture from one cell to another
+    /// is asked of [`Self::may`] by the difference of their keys. `None`
+    /// where two of the positions lie farther apart on some axis than the
+    /// table reaches (differences of keys would not tell displacements
+    /// apart).
+    pub fn keys(&self, dims: usize, abs: &[i64]) -> Option<Vec<i32>> {
+        let cells = || abs.chunks(dims.max(1));
         for (a, &r) in self.reach.iter().enumerate() {
-            let (lo, hi) = abs.iter().filter_map(|p| p.get(a)).fold((i64::MAX, i64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            let (lo, hi) = cells().filter_map(|p| p.get(a)).fold((i64::MAX, i64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
             if lo <= hi && hi - lo > i64::from(r) {
                 return None;
             }
         }
-        abs.iter().map(|p| i32::try_from(p.iter().zip(&self.stride).map(|(&x, &s)| x * s as i64).sum::<i64>()).ok()).collect()
+        cells().map(|p| i32::try_from(p.iter().zip(&self.stride).map(|(&x, &s)| x * s as i64).sum::<i64>()).ok()).collect()
     }
 
     /// May a capture of piece `kc` (`kind * 2 + colour`) move it from the

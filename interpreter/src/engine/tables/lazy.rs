@@ -60,8 +60,12 @@ impl LazyRays {
         let geo = &game.geometry;
         // Each cell's key, from its absolute position in this frame.
         let keyed = |d: &Arc<Displacements>| {
-            let abs: Vec<Vec<i64>> = (0..geo.cells() as Cell).map(|c| crate::engine::frame::absolute_with(game, |l| offsets.get(l).copied().unwrap_or(0), c)).collect();
-            Some((Arc::clone(d), d.keys(&abs)?))
+            let dims = geo.dims();
+            let mut abs = vec![0i64; geo.cells() * dims];
+            for (c, out) in abs.chunks_mut(dims.max(1)).enumerate() {
+                crate::engine::frame::absolute_into(game, |l| offsets.get(l).copied().unwrap_or(0), c as Cell, out);
+            }
+            Some((Arc::clone(d), d.keys(dims, &abs)?))
         };
         let ncells = geo.cells();
         let nkinds = game.kinds.len();
