@@ -471,12 +471,23 @@ pub struct WatchMemo {
     scratch: Vec<u64>,
     /// The last watch (`None` before the first).
     watch: Option<Watch>,
+    /// [`Watch::may_fire_from`] of the last watch, per cell, as asked so
+    /// far: 0 not asked, else 1 + the kind asked about × 2 + the answer
+    /// (the answer is the same at every node with the same key: the cells
+    /// of the kinds the lines name are part of it).
+    from: Vec<std::cell::Cell<u16>>,
 }
 
 impl WatchMemo {
     /// [`watch`] at `pos` between plies (no flow state, `t` its frame's
     /// tables), from the memo where the last node read the same.
     pub fn watch(&mut self, game: &Game, t: &Tables, pos: &Position) -> &Watch {
+        self.kept(game, t, pos).0
+    }
+
+    /// [`Self::watch`], with its [`Watch::may_fire_from`] kept per cell
+    /// ([`FiresFrom::may_fire_from`]).
+    pub fn kept(&mut self, game: &Game, t: &Tables, pos: &Position) -> (&Watch, FiresFrom<'_>) {
         let mut key = std::mem::take(&mut self.scratch);
         if !Self::read(game, t, pos, &mut key) {
             key.clear();
@@ -490,9 +501,12 @@ impl WatchMemo {
             _ => {
                 self.watch = Some(watch(game, t, pos));
                 self.scratch = std::mem::replace(&mut self.key, key);
+                self.from.clear();
+                self.from.resize_with(game.geometry.cells(), Default::default);
             }
         }
-        self.watch.get_or_insert(Watch::Anything)
+        let watch = self.watch.get_or_insert(Watch::Anything);
+        (watch, FiresFrom { watch, known: &self.from })
     }
 
     /// Everything [`watch`] reads at a node between plies, as words: the
@@ -531,6 +545,30 @@ impl WatchMemo {
             }
         }
         true
+    }
+}
+
+/// A [`Watch`] from a [`WatchMemo`], with the answers of
+/// [`Watch::may_fire_from`] at the nodes with the same key.
+pub struct FiresFrom<'a> {
+    watch: &'a Watch,
+    known: &'a [std::cell::Cell<u16>],
+}
+
+impl FiresFrom<'_> {
+    /// [`Watch::may_fire_from`], worked out once per cell and kind while
+    /// the memo's key stays the same.
+    pub fn may_fire_from(&self, t: &Tables, from: Cell, kind: crate::model::KindId, mover: Color) -> bool {
+        let Some(known) = self.known.get(from as usize) else { return self.watch.may_fire_from(t, from, kind, mover) };
+        let v = known.get();
+        if v != 0 && (v - 1) >> 1 == u16::from(kind) {
+            let fires = (v - 1) & 1 != 0;
+            debug_assert_eq!(fires, self.watch.may_fire_from(t, from, kind, mover), "a kept answer of may_fire_from");
+            return fires;
+        }
+        let fires = self.watch.may_fire_from(t, from, kind, mover);
+        known.set(1 + u16::from(kind) * 2 + u16::from(fires));
+        fires
     }
 }
 
@@ -1078,7 +1116,8 @@ mod tests {
     use crate::flow::ply::{in_ply, relocations_along_random_lines};
 
     /// A watch from the memo ([`WatchMemo`]) is the one worked out afresh,
-    /// at the positions two plies below the post-opening test position of
+    /// and so are its kept answers per piece ([`FiresFrom`]), at the
+    /// positions two plies below the post-opening test position of
     /// interpreter/tests/four_d.rs, in the order perft meets them; and most
     /// come from the memo (siblings differ by a move of the other side).
     #[test]
@@ -1094,8 +1133,13 @@ mod tests {
             for (_, node) in v.successors(&child).into_iter().filter(|(_, g)| !in_ply(g)) {
                 let t = v.tables_for(&node);
                 let before = memo.key.clone();
-                let from_memo = memo.watch(&v.game, &t, &node).clone();
-                assert_eq!(from_memo, watch(&v.game, &t, &node), "{}", v.fen(&node));
+                let fresh = watch(&v.game, &t, &node);
+                let (from_memo, fires_from) = memo.kept(&v.game, &t, &node);
+                assert_eq!(*from_memo, fresh, "{}", v.fen(&node));
+                for from in node.cells_of(node.side, t.nwords) {
+                    let kind = kind_of(node.board[from as usize]);
+                    assert_eq!(fires_from.may_fire_from(&t, from, kind, node.side), fresh.may_fire_from(&t, from, kind, node.side));
+                }
                 nodes += 1;
                 kept += usize::from(memo.key == before);
             }

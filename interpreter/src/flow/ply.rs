@@ -108,7 +108,7 @@ impl Variant {
             return None;
         }
         let game = &self.game;
-        let watch = memo.watch(game, t, pos);
+        let (watch, fires_from) = memo.kept(game, t, pos);
         match watch {
             Watch::Nothing => return Some(Vec::new()),
             Watch::Anything => return None,
@@ -121,7 +121,7 @@ impl Variant {
         let mut out = Vec::new();
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
-        let wanted = |from, kind| watch.may_fire_from(t, from, kind, mover);
+        let wanted = |from, kind| fires_from.may_fire_from(t, from, kind, mover);
         for m in self.offered_moves_where(pos, t, Some(&wanted), |m| watch.may_fire(m, mover, t)) {
             made.copy_from(pos, t);
             made.make(&m, game, t);
