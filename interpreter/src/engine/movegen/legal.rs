@@ -833,8 +833,9 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
                 // through the king's start cell, found at once: on these
                 // boards a king has up to 26 steps, each tested alone
                 // along every attack direction before (11% of 4D-Schach's
-                // post-opening perft 3).
-                let unsafe_cells = capture_cells(t, pos, us ^ 1, king);
+                // post-opening perft 3). Only the pieces whose captures
+                // may reach a landing are walked.
+                let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, king, Some(&targets_of(&scratch[start..])));
                 retain_from(scratch, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
             } else if is_pinned {
                 retain_from(scratch, start, |m| trial.legal(m));
@@ -874,7 +875,7 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
         if from == king {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
-            let unsafe_cells = capture_cells(t, pos, us ^ 1, king);
+            let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, king, Some(&targets_of(&scratch[start..])));
             retain_from(scratch, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
         } else if is_pinned || ep || t.repeats(kind, us, from) {
             let start = scratch.len();
@@ -886,6 +887,15 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
     }
     drops(game, t, pos, &mut count);
     count.n + scratch.len() as u64
+}
+
+/// The cells `moves` land on, as a bitset.
+fn targets_of(moves: &[Move]) -> [u64; WORDS] {
+    let mut cells = [0u64; WORDS];
+    for m in moves {
+        cells[m.to as usize / 64] |= 1 << (m.to % 64);
+    }
+    cells
 }
 
 /// Keeps in `out[first..]` the moves `keep_if` accepts, in order.
