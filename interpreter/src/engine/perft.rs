@@ -269,7 +269,11 @@ fn leaves_kept(v: &Variant, t: &crate::engine::tables::Tables, pos: &Position, s
 /// `n`, the legal moves the engine counts one ply above the leaves, with
 /// each move of `starts` counted as its complete plies instead of as one
 /// legal move.
+#[inline(always)]
 fn with_ply_starts(v: &Variant, n: u64, starts: &[crate::flow::ply::PlyStart]) -> u64 {
+    if starts.is_empty() {
+        return n; // the common case, without a call
+    }
     starts.iter().fold(n, |n, s| n - u64::from(s.legal) + plies_through(v, &s.next))
 }
 

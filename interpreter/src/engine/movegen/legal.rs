@@ -645,10 +645,22 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     let us = pos.side;
     scratch.clear();
     let listed = t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden();
-    // The moves `offer` rules take away, where they are counted apart
-    // (`rules_counting`: none in a game without `rule` items).
-    let forbidden = if listed || !t.rules_counting { Some(0) } else { crate::engine::cond::forbidden_count(game, t, pos, scratch) };
-    let Some(forbidden) = forbidden.filter(|_| !listed) else {
+    if listed || t.rules_counting {
+        return count_legal_listed_or_ruled(game, t, pos, scratch, kept, listed);
+    }
+    count_legal_bulk(game, t, pos, scratch, kept)
+}
+
+/// [`count_legal_kept`] where the moves are listed (`listed`) or a game's
+/// `rule` items may take some away: those the `offer` rules forbid are
+/// counted apart where they can be ([`crate::engine::cond::forbidden_count`])
+/// and taken from the bulk count, else every legal move is listed. A
+/// function of its own, so that the bulk count of a game without rules
+/// keeps the code it had.
+#[inline(never)]
+fn count_legal_listed_or_ruled(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&KeptCounts>, listed: bool) -> u64 {
+    let forbidden = if listed { None } else { crate::engine::cond::forbidden_count(game, t, pos, scratch) };
+    let Some(forbidden) = forbidden else {
         if game.rules.is_empty() && game.observe.is_none() && (game.spread.is_some() || game.tunnel.is_some()) {
             // Spread pieces or tunnels: counted as generated.
             return super::spread::count_legal(game, t, pos);
