@@ -1113,7 +1113,7 @@ impl Fires<'_> {
 mod tests {
     use super::*;
     use crate::engine::variant::Variant;
-    use crate::flow::ply::{in_ply, relocations_along_random_lines};
+    use crate::flow::ply::{in_ply, random_complete_ply, relocations_along_random_lines};
 
     /// A watch from the memo ([`WatchMemo`]) is the one worked out afresh,
     /// and so are its kept answers per piece ([`FiresFrom`]), at the
@@ -1197,21 +1197,7 @@ mod tests {
                             stopped += usize::from(!from);
                         }
                     }
-                    let ends = v.successors(&pos);
-                    if ends.is_empty() {
-                        break;
-                    }
-                    let (_, mut next) = ends[below(ends.len())].clone();
-                    while in_ply(&next) {
-                        let more = v.successors(&next);
-                        if more.is_empty() {
-                            break;
-                        }
-                        next = more[below(more.len())].1.clone();
-                    }
-                    if in_ply(&next) {
-                        break;
-                    }
+                    let Some(next) = random_complete_ply(&v, &pos, &mut below) else { break };
                     pos = next;
                 }
             }

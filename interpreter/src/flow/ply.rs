@@ -660,22 +660,22 @@ pub(crate) fn relocations_along_random_lines(v: &Variant, start: &Position, line
                     look(&next);
                 }
             }
-            let ends = v.successors(&pos);
-            if ends.is_empty() {
-                break;
-            }
-            let (_, mut next) = ends[below(ends.len())].clone();
-            while in_ply(&next) {
-                let more = v.successors(&next);
-                if more.is_empty() {
-                    break;
-                }
-                next = more[below(more.len())].1.clone();
-            }
-            if in_ply(&next) {
-                break;
-            }
+            let Some(next) = random_complete_ply(v, &pos, &mut below) else { break };
             pos = next;
         }
     }
+}
+
+/// For tests: the position after one complete ply from `pos` (a node
+/// between plies), each decision drawn by `below(n)` among the `n` there
+/// are; `None` where a node of the ply has no decision.
+#[cfg(test)]
+pub(crate) fn random_complete_ply(v: &Variant, pos: &Position, below: &mut impl FnMut(usize) -> usize) -> Option<Position> {
+    let ends = v.successors(pos);
+    let (_, mut next) = ends.get(below(ends.len()))?.clone();
+    while in_ply(&next) {
+        let more = v.successors(&next);
+        next = more.get(below(more.len()))?.1.clone();
+    }
+    Some(next)
 }
