@@ -192,6 +192,9 @@ pub(crate) fn forbidden_count(game: &Game, t: &Tables, pos: &Position, scratch: 
     if game.rules.iter().any(other) {
         return None;
     }
+    // The guards that hold are judged again here, at the few nodes where
+    // one does (the scan above is cheaper than `Offered::new` at the many
+    // where none does).
     let mut offered = Offered::new(game, t, pos);
     let (read, false) = offered.unchanged.as_ref()? else { return None };
     let mut kinds = 0u64;
@@ -727,7 +730,6 @@ impl Cx<'_> {
         one.into_iter().chain(per)
     }
 
-    /// Per kind, the pieces `c` has on the board and in hand.
     /// Does `c` have at most `counts[k]` pieces of each kind `k` (on the
     /// board and in hand; kinds past `counts` unlimited)? [`Self::material`]
     /// compared, stopping at the first piece on the board past its kind's

@@ -1113,7 +1113,17 @@ impl Fires<'_> {
 mod tests {
     use super::*;
     use crate::engine::variant::Variant;
-    use crate::flow::ply::{in_ply, random_complete_ply, relocations_along_random_lines};
+    use crate::flow::ply::{below_from, in_ply, random_complete_ply, relocations_along_random_lines};
+
+    /// The post-opening test position of interpreter/tests/four_d.rs.
+    const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+
+    /// 4D-Schach, loaded from rules/4d-schach.rules.
+    fn four_d() -> Variant {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
+        Variant::new(std::sync::Arc::new(game))
+    }
 
     /// A watch from the memo ([`WatchMemo`]) is the one worked out afresh,
     /// and so are its kept answers per piece ([`FiresFrom`]), at the
@@ -1122,10 +1132,7 @@ mod tests {
     /// come from the memo (siblings differ by a move of the other side).
     #[test]
     fn a_watch_from_the_memo_is_the_one_worked_out() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
-        let v = Variant::new(std::sync::Arc::new(game));
-        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let v = four_d();
         let start = v.parse_fen(P, "<test>").expect("the test position");
         let mut memo = WatchMemo::default();
         let (mut nodes, mut kept) = (0, 0);
@@ -1157,18 +1164,9 @@ mod tests {
     /// moves.
     #[test]
     fn a_piece_stopped_before_its_moves_has_no_move_that_may_fire() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
-        let v = Variant::new(std::sync::Arc::new(game));
-        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let v = four_d();
         let (mut nodes, mut firing, mut stopped) = (0, 0, 0);
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
-        let mut below = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n.max(1) as u64) as usize
-        };
+        let mut below = below_from(0x2545_F491_4F6C_DD1Du64);
         // Pawns on every other file of rank 2 of level I and in between on
         // level II (rank 7 of levels VII and VI for Black): a Pawn stepping
         // down between two others forms a line of 3 (a position built for
@@ -1215,21 +1213,12 @@ mod tests {
     /// VIf1-VIf2 (White's VIIf3-VIf3 then forms a group).
     #[test]
     fn a_relocations_only_if_judged_unput_is_the_put_one() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
-        let v = Variant::new(std::sync::Arc::new(game));
-        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        let v = four_d();
         let start = v.parse_fen(P, "<test>").expect("the test position");
         let Some(m) = v.legal_moves(&start).into_iter().find(|m| v.game.geometry.name(m.from) == "VIf1" && v.game.geometry.name(m.to) == "VIf2") else { panic!("VIf1-VIf2") };
         let start = v.play(&start, &m);
         let (mut nodes, mut judged, mut held) = (0, 0, 0);
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut below = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n.max(1) as u64) as usize
-        };
+        let mut below = below_from(0x9E37_79B9_7F4A_7C15u64);
         relocations_along_random_lines(&v, &start, 6, 4, |next| {
             let Some(o) = next.flow.as_ref().and_then(|f| f.queue.first()).copied() else { return };
             let Some(ObligeAction::Relocate { only_if: Some(cond), .. }) = step_of(&v.game, &o).map(|s| &s.action) else { return };

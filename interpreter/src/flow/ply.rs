@@ -646,13 +646,7 @@ pub fn init_flow(game: &crate::model::Game, pos: &mut Position) {
 #[cfg(test)]
 pub(crate) fn relocations_along_random_lines(v: &Variant, start: &Position, lines: u64, plies: usize, mut look: impl FnMut(&Position)) {
     for seed in 1..=lines {
-        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut below = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n.max(1) as u64) as usize
-        };
+        let mut below = below_from(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut pos = start.clone();
         for _ in 0..plies {
             for (_, next) in v.successors(&pos) {
@@ -663,6 +657,18 @@ pub(crate) fn relocations_along_random_lines(v: &Variant, start: &Position, line
             let Some(next) = random_complete_ply(v, &pos, &mut below) else { break };
             pos = next;
         }
+    }
+}
+
+/// For tests: draws below a bound (`below(n)` is in `0..n`, 0 for 0) from
+/// a xorshift generator started at `state` (not 0).
+#[cfg(test)]
+pub(crate) fn below_from(mut state: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
     }
 }
 

@@ -841,14 +841,7 @@ pub(super) fn count_legal_walking(game: &Game, t: &Tables, pos: &Position, scrat
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
             if from == king {
-                // Every cell the other side could capture on, looking
-                // through the king's start cell, found at once: on these
-                // boards a king has up to 26 steps, each tested alone
-                // along every attack direction before (11% of 4D-Schach's
-                // post-opening perft 3). Only the pieces whose captures
-                // may reach a landing are walked.
-                let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, king, Some(&targets_of(&scratch[start..])));
-                retain_from(scratch, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
+                keep_safe_royal_steps(t, pos, scratch, start);
             } else if is_pinned {
                 retain_from(scratch, start, |m| trial.legal(m));
             } else if ep {
@@ -887,8 +880,7 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
         if from == king {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
-            let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, king, Some(&targets_of(&scratch[start..])));
-            retain_from(scratch, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
+            keep_safe_royal_steps(t, pos, scratch, start);
         } else if is_pinned || ep || t.repeats(kind, us, from) {
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
@@ -901,13 +893,21 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
     count.n + scratch.len() as u64
 }
 
-/// The cells `moves` land on, as a bitset.
-fn targets_of(moves: &[Move]) -> [u64; WORDS] {
-    let mut cells = [0u64; WORDS];
-    for m in moves {
-        cells[m.to as usize / 64] |= 1 << (m.to % 64);
+/// Keeps in `moves[start..]`, the side to move's royal piece's moves, those
+/// that land where the other side could not capture it, looking through its
+/// start cell: every such cell found at once (on boards counted by walking
+/// a king has up to 26 steps, each tested alone along every attack
+/// direction before: 11% of 4D-Schach's post-opening perft 3), walking only
+/// the pieces whose captures may reach a landing
+/// ([`capture_cells_onto`]).
+fn keep_safe_royal_steps(t: &Tables, pos: &Position, moves: &mut Vec<Move>, start: usize) {
+    let us = pos.side;
+    let mut landings = [0u64; WORDS];
+    for m in &moves[start..] {
+        landings[m.to as usize / 64] |= 1 << (m.to % 64);
     }
-    cells
+    let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, pos.royal[us as usize], Some(&landings));
+    retain_from(moves, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
 }
 
 /// Keeps in `out[first..]` the moves `keep_if` accepts, in order.
