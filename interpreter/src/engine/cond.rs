@@ -137,6 +137,14 @@ pub(crate) fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: crat
     true
 }
 
+/// Do the `rule` items leave the plain legal drops of `kind` in `pos` as
+/// they are ([`legal_drops_of`] keeps them all)? The game is not decided,
+/// and the `offer` rules that apply allow every such drop
+/// ([`Offered::allows_every_drop_of`]).
+pub(crate) fn drops_unruled(game: &Game, t: &Tables, pos: &Position, kind: crate::model::KindId) -> bool {
+    decided(game, t, pos).is_none() && Offered::new(game, t, pos).allows_every_drop_of(kind)
+}
+
 /// [`legal_moves`] by the reference generator (every move tried on a copy).
 pub fn legal_moves_reference(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
     if decided(game, t, pos).is_some() {
@@ -312,6 +320,24 @@ impl<'a> Offered<'a> {
         self.allows_after(m, self.next.as_deref())
     }
 
+    /// Does every move pass [`Offered::allows`], and no capture need be
+    /// compelled? (No `offer` rule that restricts moves applies.)
+    pub(crate) fn allows_every_move(&self) -> bool {
+        !self.compel && self.forbid.is_empty() && self.barred.is_empty() && self.capturing_only.is_empty()
+    }
+
+    /// Does every drop of `kind` pass [`Offered::allows`]? No capture is
+    /// compelled, `kind` is not one that may only capture, and no `forbid`
+    /// rule applies, or every one that does reads only pieces a drop of
+    /// `kind` leaves as they are ([`Offered::unchanged`]) and fails now. (A
+    /// drop captures nothing, so `may not capture` never bars one.)
+    pub(crate) fn allows_every_drop_of(&self, kind: crate::model::KindId) -> bool {
+        let us = self.pos.side;
+        !self.compel
+            && !self.capturing_only.iter().any(|&(k, _)| k == kind)
+            && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && !read.contains(&(us, kind))))
+    }
+
     /// Does a `forbid` rule apply whose conditions after `m` are not known
     /// without making it, so that [`Offered::allows_after`] needs the
     /// position after the move?
@@ -393,6 +419,20 @@ impl AfterPlacing {
     pub(crate) fn holds(&self, t: &Tables, cell: Cell) -> bool {
         self.alternatives.iter().any(|alt| alt.iter().all(|lit| lit.holds(t, cell)))
     }
+
+    /// Keeps in `cells` (empty cells of the position it was judged on)
+    /// those where the condition holds once the piece is put there.
+    pub(crate) fn retain(&self, t: &Tables, cells: &mut [u64; crate::engine::position::WORDS]) {
+        let mut kept = [0u64; crate::engine::position::WORDS];
+        for alt in &self.alternatives {
+            let mut here = *cells;
+            for lit in alt {
+                lit.retain(t, &mut here);
+            }
+            kept.iter_mut().zip(&here).for_each(|(k, h)| *k |= h);
+        }
+        *cells = kept;
+    }
 }
 
 /// One test judged for a piece of one kind put by one player on each empty
@@ -441,6 +481,31 @@ impl AfterLit {
         let cells = set_cells(pos, t, placer, pieces.kind);
         let [near, _] = neighbours(t, &cells, &axes);
         Some(AfterLit::Through { cells, near, least: length.lo, axes, negated: lit.negated })
+    }
+
+    /// Keeps in `cells` (empty cells of the position it was judged on)
+    /// those where the test holds once the piece is put there: a cell with
+    /// no neighbour along the axes among the set's cells has the value of
+    /// a run of one, and only the others are walked.
+    fn retain(&self, t: &Tables, cells: &mut [u64; crate::engine::position::WORDS]) {
+        match self {
+            AfterLit::Known(true) => {}
+            AfterLit::Known(false) => *cells = [0; crate::engine::position::WORDS],
+            AfterLit::Through { near, least, negated, .. } => {
+                let mut walked = *cells;
+                if *least >= 2 {
+                    walked.iter_mut().zip(near).for_each(|(w, n)| *w &= n);
+                    if !*negated {
+                        *cells = walked;
+                    }
+                }
+                for cell in crate::engine::position::cells_in(&walked) {
+                    if !self.holds(t, cell) {
+                        cells[cell as usize / 64] &= !(1 << (cell % 64));
+                    }
+                }
+            }
+        }
     }
 
     /// Does the test hold once the piece is put on `cell` (empty in the
@@ -1060,6 +1125,10 @@ impl Cx<'_> {
         // the runs walked along the others (the stacking axis of a frame).
         let unbounded = length.hi >= self.game.geometry.cells() as u32 && frame::tables_match(self.t, self.pos);
         let set = unbounded.then(|| self.member_set(pieces.kind, self.player(pieces.who)));
+        // Fewer pieces than the least length: no run is long enough.
+        if set.as_ref().is_some_and(|set| set[..self.t.nwords].iter().map(|w| w.count_ones()).sum::<u32>() < length.lo) {
+            return false;
+        }
         axes.iter().any(|&axis| match set.as_ref().and_then(|set| self.t.long_run(set, axis, length.lo)) {
             Some(found) => found,
             None => self.line_walked(length, pieces, axis),

@@ -337,7 +337,7 @@ fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
 /// decision applied once ([`Variant::successors`]).
 fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Move>], children: &mut [Position], memo: &mut WatchMemo, watch: &mut impl Watch<'t>) -> Option<u64> {
     if depth == 1 {
-        let n = v.count_complete(pos);
+        let n = v.count_complete_with(pos, Some(memo));
         return watch.leaves(n).then_some(n);
     }
     let succ = v.successors(pos);

@@ -4,7 +4,7 @@
 //! that move generation does no geometry at run time.
 
 use crate::model::geometry::{Cell, Geometry, MAX_CELLS};
-use crate::engine::position::{NO_CELL, NO_KIND};
+use crate::engine::position::{NO_CELL, NO_KIND, WORDS};
 use crate::model::{Color, Game, KindId, Part, StepKind};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -131,6 +131,9 @@ pub struct AttackDir {
     pub rays: Vec<(u32, u16)>,
     /// `reach[d]`: bitmask of kinds that attack from distance `d + 1`.
     pub reach: Vec<u64>,
+    /// The kinds that attack along the direction at some distance (the
+    /// union of `reach`).
+    pub kinds: u64,
     /// Some kind reaches beyond distance 1 (the direction can pin).
     pub slides: bool,
     /// On boards of at most 64 cells: per cell, the looking-back cells as a bitset.
@@ -208,6 +211,10 @@ pub struct Tables {
     pub attack_dirs: [Vec<AttackDir>; 2],
     /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
     pub simple_attacks: bool,
+    /// Per player: the look-back cells of its attack directions, on
+    /// average over the board's cells (what one look-back attack test
+    /// walks on an empty board).
+    pub look_back: [u32; 2],
     /// A move can add a royal piece to the board (a promotion to a royal
     /// kind): the paths that test only the one royal piece on the board
     /// before the move do not apply.
@@ -259,6 +266,11 @@ pub struct Tables {
     may_repeat: Vec<bool>,
     /// Per `(kind * 2 + color) * ncells + cell`: may be dropped here.
     pub drop_zone: Vec<bool>,
+    /// Per `kind * 2 + color`: [`Tables::drop_zone`]'s cells as a set.
+    pub drop_zone_cells: Vec<[u64; WORDS]>,
+    /// Per colour (0 or 1, [`crate::model::geometry::Geometry::colour`]):
+    /// its cells as a set.
+    pub colour_cells: [[u64; WORDS]; 2],
     /// Per kind: `at most N per AXIS` on its drops, as N and the groups of
     /// cells that share a label of the axis (per file: the files).
     pub drop_lines: Vec<Option<(u32, Vec<Vec<Cell>>)>>,
@@ -522,12 +534,15 @@ impl Tables {
                     *slot = (start, n as u16);
                 }
                 let slides = reach.len() > 1;
-                dirs_out.push(AttackDir { rays: dir_rays, reach, slides, masks: Vec::new(), wide_masks: Vec::new(), ascending: true });
+                let kinds = reach.iter().fold(0, |a, r| a | r);
+                dirs_out.push(AttackDir { rays: dir_rays, reach, kinds, slides, masks: Vec::new(), wide_masks: Vec::new(), ascending: true });
             }
             // Longer directions last: short leaps are checked first (cheap, common).
             dirs_out.sort_by_key(|d| d.reach.len());
         }
 
+        let on_board = geo.on_board.iter().filter(|&&on| on).count().max(1);
+        let look_back = attack_dirs.each_ref().map(|dirs| (dirs.iter().map(|d| d.rays.iter().map(|&(_, n)| usize::from(n)).sum::<usize>()).sum::<usize>() / on_board) as u32);
         let promo_targets: Vec<Vec<KindId>> = game.promotions.iter().map(|r| r.targets.clone()).collect();
         let mut promo_zone = vec![0u8; nkinds * 2 * ncells];
         let mut promo_from = vec![0u8; nkinds * 2 * ncells];
@@ -664,6 +679,15 @@ impl Tables {
                 }
             }
         }
+        let mut drop_zone_cells = vec![[0u64; WORDS]; nkinds * 2];
+        for i in drop_zone.iter().enumerate().filter(|(_, &ok)| ok).map(|(i, _)| i) {
+            let c = i % ncells;
+            drop_zone_cells[i / ncells][c / 64] |= 1 << (c % 64);
+        }
+        let mut colour_cells = [[0u64; WORDS]; 2];
+        for c in 0..ncells {
+            colour_cells[usize::from(game.geometry.colour(c as Cell) & 1)][c / 64] |= 1 << (c % 64);
+        }
         let drop_lines: Vec<Option<(u32, Vec<Vec<Cell>>)>> = (0..nkinds)
             .map(|k| {
                 let (axis, n) = game.hand.as_ref()?.drop_limits[k].per_line?;
@@ -734,6 +758,7 @@ impl Tables {
             cells,
             attack_dirs,
             simple_attacks,
+            look_back,
             royal_promotion,
             promo_targets,
             promo_zone,
@@ -752,6 +777,8 @@ impl Tables {
             takes_ep,
             may_repeat,
             drop_zone,
+            drop_zone_cells,
+            colour_cells,
             drop_lines,
             drop_no_mate,
             drop_compulsory,

@@ -26,12 +26,16 @@
 //!   is set on the node itself and the mover's royal piece tested in the
 //!   frame of the ply's end;
 //! - the activations after a relocation are judged for all its targets at
-//!   once ([`placed`]): the positions differ only by the relocated piece.
+//!   once ([`placed`]): the positions differ only by the relocated piece;
+//! - at a node of a placement phase, the placements are found as a set of
+//!   cells ([`placing`]) and those after which no rule can oblige counted
+//!   together.
 
 mod placed;
+mod placing;
 
-use super::oblige::FrameWatch;
-use super::ply::in_ply;
+use super::oblige::{FrameWatch, WatchMemo};
+use super::ply::{in_ply, Node};
 use super::state::ActionKind;
 use super::Action;
 use crate::engine::frame::{self, Frame, LevelState};
@@ -43,6 +47,13 @@ impl Variant {
     /// The number of complete plies from `pos`, a position between plies or
     /// inside one ([`super::perft::count_plies`]), each one's end counted once.
     pub fn count_complete(&self, pos: &Position) -> u64 {
+        self.count_complete_with(pos, None)
+    }
+
+    /// [`Self::count_complete`], with the oblige watch of a node between
+    /// plies kept in `memo` from one call to the next (perft's depth-1
+    /// nodes: siblings mostly read the same, [`WatchMemo`]).
+    pub fn count_complete_with(&self, pos: &Position, memo: Option<&mut WatchMemo>) -> u64 {
         if let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()).copied() {
             // Owed: each action judged on the whole ply, as `successors` does.
             // Activations change the frame only: the runs of pieces that the
@@ -80,8 +91,14 @@ impl Variant {
             }
             return n + self.count_activations(&mut activating, &placed);
         }
-        if self.is_judged(pos) {
-            return self.count_judged(pos);
+        match self.node(pos) {
+            Node::Judged => return self.count_judged(pos, memo),
+            Node::Placing(phase) => {
+                if let Some(n) = self.count_placing(pos, phase) {
+                    return n;
+                }
+            }
+            Node::Owed | Node::Plain => {}
         }
         if pos.flow.is_none() && !super::oblige::any(&self.game) {
             // Plain play: each legal move is a complete ply.
@@ -257,13 +274,33 @@ impl Variant {
     /// [`Self::count_complete`] at a node between plies in play where a
     /// move's ply may not end with it or its end moves a level (the moves
     /// `judged` lists).
-    fn count_judged(&self, pos: &Position) -> u64 {
+    ///
+    /// Where the mover's royal piece is judged by its attack lines in the
+    /// frame of the ply's end and every move is offered
+    /// ([`Self::counted_in_bulk`]), a piece none of whose moves may make a
+    /// rule fire ([`super::oblige::Watch::may_fire_from`]) has its moves
+    /// counted, not listed: those landing where the lines stay clear
+    /// ([`movegen::AttackLines::safe_targets`]). The royal piece's moves,
+    /// and the moves of the pieces that may make a rule fire, promote,
+    /// take en passant or reach a cell twice, are listed and judged one by
+    /// one, as everywhere else.
+    fn count_judged(&self, pos: &Position, memo: Option<&mut WatchMemo>) -> u64 {
         let game = &self.game;
         let t = self.tables_for(pos);
         if !game.rules.is_empty() && crate::engine::cond::decided(game, &t, pos).is_some() {
             return 0;
         }
-        let watch = super::oblige::watch(game, &t, pos);
+        let fresh;
+        let (watch, fires) = match memo {
+            Some(memo) => {
+                let (watch, fires) = memo.kept(game, &t, pos);
+                (watch, Some(fires))
+            }
+            None => {
+                fresh = super::oblige::watch(game, &t, pos);
+                (&fresh, None)
+            }
+        };
         let mover = pos.side;
         // The end of a ply whose move obliges nothing, worked out once: it
         // does not depend on the move (see the module documentation).
@@ -285,31 +322,83 @@ impl Variant {
             None
         };
         let mut n = 0;
-        // A move the attack lines show illegal, after which no rule can
-        // oblige, counts nothing: the `offer` rules need not judge it (they
-        // judge what `keep` keeps; in check that is few moves). The watch
-        // is asked only of the moves the lines show illegal, so that a move
-        // kept is not asked twice.
-        let keep = |m: &crate::engine::position::Move| {
-            lines.as_ref().is_none_or(|lines| m.from == king || !movegen::changes_two_cells(m) || lines.safe_after(m.from, m.to) || watch.may_fire(m, mover, &t))
+        let listed = match lines.as_ref().filter(|_| self.counted_in_bulk(&t, pos)) {
+            Some(lines) => {
+                let mut listed = Vec::new();
+                let mut steps = Vec::new();
+                for from in pos.cells_of(mover, t.nwords) {
+                    let kind = crate::engine::position::kind_of(pos.board[from as usize]);
+                    let kc = kind as usize * 2 + mover as usize;
+                    let fires = || fires.as_ref().map_or_else(|| watch.may_fire_from(&t, from, kind, mover), |f| f.may_fire_from(&t, from, kind, mover));
+                    if from == king && !t.promotes[kc] && !(pos.ep_len != 0 && t.takes_ep[kc]) {
+                        movegen::piece_moves_once(pos, &t, from, &mut steps);
+                    } else if from == king || t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]) || t.repeats(kind, mover, from) || fires() {
+                        movegen::piece_moves_once(pos, &t, from, &mut listed);
+                    } else if lines.clear() {
+                        n += movegen::count_piece_moves(pos, &t, from, None);
+                    } else {
+                        n += movegen::count_piece_moves(pos, &t, from, Some(&lines.safe_targets(from)));
+                    }
+                }
+                // The royal piece's steps after which no rule fires, judged
+                // at once in the frame of the ply's end.
+                let (firing, plain): (Vec<_>, Vec<_>) = steps.into_iter().partition(|m| watch.may_fire(m, mover, &t));
+                let mut safe = plain;
+                std::mem::swap(&mut scratch.frame, &mut end_frame);
+                movegen::keep_safe_royal_steps(&t_end, &scratch, &mut safe);
+                std::mem::swap(&mut scratch.frame, &mut end_frame);
+                n += safe.len() as u64;
+                listed.extend(firing);
+                if game.castling.is_some() && !movegen::in_check(game, &t, pos) {
+                    movegen::castling_moves(game, &t, pos, &mut listed);
+                }
+                listed
+            }
+            None => {
+                // A move the attack lines show illegal, after which no rule
+                // can oblige, counts nothing: the `offer` rules need not
+                // judge it (they judge what `keep` keeps; in check that is
+                // few moves). The watch is asked only of the moves the lines
+                // show illegal, so that a move kept is not asked twice.
+                let keep = |m: &crate::engine::position::Move| {
+                    lines.as_ref().is_none_or(|lines| m.from == king || !movegen::changes_two_cells(m) || lines.safe_after(m.from, m.to) || watch.may_fire(m, mover, &t))
+                };
+                self.offered_moves_where(pos, &t, None, keep)
+            }
         };
-        for m in self.offered_moves_where(pos, &t, None, keep) {
-            if watch.may_fire(&m, mover, &t) {
-                n += self.plies_through(&self.apply(pos, &Action::Move(m)));
+        // Each move listed judged: followed where a rule may fire, else by
+        // the lines, else made in the frame of now and judged in the frame
+        // of the ply's end.
+        for m in &listed {
+            if watch.may_fire(m, mover, &t) {
+                n += self.plies_through(&self.apply(pos, &Action::Move(*m)));
                 continue;
             }
-            if let Some(lines) = lines.as_ref().filter(|_| m.from != king && movegen::changes_two_cells(&m)) {
+            if let Some(lines) = lines.as_ref().filter(|_| m.from != king && movegen::changes_two_cells(m)) {
                 n += u64::from(lines.safe_after(m.from, m.to));
                 continue;
             }
-            // Made in the frame of now, judged in the frame of the ply's end.
             scratch.copy_from(pos, &t);
-            scratch.make(&m, game, &t);
+            scratch.make(m, game, &t);
             std::mem::swap(&mut scratch.frame, &mut end_frame);
             n += u64::from(!movegen::royal_attacked(game, &t_end, &scratch, mover));
             std::mem::swap(&mut scratch.frame, &mut end_frame);
         }
         n
+    }
+
+    /// May [`Self::count_judged`] count the moves at `pos` (`t` its
+    /// tables) piece by piece? Its moves are every piece's plain moves and
+    /// castling: no layer around them (gating, walls, the pass, promotions
+    /// as moves), no drop (the mover's hand is empty), no chance, spread or
+    /// face-down piece, no observation; and no `offer` rule restricts them
+    /// ([`crate::engine::cond::Offered::allows_every_move`]).
+    fn counted_in_bulk(&self, t: &crate::engine::tables::Tables, pos: &Position) -> bool {
+        let game = &self.game;
+        let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling;
+        let plain = !layered && game.observe.is_none() && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() && game.explosion.is_none();
+        let no_drops = game.hand.as_ref().is_none_or(|h| h.drop_limits.iter().all(|l| !l.unlimited) && pos.hand[pos.side as usize].iter().all(|&n| n == 0));
+        plain && no_drops && (game.rules.is_empty() || crate::engine::cond::Offered::new(game, t, pos).allows_every_move())
     }
 }
 

@@ -655,6 +655,33 @@ impl Watch {
     }
 }
 
+impl Watch {
+    /// The cells among `cells` (empty ones) where a drop of `mover`'s
+    /// piece of `kind` may make a rule fire ([`Self::may_fire`] of each
+    /// drop): a line's test is asked only on the cells next to its pieces
+    /// (a drop elsewhere lengthens none of its runs).
+    pub fn drops_may_fire(&self, t: &Tables, kind: crate::model::KindId, mover: Color, cells: &[u64; WORDS]) -> [u64; WORDS] {
+        use crate::engine::position::{Move, MoveKind};
+        let list = match self {
+            Watch::Nothing => return [0; WORDS],
+            Watch::Anything => return *cells,
+            Watch::Placing(list) => list,
+        };
+        let mut asked = [0u64; WORDS];
+        for l in list.iter().filter(|l| l.owner == mover && l.kind.is_none_or(|k| k == kind)) {
+            let near = l.near.as_ref().filter(|_| !l.axes.is_empty()).map_or(cells, |[once, _]| once);
+            asked.iter_mut().zip(near.iter().zip(cells)).for_each(|(a, (n, c))| *a |= n & c);
+        }
+        let mut out = [0u64; WORDS];
+        for cell in crate::engine::position::cells_in(&asked) {
+            if self.may_fire(&Move { kind: MoveKind::Drop, ..Move::normal(kind, cell, cell) }, mover, t) {
+                out[cell as usize / 64] |= 1 << (cell % 64);
+            }
+        }
+        out
+    }
+}
+
 impl Lengthen {
     /// May a move of the owner's piece of `kind` on `from` pass
     /// [`Self::lengthened`]'s test of the cells next to the set's pieces?

@@ -137,6 +137,54 @@ pub fn placements(game: &Game, t: &Tables, placement: &Placement, pos: &Position
     Vec::new()
 }
 
+/// The cells where the side to move may place the next piece of
+/// placement phase `placement`'s order, every guard met, found as cell
+/// sets without making a placement: the kind due and the cells
+/// [`placements`] keeps, in cell order.
+///
+/// The drops are the plain ones ([`movegen::drop_cells`]); the order's
+/// cells and colour are masks; the `only if` conditions are judged for
+/// every cell at once ([`AfterPlacing`]); `placed piece attacks no enemy
+/// and is not attacked` takes away the cells the other side attacks and
+/// those from which the piece could capture ([`movegen::would_capture`]).
+/// `None` where some guard cannot be judged so (no order, a royal piece
+/// due, `on different colours`, a condition or a capture that needs the
+/// placement made, chance or explosions), or where no cell is left (the
+/// guards are then dropped one by one, as [`placements`] does): the caller
+/// lists the placements.
+pub fn placement_cells(game: &Game, t: &Tables, placement: &Placement, pos: &Position) -> Option<(KindId, [u64; WORDS])> {
+    let us = pos.side;
+    let in_hand = hand_size(game, pos, us) as usize;
+    let entry = placement.order.len().checked_sub(in_hand).filter(|_| in_hand > 0).and_then(|i| placement.order.get(i))?;
+    let kind = entry.kind;
+    if !placement.different_colours.is_empty() || game.kinds.get(kind as usize)?.royal {
+        return None;
+    }
+    let mut cells = movegen::drop_cells(game, t, pos, kind)?;
+    if let Some(colour) = entry.colour.map(|c| &t.colour_cells[usize::from(c[us as usize] & 1)]) {
+        cells.iter_mut().zip(colour).for_each(|(c, k)| *c &= k);
+    }
+    if let Some(listed) = &entry.cells {
+        let mut only = [0u64; WORDS];
+        for &c in listed[us as usize].iter().filter(|&&c| (c as usize) < WORDS * 64) {
+            only[c as usize / 64] |= 1 << (c % 64);
+        }
+        cells.iter_mut().zip(&only).for_each(|(c, o)| *c &= o);
+    }
+    for cond in &placement.only_if {
+        AfterPlacing::new(game, t, pos, cond, us, kind)?.retain(t, &mut cells);
+    }
+    if placement.safe {
+        if pos.spread.is_some() || game.explosion.is_some() {
+            return None;
+        }
+        let attacked = movegen::attacked_cells(t, pos, us ^ 1);
+        let capturing = movegen::capturing_cells(game, t, pos, kind)?;
+        cells.iter_mut().zip(attacked.iter().zip(&capturing)).for_each(|(c, (a, k))| *c &= !(a | k));
+    }
+    cells.iter().any(|&w| w != 0).then_some((kind, cells))
+}
+
 /// May the side to move make placement `m` (a legal drop) in this phase, every guard met?
 pub fn allowed(game: &Game, t: &Tables, placement: &Placement, pos: &Position, m: &Move) -> bool {
     allowed_with(game, t, placement, pos, m, hand_size(game, pos, pos.side), placement.safe, true, &[], None, &mut None)

@@ -48,7 +48,7 @@ struct Completion {
 }
 
 /// The kinds of decision node.
-enum Node {
+pub(super) enum Node {
     /// An obligation is owed: its actions, judged on the whole ply.
     Owed,
     /// A phase before play (its index): its placements or moves.
@@ -175,15 +175,8 @@ impl Variant {
         }
     }
 
-    /// Is `pos` a node between plies in play whose moves are judged at the
-    /// end of their ply ([`Self::judged`]: a rule may oblige after a move,
-    /// or a level swings)?
-    pub(super) fn is_judged(&self, pos: &Position) -> bool {
-        matches!(self.node(pos), Node::Judged)
-    }
-
     /// What kind of decision node `pos` is.
-    fn node(&self, pos: &Position) -> Node {
+    pub(super) fn node(&self, pos: &Position) -> Node {
         let flow = pos.flow.as_deref();
         if flow.is_some_and(|f| !f.queue.is_empty()) {
             return Node::Owed;

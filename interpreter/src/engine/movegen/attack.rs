@@ -14,11 +14,23 @@ use crate::engine::tables::CellSet;
 pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "attack test with another frame's tables");
     let _ = game;
-    if t.simple_attacks {
+    if t.simple_attacks && !few_attackers(t, pos, by) {
         attacked_simple(t, pos, cell, by)
     } else {
         attacked_forward(t, pos, cell, by)
     }
+}
+
+/// Has `by` fewer pieces than half the cells a look-back test walks on an
+/// empty board ([`Tables::look_back`])? Then walking forward from each
+/// piece whose captures may reach the cell ([`attacked_forward`], most
+/// pieces ruled out by one bit) costs less than looking back along every
+/// direction from the cell (4D-Schach's 42 directions look back over 100
+/// cells on average, Raumschach's over 60, chess's over 30).
+#[inline]
+fn few_attackers(t: &Tables, pos: &Position, by: Color) -> bool {
+    let pieces: u32 = pos.occupied[by as usize][..t.nwords].iter().map(|w| w.count_ones()).sum();
+    pieces * 3 < t.look_back[by as usize]
 }
 
 /// Every cell [`attacked`] holds attacked by `by` in `pos`, found at once
@@ -34,6 +46,39 @@ pub fn attacked_cells(t: &Tables, pos: &Position, by: Color) -> [u64; WORDS] {
         *h &= !own;
     }
     hit
+}
+
+/// The empty cells from which a piece of `kind` of the side to move could
+/// capture an enemy piece in `pos` ([`super::would_capture`] of every
+/// cell at once), found by looking back from each enemy piece along the
+/// attack directions that `kind` captures along, as far as it reaches,
+/// up to the first piece. `None` where the look-back rays are not exact
+/// (`simple_attacks` off) or a move of `kind` has a condition (`if
+/// unmoved`, `if not in check`).
+pub fn capturing_cells(game: &Game, t: &Tables, pos: &Position, kind: KindId) -> Option<[u64; WORDS]> {
+    let conditional = game.kinds.get(kind as usize)?.parts.iter().any(|p| p.unmoved || p.not_in_check);
+    if !t.simple_attacks || conditional || kind >= 64 {
+        return None;
+    }
+    let us = pos.side;
+    let mut hit = [0u64; WORDS];
+    for dir in t.attack_dirs[us as usize].iter().filter(|d| d.kinds >> kind & 1 != 0) {
+        // The farthest distance along this direction `kind` captures from.
+        let Some(last) = dir.reach.iter().rposition(|r| r >> kind & 1 != 0) else { continue };
+        for enemy in pos.cells_of(us ^ 1, t.nwords) {
+            let (start, len) = dir.rays[enemy as usize];
+            let ray = &t.cells[start as usize..start as usize + len as usize];
+            for (d, &c) in ray.iter().enumerate().take(last + 1) {
+                if pos.board[c as usize] != 0 {
+                    break;
+                }
+                if dir.reach[d] >> kind & 1 != 0 {
+                    hit[c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+        }
+    }
+    Some(hit)
 }
 
 /// Every cell a capture by `by` could land on in `pos` were a piece of the
@@ -239,6 +284,30 @@ impl AttackLines {
             cells.iter_mut().zip(on).for_each(|(a, b)| *a &= b);
         }
         cells
+    }
+
+    /// The cells a piece of the defending side on `from` (not the attacked
+    /// cell) may move to and leave the cell unattacked, capturing what
+    /// stands there and changing no other cell: [`Self::safe_after`] for
+    /// every `to` at once (the cells ending every attack that hits it now,
+    /// on the line of each attack `from` alone holds off).
+    pub fn safe_targets(&self, from: Cell) -> [u64; WORDS] {
+        let mut cells = self.evasions();
+        for (attacker, _, path) in self.pins.iter().filter(|(_, pinned, _)| *pinned == from) {
+            let mut on = [0u64; WORDS];
+            for &c in path.iter().chain(std::iter::once(attacker)) {
+                on[c as usize / 64] |= 1 << (c % 64);
+            }
+            cells.iter_mut().zip(on).for_each(|(a, b)| *a &= b);
+        }
+        cells
+    }
+
+    /// Is the cell unattacked, and held off by no piece alone? Then every
+    /// move of another defending piece that changes only its two cells
+    /// leaves it unattacked.
+    pub fn clear(&self) -> bool {
+        self.checks.is_empty() && self.pins.is_empty()
     }
 
     /// Is the cell unattacked after a move that takes a piece of the

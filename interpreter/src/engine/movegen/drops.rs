@@ -97,6 +97,41 @@ pub fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: KindId, out
     true
 }
 
+/// The cells where [`legal_drops_of`] lets the mover drop a piece of `kind`
+/// from its hand, as a set, found without listing the drops: the empty
+/// cells of the kind's drop zone. `None` where the drops are not that
+/// plain: a layer around the moves, chance, a hand limit on the kind, a
+/// promoted face, `no mate`, the mover in check or its safety not found
+/// from pins (a drop may then leave its royal piece attacked), a `rule`
+/// item that takes some away ([`crate::engine::cond::drops_unruled`]), or
+/// none of `kind` in hand.
+pub fn drop_cells(game: &Game, t: &Tables, pos: &Position, kind: KindId) -> Option<[u64; WORDS]> {
+    let us = pos.side;
+    let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling || t.drop_no_mate;
+    if layered || game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() {
+        return None;
+    }
+    let hand = game.hand.as_ref()?;
+    if *pos.hand[us as usize].get(kind as usize)? == 0 || t.drop_face.get(kind as usize).is_none_or(|&f| f != NO_KIND) {
+        return None;
+    }
+    let limited = hand.drop_limits.get(kind as usize).is_some_and(|l| l.unlimited || l.first_filling.is_some() || l.next_to_own || l.enclosing);
+    if limited || t.drop_lines.get(kind as usize).is_none_or(|l| l.is_some()) {
+        return None;
+    }
+    if pos.royal_count[us as usize] > 0 && (!super::legal::pins_found_once(game, t, pos) || in_check(game, t, pos)) {
+        return None;
+    }
+    if !game.rules.is_empty() && !crate::engine::cond::drops_unruled(game, t, pos, kind) {
+        return None;
+    }
+    let mut cells = *t.drop_zone_cells.get(kind as usize * 2 + us as usize)?;
+    for (c, (a, b)) in cells.iter_mut().zip(pos.occupied[0].iter().zip(&pos.occupied[1])) {
+        *c &= !(a | b);
+    }
+    Some(cells)
+}
+
 /// [`legal_drops_of`] without the `rule` items (the caller has ruled out
 /// the layers): the drops of `kind`, less those that leave the mover's
 /// royal piece attacked (only tried where a drop can: in check, or where

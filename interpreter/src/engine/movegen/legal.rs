@@ -900,7 +900,7 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
 /// direction before: 11% of 4D-Schach's post-opening perft 3), walking only
 /// the pieces whose captures may reach a landing
 /// ([`capture_cells_onto`]).
-fn keep_safe_royal_steps(t: &Tables, pos: &Position, moves: &mut Vec<Move>, start: usize) {
+pub(super) fn keep_safe_royal_steps(t: &Tables, pos: &Position, moves: &mut Vec<Move>, start: usize) {
     let us = pos.side;
     let mut landings = [0u64; WORDS];
     for m in &moves[start..] {

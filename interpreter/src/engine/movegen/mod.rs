@@ -21,7 +21,7 @@ mod walls;
 mod promote;
 mod spread;
 
-pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
+pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, capturing_cells, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
@@ -33,7 +33,7 @@ use pass::pass_move;
 use walls::add_walls;
 use promote::promotion_moves;
 pub(crate) use drops::{legal_drops_plain, mating_drop};
-pub use drops::legal_drops_of;
+pub use drops::{drop_cells, legal_drops_of};
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game, KindId};
 use crate::engine::position::{code, color_of, kind_of, Move, MoveKind, Position, NO_CELL, NO_PROMOTION, WALL, WORDS};
@@ -153,6 +153,33 @@ pub(crate) fn would_capture(pos: &Position, t: &Tables, from: Cell, kind: KindId
     let mut sink = Captures(&pos.board, false);
     piece_moves_as(pos, t, from, kind, &mut sink);
     Some(sink.1)
+}
+
+/// The number of moves of the piece on `from` (as [`piece_moves`] makes
+/// them: each promotion choice a move, a cell reached twice counted twice),
+/// of those landing on `onto` only where it is given.
+pub(crate) fn count_piece_moves(pos: &Position, t: &Tables, from: Cell, onto: Option<&[u64; WORDS]>) -> u64 {
+    match onto {
+        Some(cells) => {
+            let mut count = CountOnto { cells: *cells, n: 0 };
+            piece_moves(pos, t, from, &mut count);
+            count.n
+        }
+        None => {
+            let mut count = Counter(0);
+            piece_moves(pos, t, from, &mut count);
+            count.0
+        }
+    }
+}
+
+/// Keeps in `steps`, moves of the side to move's royal piece that change
+/// only its two cells, those that land where no piece of the other side
+/// could capture it, looking through its start cell (`t` and `pos` may be
+/// another frame's than the one the steps were made in: the frame they
+/// are judged in).
+pub(crate) fn keep_safe_royal_steps(t: &Tables, pos: &Position, steps: &mut Vec<Move>) {
+    legal::keep_safe_royal_steps(t, pos, steps, 0);
 }
 
 /// [`piece_moves`] of a piece of `piece` (a kind) on `from`, whatever stands there.
