@@ -412,3 +412,45 @@ type Offer = (std::rc::Rc<Vec<Action>>, crate::engine::cond::RunMemo, Option<Fra
 fn owes_activation(pos: &Position) -> bool {
     pos.flow.as_ref().and_then(|f| f.queue.first()).is_some_and(|h| h.kind == ActionKind::Activate)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::perft::plies_reference;
+    use super::super::ply::{below_from, random_complete_ply};
+    use super::*;
+
+    /// The post-opening test position of interpreter/tests/four_d.rs.
+    const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+
+    /// Along random lines from 4D-Schach's post-opening test position with
+    /// level IV swinging (and at rest), at every node between plies whose
+    /// moves are judged at the end of their ply: the count, where it
+    /// counts each piece's moves onto the cells its attack lines in the
+    /// end's frame leave safe ([`Variant::count_judged`]), is the number of
+    /// complete plies by the definition ([`plies_reference`] one ply deep:
+    /// every offered move made, its ply followed and judged at its end).
+    /// With and without a memo of the watch, kept along the line.
+    #[test]
+    fn a_judged_node_counts_as_the_reference() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
+        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
+        let v = Variant::new(std::sync::Arc::new(game));
+        let mut judged = 0;
+        for (seed, fen) in [(1u64, format!("{P} {{frame=IV:-3<-3*}}")), (2, format!("{P} {{frame=II:+5<+5*}}")), (3, P.to_string())] {
+            let mut below = below_from(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let mut pos = v.parse_fen(&fen, "<test>").expect("the test position");
+            let mut memo = WatchMemo::default();
+            for _ in 0..6 {
+                if matches!(v.node(&pos), Node::Judged) {
+                    let reference = plies_reference(&v, &pos, 1);
+                    assert_eq!(v.count_complete(&pos), reference, "{}", v.fen(&pos));
+                    assert_eq!(v.count_complete_with(&pos, Some(&mut memo)), reference, "{}", v.fen(&pos));
+                    judged += 1;
+                }
+                let Some(next) = random_complete_ply(&v, &pos, &mut below) else { break };
+                pos = next;
+            }
+        }
+        assert!(judged >= 12, "{judged} judged nodes");
+    }
+}
