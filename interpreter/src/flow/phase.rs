@@ -145,8 +145,9 @@ pub fn placements(game: &Game, t: &Tables, placement: &Placement, pos: &Position
 /// The drops are the plain ones ([`movegen::drop_cells`]); the order's
 /// cells and colour are masks; the `only if` conditions are judged for
 /// every cell at once ([`AfterPlacing`]); `placed piece attacks no enemy
-/// and is not attacked` takes away the cells the other side attacks and
-/// those from which the piece could capture ([`movegen::would_capture`]).
+/// and is not attacked` takes away the cells the other side attacks
+/// ([`movegen::attacked_cells`]) and those from which the piece could
+/// capture ([`movegen::capturing_cells`]).
 /// `None` where some guard cannot be judged so (no order, a royal piece
 /// due, `on different colours`, a condition or a capture that needs the
 /// placement made, chance or explosions), or where no cell is left (the

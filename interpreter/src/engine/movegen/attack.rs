@@ -8,13 +8,20 @@ use crate::engine::tables::CellSet;
 /// Is `cell` attacked by a piece of `by`?
 ///
 /// With plain leaps and rides only, the look-back rays answer
-/// ([`attacked_simple`]). Otherwise (hops, exact and lame leaps, `from` and
-/// `within` zones, and out of rest, where a step and its reverse can differ)
-/// the test walks the attacker's capturing rays forward ([`attacked_forward`]).
+/// ([`attacked_simple`]); a piece of `by` on `cell` is then attacked when
+/// another of `by`'s defends it. Otherwise (hops, exact and lame leaps,
+/// `from` and `within` zones, and out of rest, where a step and its reverse
+/// can differ), and where `by` has few pieces ([`few_attackers`]) and
+/// `cell` holds none of them, the test walks the attacker's capturing rays
+/// forward ([`attacked_forward`]).
 pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "attack test with another frame's tables");
     let _ = game;
-    if t.simple_attacks && !few_attackers(t, pos, by) {
+    // A cell of `by`'s own is defended when a capture could land there
+    // were it the other side's: the look-back test says so, the forward
+    // one (which no own piece's capture lands on) does not.
+    let own = pos.board[cell as usize] != 0 && color_of(pos.board[cell as usize]) == by;
+    if t.simple_attacks && (own || !few_attackers(t, pos, by)) {
         attacked_simple(t, pos, cell, by)
     } else {
         attacked_forward(t, pos, cell, by)
