@@ -16,6 +16,8 @@ pub mod flow;
 pub mod model;
 pub mod play;
 pub mod text;
+#[cfg(test)]
+mod test_support;
 
 pub use engine::position::{Move, Position};
 pub use engine::variant::{Status, Variant};

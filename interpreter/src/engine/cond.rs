@@ -1156,14 +1156,7 @@ mod tests {
     use super::*;
     use crate::engine::variant::Variant;
 
-    fn variant(file: &str) -> Variant {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file);
-        let (game, _) = crate::model::load::load(&path).map_err(|e| e.0).expect("the rules file loads");
-        Variant::new(std::sync::Arc::new(game))
-    }
-
-    /// The post-opening test position of tests/four_d.rs.
-    const FOUR_D_POST_OPENING: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+    use crate::test_support::{variant, FOUR_D_POST_OPENING};
 
     /// Calls `visit` at every position of four random games of 40 plies at
     /// most from `fen` (the setup where `None`) of `file`'s variant.

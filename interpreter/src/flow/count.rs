@@ -330,9 +330,11 @@ impl Variant {
                     let kind = crate::engine::position::kind_of(pos.board[from as usize]);
                     let kc = kind as usize * 2 + mover as usize;
                     let fires = || fires.as_ref().map_or_else(|| watch.may_fire_from(&t, from, kind, mover), |f| f.may_fire_from(&t, from, kind, mover));
-                    if from == king && !t.promotes[kc] && !(pos.ep_len != 0 && t.takes_ep[kc]) {
+                    // Moves that change more than two cells, or a promotion's kind.
+                    let special = t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]);
+                    if from == king && !special {
                         movegen::piece_moves_once(pos, &t, from, &mut steps);
-                    } else if from == king || t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]) || t.repeats(kind, mover, from) || fires() {
+                    } else if from == king || special || t.repeats(kind, mover, from) || fires() {
                         movegen::piece_moves_once(pos, &t, from, &mut listed);
                     } else if lines.clear() {
                         n += movegen::count_piece_moves(pos, &t, from, None);
@@ -345,7 +347,7 @@ impl Variant {
                 let (firing, plain): (Vec<_>, Vec<_>) = steps.into_iter().partition(|m| watch.may_fire(m, mover, &t));
                 let mut safe = plain;
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
-                movegen::keep_safe_royal_steps(&t_end, &scratch, &mut safe);
+                movegen::keep_safe_royal_steps(&t_end, &scratch, &mut safe, 0);
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
                 n += safe.len() as u64;
                 listed.extend(firing);
@@ -395,8 +397,7 @@ impl Variant {
     /// ([`crate::engine::cond::Offered::allows_every_move`]).
     fn counted_in_bulk(&self, t: &crate::engine::tables::Tables, pos: &Position) -> bool {
         let game = &self.game;
-        let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling;
-        let plain = !layered && game.observe.is_none() && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() && game.explosion.is_none();
+        let plain = !movegen::layered(game, t) && game.observe.is_none() && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() && game.explosion.is_none();
         let no_drops = game.hand.as_ref().is_none_or(|h| h.drop_limits.iter().all(|l| !l.unlimited) && pos.hand[pos.side as usize].iter().all(|&n| n == 0));
         plain && no_drops && (game.rules.is_empty() || crate::engine::cond::Offered::new(game, t, pos).allows_every_move())
     }
@@ -418,9 +419,7 @@ mod tests {
     use super::super::perft::plies_reference;
     use super::super::ply::{below_from, random_complete_ply};
     use super::*;
-
-    /// The post-opening test position of interpreter/tests/four_d.rs.
-    const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+    use crate::test_support::{variant, FOUR_D_POST_OPENING as P};
 
     /// Along random lines from 4D-Schach's post-opening test position with
     /// level IV swinging (and at rest), at every node between plies whose
@@ -432,9 +431,7 @@ mod tests {
     /// With and without a memo of the watch, kept along the line.
     #[test]
     fn a_judged_node_counts_as_the_reference() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
-        let v = Variant::new(std::sync::Arc::new(game));
+        let v = variant("rules/4d-schach.rules");
         let mut judged = 0;
         for (seed, fen) in [(1u64, format!("{P} {{frame=IV:-3<-3*}}")), (2, format!("{P} {{frame=II:+5<+5*}}")), (3, P.to_string())] {
             let mut below = below_from(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);

@@ -1141,15 +1141,11 @@ mod tests {
     use super::*;
     use crate::engine::variant::Variant;
     use crate::flow::ply::{below_from, in_ply, random_complete_ply, relocations_along_random_lines};
-
-    /// The post-opening test position of interpreter/tests/four_d.rs.
-    const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+    use crate::test_support::FOUR_D_POST_OPENING as P;
 
     /// 4D-Schach, loaded from rules/4d-schach.rules.
     fn four_d() -> Variant {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules");
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("4D-Schach loads") };
-        Variant::new(std::sync::Arc::new(game))
+        crate::test_support::variant("rules/4d-schach.rules")
     }
 
     /// A watch from the memo ([`WatchMemo`]) is the one worked out afresh,

@@ -28,12 +28,14 @@ pub fn attacked(game: &Game, t: &Tables, pos: &Position, cell: Cell, by: Color) 
     }
 }
 
-/// Has `by` fewer pieces than half the cells a look-back test walks on an
-/// empty board ([`Tables::look_back`])? Then walking forward from each
-/// piece whose captures may reach the cell ([`attacked_forward`], most
-/// pieces ruled out by one bit) costs less than looking back along every
-/// direction from the cell (4D-Schach's 42 directions look back over 100
-/// cells on average, Raumschach's over 60, chess's over 30).
+/// Has `by` fewer pieces than a third of the cells a look-back test walks
+/// on an empty board ([`Tables::look_back`])? Then walking forward from
+/// each piece whose captures may reach the cell ([`attacked_forward`],
+/// most pieces ruled out by one bit) costs less than looking back along
+/// every direction from the cell (4D-Schach's 42 directions look back over
+/// 60 cells on average, Raumschach's 50 over 44, chess's 16 over 28; a
+/// half instead of a third made Raumschach's perft 4 take 0.7% more
+/// instructions).
 #[inline]
 fn few_attackers(t: &Tables, pos: &Position, by: Color) -> bool {
     let pieces: u32 = pos.occupied[by as usize][..t.nwords].iter().map(|w| w.count_ones()).sum();

@@ -86,7 +86,7 @@ pub(super) fn drops(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink
 /// compulsory`), chance outcomes, spread pieces or observation; the caller
 /// then lists every legal move.
 pub fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: KindId, out: &mut Vec<Move>) -> bool {
-    let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling;
+    let layered = super::layered(game, t);
     if layered || game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() {
         return false;
     }
@@ -107,7 +107,7 @@ pub fn legal_drops_of(game: &Game, t: &Tables, pos: &Position, kind: KindId, out
 /// none of `kind` in hand.
 pub fn drop_cells(game: &Game, t: &Tables, pos: &Position, kind: KindId) -> Option<[u64; WORDS]> {
     let us = pos.side;
-    let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling || t.drop_no_mate;
+    let layered = super::layered(game, t) || t.drop_no_mate;
     if layered || game.observe.is_some() || game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() {
         return None;
     }

@@ -254,7 +254,7 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
 /// non-mating drops, walls; or moves that touch other pieces than their own,
 /// [`crate::engine::cond::moves_touch_only_their_pieces`]).
 pub(crate) fn legal_moves_of(game: &Game, t: &Tables, pos: &Position, kinds: u64, out: &mut Vec<Move>) -> bool {
-    let layered = !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.drop_no_mate || t.walling;
+    let layered = super::layered(game, t) || t.drop_no_mate;
     if layered || !crate::engine::cond::moves_touch_only_their_pieces(game, t, pos) {
         return false;
     }
@@ -899,8 +899,10 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
 /// a king has up to 26 steps, each tested alone along every attack
 /// direction before: 11% of 4D-Schach's post-opening perft 3), walking only
 /// the pieces whose captures may reach a landing
-/// ([`capture_cells_onto`]).
-pub(super) fn keep_safe_royal_steps(t: &Tables, pos: &Position, moves: &mut Vec<Move>, start: usize) {
+/// ([`capture_cells_onto`]). `t` and `pos` may be another frame's than the
+/// one the moves were made in (the frame they are judged in: the end of a
+/// ply whose levels swing).
+pub(crate) fn keep_safe_royal_steps(t: &Tables, pos: &Position, moves: &mut Vec<Move>, start: usize) {
     let us = pos.side;
     let mut landings = [0u64; WORDS];
     for m in &moves[start..] {

@@ -23,7 +23,7 @@ mod spread;
 
 pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, capturing_cells, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
-pub(crate) use legal::{legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
+pub(crate) use legal::{keep_safe_royal_steps, legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
 
 use attack::*;
@@ -155,6 +155,13 @@ pub(crate) fn would_capture(pos: &Position, t: &Tables, from: Cell, kind: KindId
     Some(sink.1)
 }
 
+/// Is there a layer around the plain moves, one that reads or rewrites the
+/// whole list (promotions as moves, the pass, gating, compulsory drops,
+/// walls)? Paths that count or find moves without the list give way to it.
+pub(crate) fn layered(game: &Game, t: &Tables) -> bool {
+    !game.promotion_moves.is_empty() || t.passing || t.gating || t.drop_compulsory || t.walling
+}
+
 /// The number of moves of the piece on `from` (as [`piece_moves`] makes
 /// them: each promotion choice a move, a cell reached twice counted twice),
 /// of those landing on `onto` only where it is given.
@@ -171,15 +178,6 @@ pub(crate) fn count_piece_moves(pos: &Position, t: &Tables, from: Cell, onto: Op
             count.0
         }
     }
-}
-
-/// Keeps in `steps`, moves of the side to move's royal piece that change
-/// only its two cells, those that land where no piece of the other side
-/// could capture it, looking through its start cell (`t` and `pos` may be
-/// another frame's than the one the steps were made in: the frame they
-/// are judged in).
-pub(crate) fn keep_safe_royal_steps(t: &Tables, pos: &Position, steps: &mut Vec<Move>) {
-    legal::keep_safe_royal_steps(t, pos, steps, 0);
 }
 
 /// [`piece_moves`] of a piece of `piece` (a kind) on `from`, whatever stands there.

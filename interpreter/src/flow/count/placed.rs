@@ -239,7 +239,7 @@ mod tests {
             compared += batched;
         }
         let v4 = load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/4d-schach.rules"));
-        const P: &str = "5p2/2P5/8/6p1/8/5P2/4B3/8|4n3/8/8/7q/5P2/8/3R4/5P2|8/8/4p3/3k4/8/8/7R/6N1|8/8/B3P3/8/8/b3p3/8/8|6n1/7r/8/8/3K4/4P3/8/8|5p2/3r4/8/5p2/7Q/8/8/4N3|8/4b3/5p2/8/6P1/8/2p5/5P2 w - - 0 1";
+        const P: &str = crate::test_support::FOUR_D_POST_OPENING;
         // After VIf1-VIf2, White's VIIf3-VIf3 forms the group VIf2-f3-f4
         // (interpreter/tests/flow_fast_path.rs), whatever Black plays.
         for fen in [P.to_string(), format!("{P} {{frame=IV:-3<-3*}}")] {

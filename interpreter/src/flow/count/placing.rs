@@ -46,12 +46,7 @@ mod tests {
     use super::super::super::ply::{below_from, random_complete_ply, Node};
     use super::*;
     use crate::engine::position::WORDS;
-
-    fn variant(file: &str) -> Variant {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file);
-        let Ok((game, _)) = crate::model::load::load(&path) else { panic!("{file} loads") };
-        Variant::new(std::sync::Arc::new(game))
-    }
+    use crate::test_support::variant;
 
     /// Along random games through 4D-Schach's opening (32 placements in
     /// the rulebook's order, with colours, guards and `only if`s, then the
