@@ -326,6 +326,20 @@ impl<'a> Offered<'a> {
         !self.compel && self.forbid.is_empty() && self.barred.is_empty() && self.capturing_only.is_empty()
     }
 
+    /// Does every plain move of the mover's piece of `kind` (no promotion,
+    /// no castling) pass [`Offered::allows`]? No capture is compelled, no
+    /// `may not capture` or `may only capture` rule names `kind` as the
+    /// capturer, and no `forbid` rule applies, or every one that does reads
+    /// only the mover's pieces of other kinds ([`Offered::unchanged`]: the
+    /// move then leaves them as they are) and fails now.
+    pub(crate) fn allows_every_move_of(&self, kind: crate::model::KindId) -> bool {
+        let us = self.pos.side;
+        !self.compel
+            && !self.capturing_only.iter().any(|&(k, _)| k == kind)
+            && !self.barred.iter().any(|&(by, _)| by == kind)
+            && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && read.iter().all(|&(owner, k)| owner == us && k != kind)))
+    }
+
     /// Does every drop of `kind` pass [`Offered::allows`]? No capture is
     /// compelled, `kind` is not one that may only capture, and no `forbid`
     /// rule applies, or every one that does reads only pieces a drop of

@@ -276,14 +276,18 @@ impl Variant {
     /// `judged` lists).
     ///
     /// Where the mover's royal piece is judged by its attack lines in the
-    /// frame of the ply's end and every move is offered
+    /// frame of the ply's end and the moves are plain
     /// ([`Self::counted_in_bulk`]), a piece none of whose moves may make a
-    /// rule fire ([`super::oblige::Watch::may_fire_from`]) has its moves
-    /// counted, not listed: those landing where the lines stay clear
-    /// ([`movegen::AttackLines::safe_targets`]). The royal piece's moves,
-    /// and the moves of the pieces that may make a rule fire, promote,
-    /// take en passant or reach a cell twice, are listed and judged one by
-    /// one, as everywhere else.
+    /// rule fire ([`super::oblige::Watch::may_fire_from`]) and every one of
+    /// whose moves the `offer` rules allow
+    /// ([`crate::engine::cond::Offered::allows_every_move_of`]) has its
+    /// moves counted, not listed: those landing where the lines stay clear
+    /// ([`movegen::AttackLines::safe_targets`]). The royal piece's steps
+    /// are judged together in the end's frame. The moves of the pieces
+    /// that may make a rule fire, promote, take en passant, reach a cell
+    /// twice or meet an `offer` rule are listed and judged one by one, as
+    /// everywhere else; the `offer` rules are asked last, of the moves the
+    /// rest of the judgement keeps (in check, few).
     fn count_judged(&self, pos: &Position, memo: Option<&mut WatchMemo>) -> u64 {
         let game = &self.game;
         let t = self.tables_for(pos);
@@ -322,19 +326,36 @@ impl Variant {
             None
         };
         let mut n = 0;
-        let listed = match lines.as_ref().filter(|_| self.counted_in_bulk(&t, pos)) {
+        let mut offered = (!game.rules.is_empty()).then(|| crate::engine::cond::Offered::new(game, &t, pos));
+        let bulk = lines.as_ref().filter(|_| self.counted_in_bulk(&t, pos) && offered.as_ref().is_none_or(|o| !o.compel));
+        let listed = match bulk {
             Some(lines) => {
-                let mut listed = Vec::new();
-                let mut steps = Vec::new();
+                // Room for a node's listed moves at once (growing from
+                // empty reallocated at most nodes).
+                let mut listed = Vec::with_capacity(64);
+                let mut steps = Vec::with_capacity(32);
+                // Every move of a piece of `kind` passes the `offer` rules.
+                let allowed = |kind| offered.as_ref().is_none_or(|o| o.allows_every_move_of(kind));
                 for from in pos.cells_of(mover, t.nwords) {
                     let kind = crate::engine::position::kind_of(pos.board[from as usize]);
                     let kc = kind as usize * 2 + mover as usize;
                     let fires = || fires.as_ref().map_or_else(|| watch.may_fire_from(&t, from, kind, mover), |f| f.may_fire_from(&t, from, kind, mover));
                     // Moves that change more than two cells, or a promotion's kind.
                     let special = t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]);
-                    if from == king && !special {
+                    if from == king && !special && allowed(kind) {
                         movegen::piece_moves_once(pos, &t, from, &mut steps);
-                    } else if from == king || special || t.repeats(kind, mover, from) || fires() {
+                        // The royal piece's steps after which a rule may fire are followed.
+                        if fires() {
+                            let mut i = 0;
+                            while i < steps.len() {
+                                if watch.may_fire(&steps[i], mover, &t) {
+                                    listed.push(steps.swap_remove(i));
+                                } else {
+                                    i += 1;
+                                }
+                            }
+                        }
+                    } else if from == king || special || !allowed(kind) || t.repeats(kind, mover, from) || fires() {
                         movegen::piece_moves_once(pos, &t, from, &mut listed);
                     } else if lines.clear() {
                         n += movegen::count_piece_moves(pos, &t, from, None);
@@ -344,13 +365,10 @@ impl Variant {
                 }
                 // The royal piece's steps after which no rule fires, judged
                 // at once in the frame of the ply's end.
-                let (firing, plain): (Vec<_>, Vec<_>) = steps.into_iter().partition(|m| watch.may_fire(m, mover, &t));
-                let mut safe = plain;
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
-                movegen::keep_safe_royal_steps(&t_end, &scratch, &mut safe, 0);
+                movegen::keep_safe_royal_steps(&t_end, &scratch, &mut steps, 0);
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
-                n += safe.len() as u64;
-                listed.extend(firing);
+                n += steps.len() as u64;
                 if game.castling.is_some() && !movegen::in_check(game, &t, pos) {
                     movegen::castling_moves(game, &t, pos, &mut listed);
                 }
@@ -365,26 +383,37 @@ impl Variant {
                 let keep = |m: &crate::engine::position::Move| {
                     lines.as_ref().is_none_or(|lines| m.from == king || !movegen::changes_two_cells(m) || lines.safe_after(m.from, m.to) || watch.may_fire(m, mover, &t))
                 };
+                offered = None;
                 self.offered_moves_where(pos, &t, None, keep)
             }
         };
+        // The moves listed in bulk pass the `offer` rules one by one, each
+        // asked only once the rest of its judgement keeps it (the moves
+        // listed otherwise have passed them).
+        let mut barring = offered.filter(|o| !o.allows_every_move());
+        let mut allows = |m: &crate::engine::position::Move| barring.as_mut().is_none_or(|o| o.allows(m));
         // Each move listed judged: followed where a rule may fire, else by
         // the lines, else made in the frame of now and judged in the frame
         // of the ply's end.
         for m in &listed {
             if watch.may_fire(m, mover, &t) {
-                n += self.plies_through(&self.apply(pos, &Action::Move(*m)));
+                if allows(m) {
+                    n += self.plies_through(&self.apply(pos, &Action::Move(*m)));
+                }
                 continue;
             }
-            if let Some(lines) = lines.as_ref().filter(|_| m.from != king && movegen::changes_two_cells(m)) {
-                n += u64::from(lines.safe_after(m.from, m.to));
-                continue;
-            }
-            scratch.copy_from(pos, &t);
-            scratch.make(m, game, &t);
-            std::mem::swap(&mut scratch.frame, &mut end_frame);
-            n += u64::from(!movegen::royal_attacked(game, &t_end, &scratch, mover));
-            std::mem::swap(&mut scratch.frame, &mut end_frame);
+            let safe = match lines.as_ref().filter(|_| m.from != king && movegen::changes_two_cells(m)) {
+                Some(lines) => lines.safe_after(m.from, m.to),
+                None => {
+                    scratch.copy_from(pos, &t);
+                    scratch.make(m, game, &t);
+                    std::mem::swap(&mut scratch.frame, &mut end_frame);
+                    let safe = !movegen::royal_attacked(game, &t_end, &scratch, mover);
+                    std::mem::swap(&mut scratch.frame, &mut end_frame);
+                    safe
+                }
+            };
+            n += u64::from(safe && allows(m));
         }
         n
     }
@@ -393,13 +422,13 @@ impl Variant {
     /// tables) piece by piece? Its moves are every piece's plain moves and
     /// castling: no layer around them (gating, walls, the pass, promotions
     /// as moves), no drop (the mover's hand is empty), no chance, spread or
-    /// face-down piece, no observation; and no `offer` rule restricts them
-    /// ([`crate::engine::cond::Offered::allows_every_move`]).
+    /// face-down piece, no observation. (The `offer` rules are asked per
+    /// piece.)
     fn counted_in_bulk(&self, t: &crate::engine::tables::Tables, pos: &Position) -> bool {
         let game = &self.game;
         let plain = !movegen::layered(game, t) && game.observe.is_none() && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() && game.explosion.is_none();
         let no_drops = game.hand.as_ref().is_none_or(|h| h.drop_limits.iter().all(|l| !l.unlimited) && pos.hand[pos.side as usize].iter().all(|&n| n == 0));
-        plain && no_drops && (game.rules.is_empty() || crate::engine::cond::Offered::new(game, t, pos).allows_every_move())
+        plain && no_drops
     }
 }
 
@@ -419,6 +448,7 @@ mod tests {
     use super::super::perft::plies_reference;
     use super::super::ply::{below_from, random_complete_ply};
     use super::*;
+    use crate::engine::cond::Offered;
     use crate::test_support::{variant, FOUR_D_POST_OPENING as P};
 
     /// Along random lines from 4D-Schach's post-opening test position with
@@ -449,5 +479,38 @@ mod tests {
             }
         }
         assert!(judged >= 12, "{judged} judged nodes");
+    }
+
+    /// A judged node where an `offer` rule forbids some moves: 4D-Schach's
+    /// "no group while in check" (the position of
+    /// `engine::cond::tests::bulk_counts_less_the_forbidden_moves_are_the_listed_ones`:
+    /// White's King on a1 of level I checked along rank 1 by the Rook on
+    /// e1; the Pawn c2 blocks on c1 but forms a line of 3 with the Pawns on
+    /// c1 of levels II and III), with the empty level IV swinging so that
+    /// each move is judged at the end of its ply. The King's steps are
+    /// counted without listing ([`Offered::allows_every_move_of`]); the
+    /// Pawns' moves are listed and each judged by the rule: the count is
+    /// the reference's (6). Following the block as if no rule forbade it
+    /// counts the relocations and castlings the group would oblige (over a
+    /// million plies).
+    #[test]
+    fn a_judged_node_in_check_leaves_out_the_forbidden_moves() {
+        let v = variant("rules/4d-schach.rules");
+        let fen = "7k/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/2P5|8/8/8/8/8/8/8/2P5|8/8/8/8/8/8/2P5/K3r3 w - - 0 1 {frame=IV:-3<-3*}";
+        let pos = v.parse_fen(fen, "<test>").expect("the test position");
+        assert!(matches!(v.node(&pos), Node::Judged));
+        let t = v.tables_for(&pos);
+        let offered = Offered::new(&v.game, &t, &pos);
+        assert!(!offered.allows_every_move(), "the rule applies");
+        let pawn = crate::engine::position::kind_of(pos.board[pos.cells_of(0, t.nwords).find(|&c| c != pos.royal[0]).expect("a pawn") as usize]);
+        assert!(!offered.allows_every_move_of(pawn) && offered.allows_every_move_of(crate::engine::position::kind_of(pos.board[pos.royal[0] as usize])));
+        let reference = plies_reference(&v, &pos, 1);
+        assert_eq!(v.count_complete(&pos), reference);
+        // Without the rule, the block on c1 is one more legal move.
+        let mut plain = Vec::new();
+        crate::engine::movegen::legal_moves_plain(&v.game, &t, &pos, &mut plain);
+        let mut list = Vec::new();
+        crate::engine::movegen::legal_moves(&v.game, &t, &pos, &mut list);
+        assert_eq!(plain.len(), list.len() + 1);
     }
 }

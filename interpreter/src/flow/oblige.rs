@@ -127,7 +127,7 @@ pub fn exiles(game: &Game, t: &Tables, pos: &Position, o: &Obligation) -> Vec<Ac
     let Some(slide) = &game.slide else { return Vec::new() };
     let on_level = |color: Color| -> Vec<Cell> {
         pos.cells_of(color, t.nwords)
-            .filter(|&c| game.geometry.coords(c)[slide.stack_axis] == level as usize && !except.contains(&kind_of(pos.board[c as usize])))
+            .filter(|&c| game.geometry.coord(c, slide.stack_axis) == level as usize && !except.contains(&kind_of(pos.board[c as usize])))
             .collect()
     };
     let mine: Vec<Option<Cell>> = if *own { on_level(o.player).into_iter().map(Some).collect() } else { vec![None] };
@@ -236,13 +236,13 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
                 let mut per = vec![0u32; game.geometry.size(s.axis)];
                 for c in pos.cells_of(owner, t.nwords) {
                     if s.pieces.kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k) {
-                        per[game.geometry.coords(c)[s.axis]] += 1;
+                        per[game.geometry.coord(c, s.axis)] += 1;
                     }
                 }
                 per.into_iter().map(|n| s.count.contains(n)).collect()
             };
             let (from_ok, to_ok) = (passing(from), passing(to));
-            let count = |s: &SliceCount, ok: &[bool], cell: Cell| ok[game.geometry.coords(cell)[s.axis]];
+            let count = |s: &SliceCount, ok: &[bool], cell: Cell| ok[game.geometry.coord(cell, s.axis)];
             let targets: Vec<Cell> = game.geometry.board_cells().filter(|c| empty(c) && count(to, &to_ok, *c)).collect();
             for f in pos.cells_of(owner, t.nwords) {
                 let k = kind_of(pos.board[f as usize]);
@@ -261,8 +261,8 @@ pub fn relocations_limited(game: &Game, t: &Tables, pos: &Position, o: &Obligati
                 Some(RelocateWhat::Inner { axis }) => Some(*axis),
                 _ => None,
             };
-            let here = game.geometry.coords(from);
-            pairs.extend(game.geometry.board_cells().filter(|c| empty(c) && axis.is_none_or(|a| game.geometry.coords(*c)[a] != here[a])).map(|c| (from, c)));
+            let here = |a| game.geometry.coord(from, a);
+            pairs.extend(game.geometry.board_cells().filter(|c| empty(c) && axis.is_none_or(|a| game.geometry.coord(*c, a) != here(a))).map(|c| (from, c)));
         }
         (_, None) => {
             let targets: Vec<Cell> = game.geometry.board_cells().filter(empty).collect();
