@@ -66,8 +66,15 @@ impl Variant {
             let mut next = pos.clone();
             let mut n = 0;
             let candidates = self.obligation_candidates(pos, &head);
-            let mut activating = Vec::with_capacity(candidates.len());
-            let mut placed = Vec::with_capacity(candidates.len());
+            // The positions after an action that owe an activation next, in
+            // order: while they are all a relocation's targets that differ
+            // only by where the piece stands ([`placed::differs_only_by_placed`]),
+            // the first one and each one's action and cell (the others are
+            // made again only where followed); else each one.
+            let mut first: Option<Position> = None;
+            let mut relocated: Vec<(Action, crate::model::geometry::Cell)> = Vec::new();
+            let mut activating = Vec::new();
+            let mut placed = Vec::new();
             // Per origin of a relocation: the attacks on the mover's royal
             // piece with the piece lifted, as the cells that block them all.
             let mut shields = None;
@@ -81,12 +88,53 @@ impl Variant {
                     Action::Relocate { from, to } => self.relocation_unsafe(pos, &t, &next, from, to, &mut shields),
                     _ => None,
                 };
-                if !dead.unwrap_or_else(|| self.dead_mid_ply(&next)) {
+                if dead.unwrap_or_else(|| self.dead_mid_ply(&next)) {
+                    continue;
+                }
+                let to = match a {
+                    Action::Relocate { to, .. } => Some(to),
+                    _ => None,
+                };
+                if activating.is_empty() {
+                    match (to, &first, relocated.first()) {
+                        (Some(to), None, _) => {
+                            first = Some(next.clone());
+                            relocated.push((a, to));
+                            continue;
+                        }
+                        (Some(to), Some(f), Some(&(_, at))) if placed::differs_only_by_placed(f, at, &next, to) => {
+                            relocated.push((a, to));
+                            continue;
+                        }
+                        _ => {
+                            // Not all alike: the nodes kept so far made again.
+                            let mut again = pos.clone();
+                            for (b, cell) in &relocated {
+                                self.apply_keeping_runs(pos, &t, b, &mut again, &runs);
+                                activating.push(again.clone());
+                                placed.push(Some(*cell));
+                            }
+                        }
+                    }
+                }
+                activating.push(next.clone());
+                placed.push(to);
+            }
+            if activating.is_empty() {
+                let Some(first) = first else { return n };
+                let cells: Vec<_> = relocated.iter().map(|&(_, c)| c).collect();
+                let remake = |i: usize, out: &mut Position| {
+                    if let Some((b, _)) = relocated.get(i) {
+                        self.apply_keeping_runs(pos, &t, b, out, &runs);
+                    }
+                };
+                if let Some(k) = self.count_placed_from(&first, &cells, remake) {
+                    return n + k;
+                }
+                for (b, cell) in &relocated {
+                    self.apply_keeping_runs(pos, &t, b, &mut next, &runs);
                     activating.push(next.clone());
-                    placed.push(match a {
-                        Action::Relocate { to, .. } => Some(to),
-                        _ => None,
-                    });
+                    placed.push(Some(*cell));
                 }
             }
             return n + self.count_activations(&mut activating, &placed);

@@ -35,9 +35,22 @@ impl Variant {
     /// at some node, explosions, spread or face-down pieces, several royal
     /// pieces), and the caller judges them one by one.
     pub(super) fn count_placed_activations(&self, nodes: &[Position], placed: &[Cell]) -> Option<u64> {
-        let game = &self.game;
         let first = nodes.first()?;
-        if nodes.len() < 2 || placed.len() != nodes.len() || game.explosion.is_some() || first.spread.is_some() || first.any_hidden() {
+        let at = *placed.first()?;
+        if placed.len() != nodes.len() || !nodes.iter().zip(placed).all(|(node, &cell)| differs_only_by_placed(first, at, node, cell)) {
+            return None;
+        }
+        self.count_placed_from(first, placed, |i, out| out.clone_from(&nodes[i]))
+    }
+
+    /// [`Self::count_placed_activations`] for the nodes that are `first`
+    /// with its piece on `placed[0]` on `placed[i]` instead (each one's
+    /// [`differs_only_by_placed`] from `first` is the caller's to know), where
+    /// `node(i, out)` writes node `i` into `out`: the few nodes followed one
+    /// by one are made then, and the others never are.
+    pub(super) fn count_placed_from(&self, first: &Position, placed: &[Cell], node: impl Fn(usize, &mut Position)) -> Option<u64> {
+        let game = &self.game;
+        if placed.len() < 2 || game.explosion.is_some() || first.spread.is_some() || first.any_hidden() {
             return None;
         }
         // The frame watch is the node's where it owes only the activation.
@@ -52,34 +65,28 @@ impl Variant {
         let mut base = first.clone();
         base.take(placed[0], &t);
         let piece = first.board[placed[0] as usize];
-        for (node, &cell) in nodes.iter().zip(placed) {
-            let c = cell as usize;
-            // The same frame and flow state: the same activations offered
-            // ([`Variant::offers`] shares them so too).
-            let same = node.side == first.side
-                && node.frame == first.frame
-                && node.flow == first.flow
-                && base.board[c] == 0
-                && node.board[c] == piece
-                && node.board[..c] == base.board[..c]
-                && node.board[c + 1..] == base.board[c + 1..];
-            if !same || piece == 0 || color_of(piece) != mover || t.royal_mask >> kind_of(piece) & 1 != 0 {
-                return None;
-            }
+        if piece == 0 || color_of(piece) != mover || t.royal_mask >> kind_of(piece) & 1 != 0 {
+            return None;
         }
+        let mut spare = first.clone();
         // The watches split, found from the board without the piece where
         // its tests allow, else from each node's own watch.
         let watches = match PlacedWatches::around(game, &t, first, &base, piece, placed) {
             Some(w) => w,
             None => {
-                let each: Vec<FrameWatch> = nodes.iter().map(|p| watch_frames(game, &t, p)).collect();
+                let each: Vec<FrameWatch> = (0..placed.len())
+                    .map(|i| {
+                        node(i, &mut spare);
+                        watch_frames(game, &t, &spare)
+                    })
+                    .collect();
                 PlacedWatches::new(each.iter().zip(placed.iter().copied()))?
             }
         };
         // Each node's cell is its own (the count goes by cells).
         let cells = *watches.cells()?;
         let actions = self.candidates(first);
-        let runs: Vec<RunMemo> = nodes.iter().map(|_| RunMemo::default()).collect();
+        let runs: Vec<RunMemo> = placed.iter().map(|_| RunMemo::default()).collect();
         let king = base.royal[mover as usize];
         // The attacks on the royal piece in the node's frame, on the board
         // without the piece: an activation's frame changes only those whose
@@ -125,21 +132,45 @@ impl Variant {
                         if firing.iter().all(|&w| w == 0) {
                             continue;
                         }
-                        for (i, pos) in nodes.iter().enumerate().filter(|&(i, _)| firing[placed[i] as usize / 64] >> (placed[i] % 64) & 1 != 0) {
-                            self.apply_keeping_runs(pos, &t, a, &mut next, &runs[i]);
+                        for i in (0..placed.len()).filter(|&i| firing[placed[i] as usize / 64] >> (placed[i] % 64) & 1 != 0) {
+                            node(i, &mut spare);
+                            self.apply_keeping_runs(&spare, &t, a, &mut next, &runs[i]);
                             n += self.plies_through(&next);
                         }
                         continue;
                     }
                 }
             }
-            for (pos, runs) in nodes.iter().zip(&runs) {
-                self.apply_keeping_runs(pos, &t, a, &mut next, runs);
+            for (i, runs) in runs.iter().enumerate() {
+                node(i, &mut spare);
+                self.apply_keeping_runs(&spare, &t, a, &mut next, runs);
                 n += self.plies_through(&next);
             }
         }
         Some(n)
     }
+}
+
+/// Is `node` the position `first` with the piece `first` has on `at` on
+/// `cell` instead: the same side to move, frame, flow state and board but
+/// for those two cells (`cell` empty in `first`)? Such nodes are judged
+/// together ([`Variant::count_placed_from`]).
+pub(super) fn differs_only_by_placed(first: &Position, at: Cell, node: &Position, cell: Cell) -> bool {
+    let (a, c) = (at as usize, cell as usize);
+    let piece = first.board[a];
+    if a == c {
+        return node.side == first.side && node.frame == first.frame && node.flow == first.flow && node.board == first.board;
+    }
+    let (lo, hi) = (a.min(c), a.max(c));
+    node.side == first.side
+        && node.frame == first.frame
+        && node.flow == first.flow
+        && first.board[c] == 0
+        && node.board[c] == piece
+        && node.board[a] == 0
+        && node.board[..lo] == first.board[..lo]
+        && node.board[lo + 1..hi] == first.board[lo + 1..hi]
+        && node.board[hi + 1..] == first.board[hi + 1..]
 }
 
 #[cfg(test)]
