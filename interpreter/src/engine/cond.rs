@@ -340,6 +340,18 @@ impl<'a> Offered<'a> {
             && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && read.iter().all(|&(owner, k)| owner == us && k != kind)))
     }
 
+    /// Is every plain move of the mover's piece of `kind` that no `forbid`
+    /// rule forbids allowed? (No capture is compelled, and no `may not
+    /// capture` or `may only capture` rule names `kind` as the capturer.)
+    pub(crate) fn only_forbids_for(&self, kind: crate::model::KindId) -> bool {
+        !self.compel && !self.capturing_only.iter().any(|&(k, _)| k == kind) && !self.barred.iter().any(|&(by, _)| by == kind)
+    }
+
+    /// The conditions of the `forbid` rules that apply.
+    pub(crate) fn forbid_conds(&self) -> &[&'a Cond] {
+        &self.forbid
+    }
+
     /// Does every drop of `kind` pass [`Offered::allows`]? No capture is
     /// compelled, `kind` is not one that may only capture, and no `forbid`
     /// rule applies, or every one that does reads only pieces a drop of
@@ -1220,6 +1232,52 @@ mod tests {
             });
         }
         assert!(compared > 5_000 && unmade > 2_000, "{compared} moves compared, {unmade} judged unmade");
+    }
+
+    /// The watch of the `forbid` conditions that apply
+    /// ([`crate::flow::oblige::watch_conds`]) is sound: along random games
+    /// of the files with `forbid` rules (as above), a piece of which it says
+    /// that no move may make a condition hold has every plain move allowed
+    /// ([`Offered::allows`], the move made). 4D-Schach's "line 3 own Pawn"
+    /// while in check is the rule it judges (a `count` test leaves it
+    /// saying that anything may); the test sees it clear pieces, and sees
+    /// forbidden moves among the pieces it does not clear.
+    #[test]
+    fn a_piece_the_forbid_watch_clears_has_every_move_allowed() {
+        let (mut cleared, mut forbidden) = (0, 0);
+        let mut visit = |file: &str, v: &Variant, pos: &Position| {
+            let t = v.tables_for(pos);
+            let mut offered = Offered::new(&v.game, &t, pos);
+            if offered.forbid_conds().is_empty() {
+                return;
+            }
+            let watch = crate::flow::oblige::watch_conds(&v.game, &t, pos, offered.forbid_conds());
+            let mut plain = Vec::new();
+            movegen::legal_moves_plain(&v.game, &t, pos, &mut plain);
+            for m in plain.iter().filter(|m| !m.is_promotion() && m.kind != MoveKind::Castle) {
+                let allowed = offered.allows(m);
+                if !watch.may_fire_from(&t, m.from, m.piece, pos.side) {
+                    assert!(allowed || !offered.only_forbids_for(m.piece), "{file}: {m:?} cleared but forbidden at {}", v.fen(pos));
+                    cleared += 1;
+                } else {
+                    forbidden += usize::from(!allowed);
+                }
+            }
+        };
+        let swinging = format!("{FOUR_D_POST_OPENING} {{frame=IV:-3<-3*}}");
+        for (file, fen) in [("rules/fairy/grand.rules", None), ("rules/fairy/spartan.rules", None), ("rules/4d-schach.rules", Some(FOUR_D_POST_OPENING)), ("rules/4d-schach.rules", Some(swinging.as_str()))] {
+            random_games(file, fen, |v, pos| visit(file, v, pos));
+        }
+        // The block of `bulk_counts_less_the_forbidden_moves_are_the_listed_ones`
+        // (White's King on a1 of level I checked by the Rook on e1; the Pawn
+        // c2 blocks on c1 in a line of 3 with the Pawns on c1 of levels II
+        // and III), at rest and with the empty level IV swinging.
+        let v = variant("rules/4d-schach.rules");
+        let fen = "7k/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/2P5|8/8/8/8/8/8/8/2P5|8/8/8/8/8/8/2P5/K3r3 w - - 0 1";
+        for fen in [fen.to_string(), format!("{fen} {{frame=IV:-3<-3*}}")] {
+            visit("rules/4d-schach.rules", &v, &v.parse_fen(&fen, "test").expect("the position"));
+        }
+        assert!(cleared > 50 && forbidden > 0, "{cleared} moves of cleared pieces, {forbidden} forbidden among the others");
     }
 
     /// A leaf counted in bulk less the forbidden moves

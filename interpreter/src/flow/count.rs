@@ -374,23 +374,32 @@ impl Variant {
             None
         };
         let mut n = 0;
-        let mut offered = (!game.rules.is_empty()).then(|| crate::engine::cond::Offered::new(game, &t, pos));
-        let bulk = lines.as_ref().filter(|_| self.counted_in_bulk(&t, pos) && offered.as_ref().is_none_or(|o| !o.compel));
+        let plain = lines.is_some() && self.counted_in_bulk(&t, pos);
+        let mut offered = (plain && !game.rules.is_empty()).then(|| crate::engine::cond::Offered::new(game, &t, pos));
+        let bulk = lines.as_ref().filter(|_| plain && offered.as_ref().is_none_or(|o| !o.compel));
         let listed = match bulk {
             Some(lines) => {
                 // Room for a node's listed moves at once (growing from
                 // empty reallocated at most nodes).
                 let mut listed = Vec::with_capacity(64);
                 let mut steps = Vec::with_capacity(32);
-                // Every move of a piece of `kind` passes the `offer` rules.
-                let allowed = |kind| offered.as_ref().is_none_or(|o| o.allows_every_move_of(kind));
+                // Where `forbid` rules apply, the watch of their conditions:
+                // a piece none of whose moves may make one hold
+                // ([`super::oblige::watch_conds`]) has none forbidden.
+                let forbidding = offered.as_ref().filter(|o| !o.forbid_conds().is_empty()).map(|o| super::oblige::watch_conds(game, &t, pos, o.forbid_conds()));
+                // Every move of the piece of `kind` on `from` passes the `offer` rules.
+                let allowed = |from, kind| {
+                    offered.as_ref().is_none_or(|o| {
+                        o.allows_every_move_of(kind) || (o.only_forbids_for(kind) && forbidding.as_ref().is_some_and(|w| !w.may_fire_from(&t, from, kind, mover)))
+                    })
+                };
                 for from in pos.cells_of(mover, t.nwords) {
                     let kind = crate::engine::position::kind_of(pos.board[from as usize]);
                     let kc = kind as usize * 2 + mover as usize;
                     let fires = || fires.as_ref().map_or_else(|| watch.may_fire_from(&t, from, kind, mover), |f| f.may_fire_from(&t, from, kind, mover));
                     // Moves that change more than two cells, or a promotion's kind.
                     let special = t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]);
-                    if from == king && !special && allowed(kind) {
+                    if from == king && !special && allowed(from, kind) {
                         movegen::piece_moves_once(pos, &t, from, &mut steps);
                         // The royal piece's steps after which a rule may fire are followed.
                         if fires() {
@@ -403,7 +412,7 @@ impl Variant {
                                 }
                             }
                         }
-                    } else if from == king || special || !allowed(kind) || t.repeats(kind, mover, from) || fires() {
+                    } else if from == king || special || !allowed(from, kind) || t.repeats(kind, mover, from) || fires() {
                         movegen::piece_moves_once(pos, &t, from, &mut listed);
                     } else if lines.clear() {
                         n += movegen::count_piece_moves(pos, &t, from, None);

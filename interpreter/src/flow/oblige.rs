@@ -418,12 +418,29 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
         return Watch::Anything;
     }
+    let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return Watch::Anything };
+    watch_over(game, t, pos, alternatives)
+}
+
+/// [`watch`] for the conditions of the `forbid` rules that apply at `pos`
+/// (`conds`, each judged for the side to move, as
+/// [`crate::engine::cond::Offered`] judges them after a move): may a move
+/// make one hold? The same pre-filter, over their alternatives.
+pub(crate) fn watch_conds(game: &Game, t: &Tables, pos: &Position, conds: &[&crate::model::cond::Cond]) -> Watch {
+    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
+        return Watch::Anything;
+    }
+    let alternatives = conds.iter().flat_map(|c| c.any_of.iter()).map(|alt| (pos.side, &alt[..])).collect();
+    watch_over(game, t, pos, alternatives)
+}
+
+/// [`watch`] over `alternatives` (each with the subject it is judged for).
+fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: Vec<(Color, &[Lit])>) -> Watch {
     let mover = pos.side;
     // Runs are stepped through the tables' arrays when they are the node's frame's.
     let stepped = frame::tables_match(t, pos);
     let cells = game.geometry.cells() as u32;
     let mut placing = Vec::new();
-    let Some(alternatives) = open_alternatives(game, pos, mover) else { return Watch::Anything };
     // The guards test lines of the same pieces (a group of 4 and of 3, for
     // each player): each set's runs found once.
     let memo = crate::engine::cond::RunMemo::default();
@@ -476,6 +493,11 @@ pub struct WatchMemo {
     /// (the answer is the same at every node with the same key: the cells
     /// of the kinds the lines name are part of it).
     from: Vec<std::cell::Cell<u16>>,
+    /// The kinds the `line` tests of the `ply-end` `oblige` rules' guards
+    /// name (a bitmask) and whether one names any kind, found at the first
+    /// read (`None` before it; `Some(None)` where a kind past the 64th is
+    /// named). A memo serves one game, as its watch does.
+    named: Option<Option<(u64, bool)>>,
 }
 
 impl WatchMemo {
@@ -489,7 +511,7 @@ impl WatchMemo {
     /// ([`FiresFrom::may_fire_from`]).
     pub fn kept(&mut self, game: &Game, t: &Tables, pos: &Position) -> (&Watch, FiresFrom<'_>) {
         let mut key = std::mem::take(&mut self.scratch);
-        if !Self::read(game, t, pos, &mut key) {
+        if !self.read(game, t, pos, &mut key) {
             key.clear();
             self.watch = None;
         }
@@ -515,7 +537,7 @@ impl WatchMemo {
     /// of both players' pieces of each kind (or of any kind) that a `line`
     /// test of a `ply-end` `oblige` rule's guard names; `false` where a
     /// kind past the 64th is named (then nothing is kept).
-    fn read(game: &Game, t: &Tables, pos: &Position, key: &mut Vec<u64>) -> bool {
+    fn read(&mut self, game: &Game, t: &Tables, pos: &Position, key: &mut Vec<u64>) -> bool {
         key.clear();
         key.push(u64::from(pos.side) | u64::from(pos.any_hidden()) << 8 | u64::from(pos.flow.is_some()) << 9);
         for hand in &pos.hand {
@@ -524,20 +546,7 @@ impl WatchMemo {
         if let Some(frame) = &pos.frame {
             key.extend(frame.levels.chunks(8).map(|c| c.iter().enumerate().fold(0u64, |w, (i, l)| w | u64::from(l.offset as u8) << (8 * i))));
         }
-        // The kinds named (a bitmask), and whether a line of any kind is.
-        let (mut kinds, mut any) = (0u64, false);
-        for rule in &game.rules {
-            let (Trigger::PlyEnd, Effect::Oblige(_), Some(guard)) = (rule.trigger, &rule.effect, &rule.guard) else { continue };
-            for lit in guard.any_of.iter().flatten() {
-                if let Atom::Line { pieces, .. } = &lit.atom {
-                    match pieces.kind {
-                        Some(k) if k < 64 => kinds |= 1 << k,
-                        Some(_) => return false,
-                        None => any = true,
-                    }
-                }
-            }
-        }
+        let Some((kinds, any)) = *self.named.get_or_insert_with(|| named_kinds(game)) else { return false };
         let named = (0u8..64).filter(|k| kinds >> k & 1 != 0).map(Some);
         for kind in named.chain(any.then_some(None)) {
             for owner in [0, 1] {
@@ -546,6 +555,26 @@ impl WatchMemo {
         }
         true
     }
+}
+
+/// The kinds the `line` tests of `game`'s `ply-end` `oblige` rules' guards
+/// name, as a bitmask, and whether one names any kind; `None` where a kind
+/// past the 64th is named ([`WatchMemo::read`] keeps nothing then).
+fn named_kinds(game: &Game) -> Option<(u64, bool)> {
+    let (mut kinds, mut any) = (0u64, false);
+    for rule in &game.rules {
+        let (Trigger::PlyEnd, Effect::Oblige(_), Some(guard)) = (rule.trigger, &rule.effect, &rule.guard) else { continue };
+        for lit in guard.any_of.iter().flatten() {
+            if let Atom::Line { pieces, .. } = &lit.atom {
+                match pieces.kind {
+                    Some(k) if k < 64 => kinds |= 1 << k,
+                    Some(_) => return None,
+                    None => any = true,
+                }
+            }
+        }
+    }
+    Some((kinds, any))
 }
 
 /// A [`Watch`] from a [`WatchMemo`], with the answers of
