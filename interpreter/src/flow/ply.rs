@@ -293,6 +293,21 @@ impl Variant {
         }
         let watch = if reference { Watch::Anything } else { super::oblige::watch(game, &t, pos) };
         let mover = pos.side;
+        let king = pos.royal[mover as usize];
+        // The attacks on the mover's royal piece in the frame of the end of
+        // a ply that obliges nothing (the same for every such move, see
+        // `flow/count.rs`), on the node's board: a move of another piece
+        // that changes no cell but its two is judged by them.
+        let lines = (!reference && pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(game, &t, pos))
+            .then(|| {
+                let mut ended = pos.clone();
+                self.end_of_ply(&mut ended);
+                let t_end = self.tables_for(&ended);
+                let mut probe = pos.clone();
+                probe.frame = ended.frame.take();
+                movegen::attack_lines(&t_end, &probe, king, mover ^ 1)
+            })
+            .flatten();
         let mut out = Vec::new();
         for m in self.offered_moves(pos, &t) {
             if watch.may_fire(&m, mover, &t) {
@@ -302,10 +317,14 @@ impl Variant {
                 }
             } else {
                 // No rule can oblige after it: the move and the end of its ply.
+                let by_lines = lines.as_ref().filter(|_| m.from != king && movegen::changes_two_cells(&m)).map(|l| l.safe_after(m.from, m.to));
+                if by_lines == Some(false) {
+                    continue;
+                }
                 let mut next = pos.clone();
                 next.make(&m, game, &t);
                 self.end_of_ply(&mut next);
-                if !movegen::royal_attacked(game, &self.tables_for(&next), &next, mover) {
+                if by_lines == Some(true) || !movegen::royal_attacked(game, &self.tables_for(&next), &next, mover) {
                     out.push((m, next));
                 }
             }
