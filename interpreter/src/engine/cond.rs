@@ -334,10 +334,7 @@ impl<'a> Offered<'a> {
     /// move then leaves them as they are) and fails now.
     pub(crate) fn allows_every_move_of(&self, kind: crate::model::KindId) -> bool {
         let us = self.pos.side;
-        !self.compel
-            && !self.capturing_only.iter().any(|&(k, _)| k == kind)
-            && !self.barred.iter().any(|&(by, _)| by == kind)
-            && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && read.iter().all(|&(owner, k)| owner == us && k != kind)))
+        self.only_forbids_for(kind) && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && read.iter().all(|&(owner, k)| owner == us && k != kind)))
     }
 
     /// Is every plain move of the mover's piece of `kind` that no `forbid`

@@ -109,6 +109,11 @@ impl Move {
         Move { from, to, aux: 0, kind: MoveKind::Normal, piece, promotion: NO_PROMOTION, side: 0, reveal: NO_KIND, unveil: NO_KIND, second: NO_CELL, spread: 0, outcome: 0, observed: UNSEEN, gate: NO_KIND }
     }
 
+    /// A drop of `piece` from the mover's hand onto `cell`.
+    pub fn drop(piece: KindId, cell: Cell) -> Move {
+        Move { kind: MoveKind::Drop, ..Move::normal(piece, cell, cell) }
+    }
+
     /// The player's decision in `self`, without its chance outcome: moves
     /// with equal decisions are the branches of one chance node.
     /// A revealed identity's promotion is chosen after the draw, so it is

@@ -106,15 +106,8 @@ impl Variant {
                             relocated.push((a, to));
                             continue;
                         }
-                        _ => {
-                            // Not all alike: the nodes kept so far made again.
-                            let mut again = pos.clone();
-                            for (b, cell) in &relocated {
-                                self.apply_keeping_runs(pos, &t, b, &mut again, &runs);
-                                activating.push(again.clone());
-                                placed.push(Some(*cell));
-                            }
-                        }
+                        // Not all alike: the nodes kept so far made again.
+                        _ => (activating, placed) = self.relocated_again(pos, &t, &relocated, &runs),
                     }
                 }
                 activating.push(next.clone());
@@ -131,11 +124,7 @@ impl Variant {
                 if let Some(k) = self.count_placed_from(&first, &cells, remake) {
                     return n + k;
                 }
-                for (b, cell) in &relocated {
-                    self.apply_keeping_runs(pos, &t, b, &mut next, &runs);
-                    activating.push(next.clone());
-                    placed.push(Some(*cell));
-                }
+                (activating, placed) = self.relocated_again(pos, &t, &relocated, &runs);
             }
             return n + self.count_activations(&mut activating, &placed);
         }
@@ -173,6 +162,21 @@ impl Variant {
                 }
             })
             .sum()
+    }
+
+    /// The positions after the relocations `relocated` (each action with
+    /// its target cell) made on `pos` (`t` its tables, `runs` the memo of
+    /// the runs found after its actions), with their targets: what
+    /// [`Self::count_activations`] takes where they are not judged as one
+    /// piece placed on each target.
+    fn relocated_again(&self, pos: &Position, t: &crate::engine::tables::Tables, relocated: &[(Action, crate::model::geometry::Cell)], runs: &crate::engine::cond::RunMemo) -> (Vec<Position>, Vec<Option<crate::model::geometry::Cell>>) {
+        let mut next = pos.clone();
+        let mut nodes = Vec::with_capacity(relocated.len());
+        for (a, _) in relocated {
+            self.apply_keeping_runs(pos, t, a, &mut next, runs);
+            nodes.push(next.clone());
+        }
+        (nodes, relocated.iter().map(|&(_, cell)| Some(cell)).collect())
     }
 
     /// The complete plies through `next`, the position after a decision:
@@ -354,25 +358,9 @@ impl Variant {
             }
         };
         let mover = pos.side;
-        // The end of a ply whose move obliges nothing, worked out once: it
-        // does not depend on the move (see the module documentation).
-        let mut ended = pos.clone();
-        self.end_of_ply(&mut ended);
-        let t_end = self.tables_for(&ended);
-        let mut end_frame = ended.frame.take();
-        let mut scratch = pos.clone();
-        // The attacks on the mover's royal piece in the end's frame, on the
-        // node's board ([`movegen::AttackLines`]): a move of another piece
-        // that changes no cell but its two is judged by them, not made.
         let king = pos.royal[mover as usize];
-        let lines = if pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(game, &t, pos) {
-            std::mem::swap(&mut scratch.frame, &mut end_frame);
-            let lines = movegen::attack_lines(&t_end, &scratch, king, mover ^ 1);
-            std::mem::swap(&mut scratch.frame, &mut end_frame);
-            lines
-        } else {
-            None
-        };
+        let mut scratch = pos.clone();
+        let (t_end, mut end_frame, lines) = self.quiet_ply_end(pos, &t, &mut scratch);
         let mut n = 0;
         let plain = lines.is_some() && self.counted_in_bulk(&t, pos);
         let mut offered = (plain && !game.rules.is_empty()).then(|| crate::engine::cond::Offered::new(game, &t, pos));
@@ -473,6 +461,31 @@ impl Variant {
             n += u64::from(safe && allows(m));
         }
         n
+    }
+
+    /// The end of a ply from `pos` (between plies, `t` its tables) whose
+    /// move obliges nothing, worked out once: it does not depend on the
+    /// move (see the module documentation). Its frame with that frame's
+    /// tables, and the attacks on the mover's royal piece in that frame on
+    /// the node's board ([`movegen::AttackLines`], where one royal piece
+    /// stands and moves touch only their own pieces): a move of another
+    /// piece that changes no cell but its two is judged by them, not made.
+    /// `scratch` is a copy of `pos`, left as it was.
+    pub(super) fn quiet_ply_end(&self, pos: &Position, t: &crate::engine::tables::Tables, scratch: &mut Position) -> (frame::TablesRef<'_>, Option<Box<Frame>>, Option<movegen::AttackLines>) {
+        let mover = pos.side;
+        let mut ended = pos.clone();
+        self.end_of_ply(&mut ended);
+        let t_end = self.tables_for(&ended);
+        let mut end_frame = ended.frame.take();
+        let lines = if pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(&self.game, t, pos) {
+            std::mem::swap(&mut scratch.frame, &mut end_frame);
+            let lines = movegen::attack_lines(&t_end, scratch, pos.royal[mover as usize], mover ^ 1);
+            std::mem::swap(&mut scratch.frame, &mut end_frame);
+            lines
+        } else {
+            None
+        };
+        (t_end, end_frame, lines)
     }
 
     /// May [`Self::count_judged`] count the moves at `pos` (`t` its

@@ -690,7 +690,7 @@ impl Watch {
     /// drop): a line's test is asked only on the cells next to its pieces
     /// (a drop elsewhere lengthens none of its runs).
     pub fn drops_may_fire(&self, t: &Tables, kind: crate::model::KindId, mover: Color, cells: &[u64; WORDS]) -> [u64; WORDS] {
-        use crate::engine::position::{Move, MoveKind};
+        use crate::engine::position::Move;
         let list = match self {
             Watch::Nothing => return [0; WORDS],
             Watch::Anything => return *cells,
@@ -703,7 +703,7 @@ impl Watch {
         }
         let mut out = [0u64; WORDS];
         for cell in crate::engine::position::cells_in(&asked) {
-            if self.may_fire(&Move { kind: MoveKind::Drop, ..Move::normal(kind, cell, cell) }, mover, t) {
+            if self.may_fire(&Move::drop(kind, cell), mover, t) {
                 out[cell as usize / 64] |= 1 << (cell % 64);
             }
         }

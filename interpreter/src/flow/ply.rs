@@ -295,19 +295,9 @@ impl Variant {
         let mover = pos.side;
         let king = pos.royal[mover as usize];
         // The attacks on the mover's royal piece in the frame of the end of
-        // a ply that obliges nothing (the same for every such move, see
-        // `flow/count.rs`), on the node's board: a move of another piece
-        // that changes no cell but its two is judged by them.
-        let lines = (!reference && pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(game, &t, pos))
-            .then(|| {
-                let mut ended = pos.clone();
-                self.end_of_ply(&mut ended);
-                let t_end = self.tables_for(&ended);
-                let mut probe = pos.clone();
-                probe.frame = ended.frame.take();
-                movegen::attack_lines(&t_end, &probe, king, mover ^ 1)
-            })
-            .flatten();
+        // a ply that obliges nothing ([`Self::quiet_ply_end`]): a move of
+        // another piece that changes no cell but its two is judged by them.
+        let lines = if reference { None } else { self.quiet_ply_end(pos, &t, &mut pos.clone()).2 };
         let mut out = Vec::new();
         for m in self.offered_moves(pos, &t) {
             if watch.may_fire(&m, mover, &t) {

@@ -161,7 +161,7 @@ pub(crate) fn legal_drops_plain(game: &Game, t: &Tables, pos: &Position, kind: K
 /// Adds the drop of `kind` on `cell`, and as `face` too unless that is [`NO_KIND`].
 #[inline(always)]
 fn push_drop(out: &mut impl Sink, kind: usize, cell: usize, face: KindId) {
-    let m = Move { kind: MoveKind::Drop, ..Move::normal(kind as u8, cell as Cell, cell as Cell) };
+    let m = Move::drop(kind as u8, cell as Cell);
     out.add(m);
     if face != NO_KIND {
         out.add(Move { promotion: face, ..m });

@@ -158,13 +158,12 @@ impl Variant {
 pub(super) fn differs_only_by_placed(first: &Position, at: Cell, node: &Position, cell: Cell) -> bool {
     let (a, c) = (at as usize, cell as usize);
     let piece = first.board[a];
+    let state = node.side == first.side && node.frame == first.frame && node.flow == first.flow;
     if a == c {
-        return node.side == first.side && node.frame == first.frame && node.flow == first.flow && node.board == first.board;
+        return state && node.board == first.board;
     }
     let (lo, hi) = (a.min(c), a.max(c));
-    node.side == first.side
-        && node.frame == first.frame
-        && node.flow == first.flow
+    state
         && first.board[c] == 0
         && node.board[c] == piece
         && node.board[a] == 0

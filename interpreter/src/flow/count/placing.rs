@@ -12,7 +12,7 @@
 
 use super::super::ply::in_ply;
 use super::super::{phase, Action};
-use crate::engine::position::{cells_in, Move, MoveKind};
+use crate::engine::position::{cells_in, Move};
 use crate::engine::variant::Variant;
 use crate::engine::position::Position;
 
@@ -29,11 +29,10 @@ impl Variant {
         let (kind, cells) = phase::placement_cells(game, &t, placement, pos)?;
         let watch = super::super::oblige::watch(game, &t, pos);
         let us = pos.side;
-        let drop = |cell| Move { kind: MoveKind::Drop, ..Move::normal(kind, cell, cell) };
         let firing = watch.drops_may_fire(&t, kind, us, &cells);
         let mut n: u64 = cells.iter().zip(&firing).map(|(c, f)| u64::from((c & !f).count_ones())).sum();
         for cell in cells_in(&firing) {
-            let next = self.apply(pos, &Action::Move(drop(cell)));
+            let next = self.apply(pos, &Action::Move(Move::drop(kind, cell)));
             n += if in_ply(&next) { self.count_complete(&next) } else { 1 };
         }
         Some(n)
@@ -45,7 +44,7 @@ mod tests {
     use super::super::super::perft::plies_reference;
     use super::super::super::ply::{below_from, random_complete_ply, Node};
     use super::*;
-    use crate::engine::position::WORDS;
+    use crate::engine::position::{MoveKind, WORDS};
     use crate::test_support::variant;
 
     /// Along random games through 4D-Schach's opening (32 placements in
