@@ -215,7 +215,7 @@ fn perft_with<'t>(
         }
         return watch.leaves(n).then_some(n);
     }
-    crate::engine::movegen::legal_moves(&v.game, &t, pos, moves);
+    crate::engine::movegen::legal_moves_any_order(&v.game, &t, pos, moves);
     let mut total = 0;
     // Two plies above the leaves, without flow state or frames: each
     // child's moves are counted here, without a call per child.
@@ -343,6 +343,11 @@ fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Mov
     let succ = v.successors(pos);
     let mut total = 0;
     for (_, next) in succ {
+        if !crate::flow::ply::in_ply(&next) {
+            // Its ply is over: it is its own end.
+            total += perft_with(v, &next, depth - 1, buffers, children, memo, watch)?;
+            continue;
+        }
         let mut ends = Vec::new();
         crate::flow::perft::ends_through(v, next, &mut ends);
         for end in &ends {

@@ -303,8 +303,23 @@ impl Position {
             self.board[..t.ncells].copy_from_slice(&src.board[..t.ncells]);
         }
         self.board_key = src.board_key;
-        for (mine, theirs) in self.occupied.iter_mut().zip(&src.occupied) {
-            mine[..t.nwords].copy_from_slice(&theirs[..t.nwords]);
+        // The cell sets: one word on a board of at most 64 cells, else the
+        // whole arrays (fixed lengths: a few vector moves instead of a call
+        // to memcpy per set).
+        let n = t.nwords;
+        // Pools are empty without face-down pieces: skip the copy then.
+        let pools = (0..n).any(|w| src.hidden[w] | self.hidden[w] != 0);
+        if n == 1 {
+            self.occupied[0][0] = src.occupied[0][0];
+            self.occupied[1][0] = src.occupied[1][0];
+            self.hidden[0] = src.hidden[0];
+            self.unmoved[0] = src.unmoved[0];
+            self.walls[0] = src.walls[0];
+        } else {
+            self.occupied = src.occupied;
+            self.hidden = src.hidden;
+            self.unmoved = src.unmoved;
+            self.walls = src.walls;
         }
         self.side = src.side;
         self.castling = src.castling;
@@ -313,19 +328,16 @@ impl Position {
         self.ep_victim = src.ep_victim;
         self.halfmove = src.halfmove;
         self.fullmove = src.fullmove;
-        self.hand = src.hand;
+        if t.hands {
+            self.hand = src.hand;
+        }
         self.royal_count = src.royal_count;
         self.royal = src.royal;
         self.checks = src.checks;
-        // Pools are empty without face-down pieces: skip the copy then.
-        let n = t.nwords;
-        if (0..n).any(|w| src.hidden[w] | self.hidden[w] != 0) {
+        if pools {
             self.pool = src.pool;
         }
-        self.hidden[..n].copy_from_slice(&src.hidden[..n]);
-        self.unmoved[..n].copy_from_slice(&src.unmoved[..n]);
         self.passed = src.passed;
-        self.walls[..n].copy_from_slice(&src.walls[..n]);
         if self.spread.is_some() || src.spread.is_some() {
             self.spread.clone_from(&src.spread);
         }

@@ -75,6 +75,22 @@ pub struct SmallMoves<S = u64> {
     /// sometimes, two parts may reach one cell alike, or several promotion
     /// rules apply.
     pub general: bool,
+    /// The moves from here can be written out from the bitsets
+    /// ([`crate::engine::movegen`]'s listing of plain moves): the tables
+    /// hold its parts (not `general`), at most one of them is an exact ride
+    /// (`exact_cell`), no other sets en passant, no ride takes it (a leap
+    /// that takes it is walked only while a target stands), and a
+    /// promotion, if any, lands on `promo_cells` (such moves are walked).
+    /// Every landing but `exact_cell` is a plain move
+    /// ([`crate::engine::position::Move::normal`]).
+    pub plain: bool,
+    /// The landing of the one exact ride from here (empty where none).
+    pub exact_cell: S,
+    /// That ride's start in [`Tables::cells`] (the move's `aux`).
+    pub exact_aux: u32,
+    /// That ride sets en passant: a quiet move along it is an
+    /// [`crate::engine::position::MoveKind::EnPassantSetter`].
+    pub exact_sets_ep: bool,
 }
 
 /// The leaping attack directions of one player on a board of at most 128
@@ -312,6 +328,10 @@ pub struct Tables {
     /// A player puts walls after its moves (`then … wall …`): every move
     /// carries its wall, and counting takes the general path.
     pub walling: bool,
+    /// The game has hands (`hand`): a position's pieces in hand may be
+    /// other than none ([`crate::engine::position::Position::copy_from`]
+    /// copies them only then).
+    pub hands: bool,
     /// Some `ply-end` rule takes first-move rights (`… loses its first-move
     /// right`): `Position::make` applies it after every move.
     pub loses_rights: bool,
@@ -788,6 +808,7 @@ impl Tables {
             king_steps,
             neighbours,
             walling,
+            hands: game.hand.is_some(),
             after_make: passing || loses_rights || counts_checks,
             general_counting,
             rules_counting: !game.rules.is_empty(),
@@ -1021,6 +1042,19 @@ impl BitShape<'_> {
                 let zone = &self.promo_zone[kc * ncells..(kc + 1) * ncells];
                 entry.promo_cells = zone.iter().enumerate().filter(|&(_, &r)| r != 0).fold(S::EMPTY, |m, (c, _)| m | S::bit(c));
                 entry.promo_extra = self.promo_choices[kc] - 1;
+            }
+            entry.plain = !entry.general && (self.promo_choices[kc] == 0 || entry.promo_cells != S::EMPTY);
+            for ray in &self.rays[a as usize..b as usize] {
+                let f = ray.flags;
+                if f & SCATTER != 0 {
+                    entry.plain &= f & SETS_EP == 0;
+                } else if f & EXACT != 0 && entry.exact_cell == S::EMPTY && ray.len > 0 {
+                    entry.exact_cell = S::bit(self.cells[(ray.start + ray.len as u32 - 1) as usize] as usize);
+                    entry.exact_aux = ray.start;
+                    entry.exact_sets_ep = f & SETS_EP != 0 && ray.len > 1;
+                } else {
+                    entry.plain &= f & (EXACT | SETS_EP | TAKES_EP) == 0;
+                }
             }
         }
         BitTables { moves, lookups, reach: reach_tables.reach, ep_reach, leap_groups }

@@ -298,8 +298,11 @@ impl Variant {
         // a ply that obliges nothing ([`Self::quiet_ply_end`]): a move of
         // another piece that changes no cell but its two is judged by them.
         let lines = if reference { None } else { self.quiet_ply_end(pos, &t, &mut pos.clone()).2 };
-        let mut out = Vec::new();
-        for m in self.offered_moves(pos, &t) {
+        let moves = self.offered_moves(pos, &t);
+        // Room for every successor at once (a position is over a kilobyte:
+        // growing the list from empty copied them again and again).
+        let mut out = Vec::with_capacity(moves.len());
+        for m in moves {
             if watch.may_fire(&m, mover, &t) {
                 let next = self.apply(pos, &Action::Move(m));
                 if self.completable(&next) {

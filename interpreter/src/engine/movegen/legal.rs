@@ -93,6 +93,38 @@ pub(super) fn landing_small<S: CellSet>(t: &Tables, kc: usize, from: Cell, occ: 
     Some(((quiet & !occ) | (capture & enemy), entry))
 }
 
+/// Appends the moves of the piece on `from` (the side to move's) from the
+/// bitset tables, where they can be written out ([`SmallMoves::plain`]:
+/// no promotion among them, no en-passant target it may take), in the
+/// order of their target cells; `false`, with nothing appended, where they
+/// must be walked. `occ`: every occupied cell and wall; `enemy`: the other
+/// side's pieces.
+#[inline]
+fn push_plain_small(t: &Tables, pos: &Position, from: Cell, occ: u64, enemy: u64, out: &mut Vec<Move>) -> bool {
+    let kind = kind_of(pos.board[from as usize]);
+    let kc = kind as usize * 2 + pos.side as usize;
+    let Some((mut cells, entry)) = landing_small(t, kc, from, occ, enemy) else { return false };
+    if !entry.plain || cells & entry.promo_cells != 0 || (pos.ep_len != 0 && t.takes_ep[kc]) {
+        return false;
+    }
+    out.reserve(cells.count_ones() as usize);
+    while cells != 0 {
+        let to = cells.trailing_zeros() as Cell;
+        let bit = cells & cells.wrapping_neg();
+        cells ^= bit;
+        let m = Move::normal(kind, from, to);
+        if bit & entry.exact_cell == 0 {
+            out.push(m);
+        } else {
+            // The exact ride's landing: its start rides along, and a quiet
+            // move along one that sets en passant sets it.
+            let kind = if entry.exact_sets_ep && bit & enemy == 0 { MoveKind::EnPassantSetter } else { MoveKind::Normal };
+            out.push(Move { kind, aux: entry.exact_aux, ..m });
+        }
+    }
+    true
+}
+
 /// The number of moves landing on `cells` from `entry`'s cell, each promotion choice counted.
 #[inline(always)]
 pub(super) fn moves_onto<S: CellSet>(entry: &SmallMoves<S>, cells: S) -> u64 {
@@ -103,10 +135,36 @@ pub(super) fn moves_onto<S: CellSet>(entry: &SmallMoves<S>, cells: S) -> u64 {
 /// identity a face-down piece is revealed as, or a captured one turns out to
 /// be) its own move.
 pub fn legal_moves(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    legal_moves_in(game, t, pos, out, Order::Generated);
+}
+
+/// [`legal_moves`] in an order of the generator's choosing, for a caller
+/// that shows no list (perft): on a board of at most 64 cells, the plain
+/// moves of a piece are written out from the bitset tables, by target cell.
+pub fn legal_moves_any_order(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    legal_moves_in(game, t, pos, out, Order::Any);
+}
+
+/// The order a caller needs the moves in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// As generated: piece by piece, each piece's parts as written and
+    /// each ray outward (the lists users see: `moves`, `play`'s help,
+    /// `--divide`).
+    Generated,
+    /// Any: the list is only walked through.
+    Any,
+}
+
+/// [`legal_moves`] in `order`.
+fn legal_moves_in(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, order: Order) {
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     if !game.rules.is_empty() {
         // Rule-defined ends and forbidden moves (`rule` items).
         return crate::engine::cond::legal_moves(game, t, pos, out);
+    }
+    if game.observe.is_none() && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() {
+        return legal_decisions_in(game, t, pos, out, order);
     }
     legal_moves_plain(game, t, pos, out);
 }
@@ -133,8 +191,13 @@ pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &m
 /// face-down piece once, without its outcome. (Legality does not depend on
 /// the outcome: an identity changes no square's occupancy, and no identity is royal.)
 pub(crate) fn legal_decisions(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    legal_decisions_in(game, t, pos, out, Order::Generated);
+}
+
+/// [`legal_decisions`] in `order`.
+fn legal_decisions_in(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, order: Order) {
     let first = out.len();
-    legal_decisions_unlimited(game, t, pos, out);
+    legal_decisions_unlimited(game, t, pos, out, order);
     if t.drop_no_mate {
         retain_from(out, first, |m| !mating_drop(game, t, pos, m));
     }
@@ -181,8 +244,9 @@ fn compulsory_drops(game: &Game, pos: &Position, out: &mut Vec<Move>, first: usi
     }
 }
 
-/// [`legal_decisions`] before `no mate` removes the drops that checkmate.
-fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+/// [`legal_decisions`] before `no mate` removes the drops that checkmate,
+/// in `order`.
+fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, order: Order) {
     let us = pos.side;
     let first = out.len();
     let fast = pins_found_once(game, t, pos);
@@ -227,8 +291,15 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
     // Fast path: not in check, one royal piece, plain attacks. Only the royal
     // piece, pinned pieces and en-passant captures need a test.
     let king = pos.royal[us as usize];
+    // On a board of at most 64 cells, a piece that is neither royal nor
+    // pinned has its plain moves written out from the bitset tables.
+    let listing = order == Order::Any && t.small && !pos.any_hidden();
+    let (occ, enemy) = if listing { occupancy::<u64>(pos, us) } else { (0, 0) };
     for from in pos.cells_of(us, t.nwords) {
         let start = out.len();
+        if listing && from != king && pinned[0] >> from & 1 == 0 && push_plain_small(t, pos, from, occ, enemy, out) {
+            continue;
+        }
         piece_moves_once(pos, t, from, out);
         if from == king {
             retain_from(out, start, |m| king_step_safe(t, pos, m, us));
@@ -925,3 +996,59 @@ pub(crate) fn retain_from(out: &mut Vec<Move>, first: usize, mut keep_if: impl F
     out.truncate(keep);
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::variant;
+
+    /// The moves as a sorted list of their printed forms (every field).
+    fn sorted(moves: &[Move]) -> Vec<String> {
+        let mut out: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
+        out.sort();
+        out
+    }
+
+    /// Along random games of variants of at most 64 cells (chess's pawns
+    /// with their exact double step that sets en passant, captures en
+    /// passant and promotions; Berolina pawns, with two exact double steps
+    /// (walked); Torpedo's double steps from any rank; Makruk's and
+    /// Shatranj's promotions; Spartan's two kinds of royal piece;
+    /// Nightrider's rides), at every position the
+    /// moves in any order ([`legal_moves_any_order`], each plain piece's
+    /// moves written out from the bitset tables) are the moves as generated
+    /// ([`legal_moves`], every ray walked), field for field. Some positions
+    /// must list them in another order (the bitset listing ran).
+    #[test]
+    fn moves_in_any_order_are_the_generated_moves() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut positions, mut reordered, mut setters) = (0, 0, 0);
+        for file in ["rules/chess.rules", "rules/fairy/berolina.rules", "rules/fairy/torpedo.rules", "rules/fairy/makruk.rules", "rules/fairy/shatranj.rules", "rules/fairy/spartan.rules", "rules/fairy/nightrider.rules"] {
+            let v = variant(file);
+            for _ in 0..6 {
+                let mut pos = v.start().expect("the start position");
+                for _ in 0..60 {
+                    let t = v.tables_for(&pos);
+                    let (mut generated, mut any) = (Vec::new(), Vec::new());
+                    legal_moves(&v.game, &t, &pos, &mut generated);
+                    legal_moves_any_order(&v.game, &t, &pos, &mut any);
+                    assert_eq!(sorted(&any), sorted(&generated), "{file}: {}", v.fen(&pos));
+                    positions += 1;
+                    reordered += usize::from(any != generated);
+                    setters += any.iter().filter(|m| m.kind == MoveKind::EnPassantSetter).count();
+                    let Some(&m) = generated.get(next() as usize % generated.len().max(1)) else { break };
+                    pos = v.play(&pos, &m);
+                }
+            }
+        }
+        assert!(positions > 1000, "{positions} positions");
+        assert!(reordered * 2 > positions, "{reordered} of {positions} positions listed in another order");
+        assert!(setters > 100, "{setters} double steps");
+    }
+}

@@ -22,7 +22,7 @@ mod promote;
 mod spread;
 
 pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, capturing_cells, changes_two_cells, in_check, royal_attacked, AttackLines, Shield};
-pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_reference, KeptCounts, OneByOne, Scratch};
+pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_any_order, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{keep_safe_royal_steps, legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
 
@@ -387,10 +387,6 @@ pub(crate) fn castling_moves(game: &Game, t: &Tables, pos: &Position, out: &mut 
     castling_moves_with(game, t, pos, out, t.simple_attacks && (t.small || t.wide) && game.explosion.is_none());
 }
 
-/// The piece that castles for `color`: its royal piece where the castling
-/// kind is royal (when it has exactly one), else its one piece of that kind
-/// that is not promoted (a pawn promoted to it never castles; none when it
-/// has several: no castling then).
 /// Is `piece` (a code on the board) a castling partner of `color`: of one
 /// of the rule's partner kinds, unpromoted?
 #[inline]
@@ -398,6 +394,10 @@ pub(crate) fn is_partner(rule: &crate::model::CastlingRule, piece: u8, color: Co
     rule.partners.iter().any(|&k| code(k, color) == piece)
 }
 
+/// The piece that castles for `color`: its royal piece where the castling
+/// kind is royal (when it has exactly one), else its one piece of that kind
+/// that is not promoted (a pawn promoted to it never castles; none when it
+/// has several: no castling then).
 pub(crate) fn castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingRule, color: Color) -> Option<Cell> {
     if t.royal_mask >> rule.king & 1 != 0 {
         let king = pos.royal[color as usize];
@@ -410,23 +410,29 @@ pub(crate) fn castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingR
 }
 
 /// Castling moves; `bitsets` chooses the bitset attack tests over walking and trial.
+///
+/// The sides whose right is held and whose path is clear are few (in a
+/// game's opening, none): they are judged apart ([`castle_if_safe`]), so
+/// that this loop, run at every node, stays small.
 fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, bitsets: bool) {
     let Some(rule) = &game.castling else { return };
     let us = pos.side as usize;
-    if pos.castling[us].iter().all(|&c| c == NO_CELL) {
+    if pos.castling[us] == [NO_CELL; 2] {
         return; // no castling right left
     }
-    let Some(king) = castler(t, pos, rule, us as Color) else { return };
-    // A royal castler may not cross or land on an attacked cell; any other
-    // castles through attacks (only the mover's royal pieces must be safe after it).
+    // A royal castler can only be the royal piece: it is confirmed
+    // ([`castler`]) once a side's path is clear.
     let royal = t.royal_mask >> rule.king & 1 != 0;
-    // Under explosions the king may stand attacked next to the enemy royal
-    // piece: the cells it crosses are judged with it lifted (once for all sides).
-    let lifted = (royal && !bitsets && game.explosion.is_some()).then(|| {
-        let mut p = pos.clone();
-        p.take(king, t);
-        p
-    });
+    let king = if royal {
+        if pos.royal_count[us] != 1 {
+            return;
+        }
+        pos.royal[us]
+    } else {
+        let Some(king) = castler(t, pos, rule, us as Color) else { return };
+        king
+    };
+    let mut confirmed = !royal;
     // `s` indexes the sides as written (it is `Move::side`); the right is the
     // side's slot, shared by a side written twice.
     for (s, side) in rule.sides.iter().enumerate() {
@@ -449,22 +455,11 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         if blocked {
             continue;
         }
-        // The king crosses no attacked cell (its start was tested: not in check;
-        // its destination is tested after the move, with the partner gone).
-        let them = us as Color ^ 1;
-        if royal && bitsets {
-            let safe = if t.small { castling_safe::<u64>(t, pos, [king, rook, kt, rt], them) } else { castling_safe_wide(t, pos, [king, rook, kt, rt], them) };
-            if !safe {
-                continue;
+        if !confirmed {
+            if castler(t, pos, rule, us as Color) != Some(king) {
+                return;
             }
-        } else if royal {
-            let threatened = |c: Cell| match &lifted {
-                Some(p) => attacked(game, t, p, c, them) && !crate::engine::explosion::touches_enemy_royal(t, pos, c, us as Color),
-                None => attacked(game, t, pos, c, them),
-            };
-            if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && threatened(c)) {
-                continue;
-            }
+            confirmed = true;
         }
         let m = Move {
             kind: MoveKind::Castle,
@@ -473,10 +468,43 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
             promotion: NO_PROMOTION,
             ..Move::normal(rule.king, king, kt)
         };
-        if (bitsets && royal) || legal_by_trial(game, t, pos, &m) {
+        if castle_if_safe(game, t, pos, &m, rt, bitsets) {
             out.push(m);
         }
     }
+}
+
+/// Is the castling `m` (its path clear, the partner landing on `rt`)
+/// legal? A royal castler may not cross or land on an attacked cell; any
+/// other castles through attacks (only the mover's royal pieces must be
+/// safe after it). The castler's start was tested: not in check.
+#[inline(never)]
+fn castle_if_safe(game: &Game, t: &Tables, pos: &Position, m: &Move, rt: Cell, bitsets: bool) -> bool {
+    let us = pos.side;
+    let them = us ^ 1;
+    let (king, rook, kt) = (m.from, m.aux as Cell, m.to);
+    let royal = t.royal_mask >> kind_of(pos.board[king as usize]) & 1 != 0;
+    if royal && bitsets {
+        // Its destination is tested with the partner gone.
+        return if t.small { castling_safe::<u64>(t, pos, [king, rook, kt, rt], them) } else { castling_safe_wide(t, pos, [king, rook, kt, rt], them) };
+    }
+    if royal {
+        // Under explosions the king may stand attacked next to the enemy
+        // royal piece: the cells it crosses are judged with it lifted.
+        let lifted = game.explosion.is_some().then(|| {
+            let mut p = pos.clone();
+            p.take(king, t);
+            p
+        });
+        let threatened = |c: Cell| match &lifted {
+            Some(p) => attacked(game, t, p, c, them) && !crate::engine::explosion::touches_enemy_royal(t, pos, c, us),
+            None => attacked(game, t, pos, c, them),
+        };
+        if (king.min(kt)..=king.max(kt)).any(|c| c != king && c != kt && threatened(c)) {
+            return false;
+        }
+    }
+    legal_by_trial(game, t, pos, m)
 }
 
 /// Does a royal castler on `king` cross and reach only cells `them` does not
