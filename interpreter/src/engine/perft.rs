@@ -342,14 +342,14 @@ fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Mov
     }
     let succ = v.successors(pos);
     let mut total = 0;
-    for (_, next) in succ {
-        if !crate::flow::ply::in_ply(&next) {
+    for (_, next) in &succ {
+        if !crate::flow::ply::in_ply(next) {
             // Its ply is over: it is its own end.
-            total += perft_with(v, &next, depth - 1, buffers, children, memo, watch)?;
+            total += perft_with(v, next, depth - 1, buffers, children, memo, watch)?;
             continue;
         }
         let mut ends = Vec::new();
-        crate::flow::perft::ends_through(v, next, &mut ends);
+        crate::flow::perft::ply_ends(v, next, &mut ends);
         for end in &ends {
             total += perft_with(v, end, depth - 1, buffers, children, memo, watch)?;
         }

@@ -218,6 +218,11 @@ pub struct Tables {
     /// the pieces whose reach misses the cell. The resting board's; read
     /// through [`Tables::reach_of`].
     capture_reach: Vec<u64>,
+    /// Laid out as `capture_reach`: the cells any move by that piece from
+    /// that cell may land on, whatever stands between (a superset, as
+    /// `capture_reach`). Counts onto a few cells skip the pieces it keeps
+    /// off them. Read through [`Tables::move_reach_of`].
+    move_reach: Vec<u64>,
     /// The resting board's rays (a frame's are built as asked for).
     rays: Vec<Ray>,
     /// The cells of the resting board's rays, and the look-back cells of
@@ -442,6 +447,7 @@ impl Tables {
         let mut rays = Vec::new();
         let mut cells: Vec<Cell> = Vec::new();
         let mut capture_reach = Vec::new();
+        let mut move_reach = Vec::new();
         let mut may_repeat = Vec::new();
         // A frame's rays are built piece by piece as they are asked for
         // ([`lazy`]); the resting board's all at once, here.
@@ -472,6 +478,7 @@ impl Tables {
                 // hold cells they pass); and whether two parts of a kind reach
                 // one cell alike from some origin (`may_repeat`).
                 capture_reach = vec![0u64; ray_index.len() * nwords];
+                move_reach = vec![0u64; ray_index.len() * nwords];
                 may_repeat = vec![false; nkinds * 2];
                 let mut seen: Vec<(u32, u8)> = vec![(u32::MAX, 0); ncells];
                 for k in 0..nkinds {
@@ -482,6 +489,7 @@ impl Tables {
                             let (first, second) = ((k * 2) * ncells, (k * 2 + 1) * ncells);
                             ray_index.copy_within(first..first + ncells, second);
                             capture_reach.copy_within(first * nwords..(first + ncells) * nwords, second * nwords);
+                            move_reach.copy_within(first * nwords..(first + ncells) * nwords, second * nwords);
                             may_repeat[k * 2 + 1] = may_repeat[k * 2];
                             continue;
                         }
@@ -494,7 +502,8 @@ impl Tables {
                             let i = kc * ncells + from as usize;
                             ray_index[i] = (begin as u32, rays.len() as u32);
                             let reach = &mut capture_reach[i * nwords..(i + 1) * nwords];
-                            may_repeat[kc] = rays::reach_and_repeats(&rays[begin..], &cells, reach, &mut seen, i as u32, may_repeat[kc]);
+                            let moves = &mut move_reach[i * nwords..(i + 1) * nwords];
+                            may_repeat[kc] = rays::reach_and_repeats(&rays[begin..], &cells, reach, moves, &mut seen, i as u32, may_repeat[kc]);
                         }
                     }
                 }
@@ -774,6 +783,7 @@ impl Tables {
             nwords,
             ray_index,
             capture_reach,
+            move_reach,
             rays,
             cells,
             attack_dirs,
@@ -898,6 +908,21 @@ impl Tables {
                 self.capture_reach.get(at..at + self.nwords).unwrap_or(&[])
             }
             Some(lazy) => lazy.reach(kc, from),
+        }
+    }
+
+    /// The cells any move by a piece of `kind` and `color` standing on
+    /// `from` may land on, whatever stands between, as
+    /// [`Tables::nwords`] words (a superset, as [`Tables::reach_of`]).
+    #[inline(always)]
+    pub fn move_reach_of(&self, kind: KindId, color: Color, from: Cell) -> &[u64] {
+        let kc = kind as usize * 2 + color as usize;
+        match &self.lazy {
+            None => {
+                let at = (kc * self.ncells + from as usize) * self.nwords;
+                self.move_reach.get(at..at + self.nwords).unwrap_or(&[])
+            }
+            Some(lazy) => lazy.move_reach(kc, from),
         }
     }
 
@@ -1193,6 +1218,62 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 12, "{checked} variants");
+    }
+
+    /// Along random complete plies of variants with hops (xiangqi's
+    /// cannons), lame leaps (its horses), exact double steps and en passant
+    /// (chess, Berolina), promotions (grand) and sliding levels (4D-Schach
+    /// at rest and with a level swinging, so that each frame's rays are
+    /// built as asked for): every move of every piece of the side to move
+    /// lands on a cell of [`Tables::move_reach_of`] (which the counts onto
+    /// a few cells use to skip a piece, [`crate::engine::movegen::reaches_none`]).
+    /// And the reach is not the whole board: most pieces' leave out cells.
+    #[test]
+    fn every_move_lands_within_the_move_reach() {
+        use crate::flow::ply::{below_from, random_complete_ply};
+        use crate::test_support::{variant, FOUR_D_POST_OPENING as P};
+        let (mut moves, mut pieces, mut narrow) = (0, 0, 0);
+        let starts = [
+            ("rules/fairy/xiangqi.rules", None),
+            ("rules/chess.rules", None),
+            ("rules/fairy/berolina.rules", None),
+            ("rules/fairy/grand.rules", None),
+            ("rules/4d-schach.rules", Some(P.to_string())),
+            ("rules/4d-schach.rules", Some(format!("{P} {{frame=IV:-3<-3*}}"))),
+        ];
+        for (seed, (file, fen)) in starts.into_iter().enumerate() {
+            let v = variant(file);
+            let mut below = below_from((seed as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let mut pos = match &fen {
+                Some(fen) => v.parse_fen(fen, "<test>").expect("the test position"),
+                None => v.start().expect("the start position"),
+            };
+            for _ in 0..12 {
+                let t = v.tables_for(&pos);
+                for from in pos.cells_of(pos.side, t.nwords) {
+                    let kind = crate::engine::position::kind_of(pos.board[from as usize]);
+                    let reach = t.move_reach_of(kind, pos.side, from);
+                    let mut list = Vec::new();
+                    crate::engine::movegen::piece_moves_once(&pos, &t, from, &mut list);
+                    for m in &list {
+                        assert!(reach[m.to as usize / 64] >> (m.to % 64) & 1 != 0, "{file}: {m:?} outside the reach in {}", v.fen(&pos));
+                    }
+                    moves += list.len();
+                    pieces += 1;
+                    let board = game_cells(&v);
+                    narrow += usize::from(reach.iter().map(|w| w.count_ones() as usize).sum::<usize>() < board);
+                }
+                let Some(next) = random_complete_ply(&v, &pos, &mut below) else { break };
+                pos = next;
+            }
+        }
+        assert!(moves > 2000, "{moves} moves");
+        assert!(narrow * 10 > pieces * 9, "{narrow} of {pieces} pieces reach fewer cells than the board has");
+    }
+
+    /// The number of cells on `v`'s board.
+    fn game_cells(v: &crate::engine::variant::Variant) -> usize {
+        v.game.geometry.board_cells().count()
     }
 }
 

@@ -166,7 +166,7 @@ impl Variant {
                 }
                 moves.into_iter().filter(|m| m.kind != MoveKind::Drop).map(Action::Move).collect()
             }
-            Node::Judged => self.judged(pos, false).into_iter().map(|(m, _)| Action::Move(m)).collect(),
+            Node::Judged => self.judged(pos, false).into_iter().map(|(a, _)| a).collect(),
             Node::Plain => {
                 let mut moves = Vec::with_capacity(64);
                 movegen::legal_moves(&self.game, &self.tables_for(pos), pos, &mut moves);
@@ -208,7 +208,7 @@ impl Variant {
                 }
                 out
             }
-            Node::Judged => self.judged(pos, false).into_iter().map(|(m, p)| (Action::Move(m), p)).collect(),
+            Node::Judged => self.judged(pos, false),
             Node::Placing(_) | Node::Plain => self
                 .actions(pos)
                 .into_iter()
@@ -226,7 +226,7 @@ impl Variant {
     /// reference the fast paths are tested against.
     pub fn successors_reference(&self, pos: &Position) -> Vec<(Action, Position)> {
         if matches!(self.node(pos), Node::Judged | Node::Plain) {
-            return self.judged(pos, true).into_iter().map(|(m, p)| (Action::Move(m), p)).collect();
+            return self.judged(pos, true);
         }
         self.successors(pos)
     }
@@ -275,8 +275,8 @@ impl Variant {
         moves
     }
 
-    /// The legal moves at a node between plies, each with the position
-    /// after it: every offered move ([`Self::offered_moves`]), made and
+    /// The legal moves at a node between plies (as actions), each with the
+    /// position after it: every offered move ([`Self::offered_moves`]), made and
     /// followed by the rest of its ply (the obligations a rule queues, the
     /// end of the ply with a swing's jump), kept when the ply can be
     /// completed with the mover's royal piece not attacked. A move is judged
@@ -285,7 +285,7 @@ impl Variant {
     /// Schach, gilt die Stellung als matt"). Unless `reference`, a move the
     /// pre-filter ([`super::oblige::watch`]) clears is made with the end of
     /// the ply only, without testing the rules that oblige.
-    fn judged(&self, pos: &Position, reference: bool) -> Vec<(Move, Position)> {
+    fn judged(&self, pos: &Position, reference: bool) -> Vec<(Action, Position)> {
         let game = &self.game;
         let t = self.tables_for(pos);
         if !game.rules.is_empty() && crate::engine::cond::decided(game, &t, pos).is_some() {
@@ -306,7 +306,7 @@ impl Variant {
             if watch.may_fire(&m, mover, &t) {
                 let next = self.apply(pos, &Action::Move(m));
                 if self.completable(&next) {
-                    out.push((m, next));
+                    out.push((Action::Move(m), next));
                 }
             } else {
                 // No rule can oblige after it: the move and the end of its ply.
@@ -318,7 +318,7 @@ impl Variant {
                 next.make(&m, game, &t);
                 self.end_of_ply(&mut next);
                 if by_lines == Some(true) || !movegen::royal_attacked(game, &self.tables_for(&next), &next, mover) {
-                    out.push((m, next));
+                    out.push((Action::Move(m), next));
                 }
             }
         }

@@ -956,7 +956,7 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
             let start = scratch.len();
             piece_moves_once(pos, t, from, scratch);
             retain_from(scratch, start, |m| trial.legal(m));
-        } else {
+        } else if !super::reaches_none(t, pos, from, &count.cells) {
             piece_moves(pos, t, from, &mut count);
         }
     }

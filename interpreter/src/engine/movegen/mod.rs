@@ -167,6 +167,9 @@ pub(crate) fn layered(game: &Game, t: &Tables) -> bool {
 /// of those landing on `onto` only where it is given.
 pub(crate) fn count_piece_moves(pos: &Position, t: &Tables, from: Cell, onto: Option<&[u64; WORDS]>) -> u64 {
     match onto {
+        // No move of the piece may land on `cells` (in check, the few that
+        // end it): nothing to walk.
+        Some(cells) if reaches_none(t, pos, from, cells) => 0,
         Some(cells) => {
             let mut count = CountOnto { cells: *cells, n: 0 };
             piece_moves(pos, t, from, &mut count);
@@ -178,6 +181,14 @@ pub(crate) fn count_piece_moves(pos: &Position, t: &Tables, from: Cell, onto: Op
             count.0
         }
     }
+}
+
+/// Can no move of the side to move's piece on `from` land on `cells`,
+/// whatever stands between ([`Tables::move_reach_of`])?
+#[inline]
+pub(crate) fn reaches_none(t: &Tables, pos: &Position, from: Cell, cells: &[u64; WORDS]) -> bool {
+    let reach = t.move_reach_of(kind_of(pos.board[from as usize]), pos.side, from);
+    !reach.is_empty() && reach.iter().zip(cells).all(|(r, c)| r & c == 0)
 }
 
 /// [`piece_moves`] of a piece of `piece` (a kind) on `from`, whatever stands there.

@@ -18,12 +18,14 @@ use crate::model::Game;
 use std::sync::{Arc, OnceLock};
 
 /// The rays of one piece on one cell, with their cells, the cells its
-/// captures may land on and whether two of its parts reach one cell alike.
+/// captures and its moves may land on and whether two of its parts reach one cell alike.
 #[derive(Clone, Debug)]
 pub(super) struct Origin {
     rays: Vec<Ray>,
     cells: Vec<Cell>,
     reach: Vec<u64>,
+    /// The cells any move of it may land on (a superset, as `reach`).
+    moves: Vec<u64>,
     repeats: bool,
 }
 
@@ -117,10 +119,10 @@ impl LazyRays {
         if game.geometry.on_board[from as usize] {
             walker.origin(kc / 2, kc % 2, from, &mut rays, &mut cells);
         }
-        let mut reach = vec![0u64; self.nwords];
+        let (mut reach, mut moves) = (vec![0u64; self.nwords], vec![0u64; self.nwords]);
         let mut seen = vec![(u32::MAX, 0u8); self.ncells];
-        let repeats = rays::reach_and_repeats(&rays, &cells, &mut reach, &mut seen, 0, false);
-        Origin { rays, cells, reach, repeats }
+        let repeats = rays::reach_and_repeats(&rays, &cells, &mut reach, &mut moves, &mut seen, 0, false);
+        Origin { rays, cells, reach, moves, repeats }
     }
 
     /// [`super::Tables::rays_of`] in this frame (out of line: the resting
@@ -135,6 +137,12 @@ impl LazyRays {
     #[inline(never)]
     pub fn reach(&self, kc: usize, from: Cell) -> &[u64] {
         &self.origin(kc, from).reach
+    }
+
+    /// The words of the cells a move of piece `kc` on `from` may land on.
+    #[inline(never)]
+    pub fn move_reach(&self, kc: usize, from: Cell) -> &[u64] {
+        &self.origin(kc, from).moves
     }
 
     /// May two parts of piece `kc` on `from` reach one cell alike?

@@ -179,18 +179,24 @@ impl<O: FnMut(Cell, usize) -> Option<Cell>, S: Fn(Cell, &[i32]) -> Option<Cell>>
 }
 
 /// For one origin's `rays` (their cells in `cells`): sets in `reach` (a
-/// bitset of the board's words) every cell a capture may land on, and
-/// tells whether two parts reach one cell alike (the moves must then be
-/// deduplicated), unless `repeats` is already known (then `true` at once).
-/// `seen` (one slot per cell) is stamped with `stamp`, a number no other
+/// bitset of the board's words) every cell a capture may land on, in
+/// `moves` every cell any move may land on (both supersets: a hop's or an
+/// exact ride's cells include those it passes), and tells whether two
+/// parts reach one cell alike (the moves must then be deduplicated),
+/// unless `repeats` is already known (then `true` at once). `seen` (one
+/// slot per cell) is stamped with `stamp`, a number no other
 /// origin uses with the same `seen`, so that nothing is cleared between
 /// origins.
-pub(super) fn reach_and_repeats(rays: &[Ray], cells: &[Cell], reach: &mut [u64], seen: &mut [(u32, u8)], stamp: u32, mut repeats: bool) -> bool {
+pub(super) fn reach_and_repeats(rays: &[Ray], cells: &[Cell], reach: &mut [u64], moves: &mut [u64], seen: &mut [(u32, u8)], stamp: u32, mut repeats: bool) -> bool {
     for ray in rays {
         let all = &cells[ray.start as usize..ray.start as usize + ray.len as usize];
-        if ray.flags & CAPTURE != 0 {
-            for &c in all {
-                reach[c as usize / 64] |= 1 << (c % 64);
+        for &c in all {
+            let bit = 1 << (c % 64);
+            if ray.flags & CAPTURE != 0 {
+                reach[c as usize / 64] |= bit;
+            }
+            if ray.flags & (QUIET | CAPTURE) != 0 {
+                moves[c as usize / 64] |= bit;
             }
         }
         if repeats {
