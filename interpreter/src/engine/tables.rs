@@ -230,6 +230,16 @@ pub struct Tables {
     pub cells: Vec<Cell>,
     /// Per player, the attack directions.
     pub attack_dirs: [Vec<AttackDir>; 2],
+    /// Per player, cell by cell: each attack direction's look-back ray
+    /// from the cell (`(start, len)` in `look_back_cells`, in the order of
+    /// `attack_dirs`), as [`AttackDir::rays`] holds them direction by
+    /// direction. One cell's rays and their cells lie together, so that
+    /// testing one cell against every direction (a king's safety) reads
+    /// a few runs of memory instead of a line per direction. Read through
+    /// [`Tables::look_back_from`].
+    look_back_rays: [Vec<(u32, u16)>; 2],
+    /// The cells of `look_back_rays`, origin by origin.
+    pub look_back_cells: Vec<Cell>,
     /// Attacks are all plain leaps and rides: the fast attack test and pin logic are exact.
     pub simple_attacks: bool,
     /// Per player: the look-back cells of its attack directions, on
@@ -570,6 +580,19 @@ impl Tables {
             dirs_out.sort_by_key(|d| d.reach.len());
         }
 
+        // The look-back rays again, cell by cell (`Tables::look_back_from`).
+        let mut look_back_rays: [Vec<(u32, u16)>; 2] = [Vec::new(), Vec::new()];
+        let mut look_back_cells = Vec::new();
+        for (dirs, out) in attack_dirs.iter().zip(look_back_rays.iter_mut()) {
+            *out = Vec::with_capacity(ncells * dirs.len());
+            for cell in 0..ncells {
+                for dir in dirs {
+                    let (start, len) = dir.rays[cell];
+                    out.push((look_back_cells.len() as u32, len));
+                    look_back_cells.extend_from_slice(&cells[start as usize..start as usize + len as usize]);
+                }
+            }
+        }
         let on_board = geo.on_board.iter().filter(|&&on| on).count().max(1);
         let look_back = attack_dirs.each_ref().map(|dirs| (dirs.iter().map(|d| d.rays.iter().map(|&(_, n)| usize::from(n)).sum::<usize>()).sum::<usize>() / on_board) as u32);
         let promo_targets: Vec<Vec<KindId>> = game.promotions.iter().map(|r| r.targets.clone()).collect();
@@ -787,6 +810,8 @@ impl Tables {
             rays,
             cells,
             attack_dirs,
+            look_back_rays,
+            look_back_cells,
             simple_attacks,
             look_back,
             royal_promotion,
@@ -909,6 +934,15 @@ impl Tables {
             }
             Some(lazy) => lazy.reach(kc, from),
         }
+    }
+
+    /// The look-back rays of `by`'s attack directions from `cell`, one per
+    /// direction of `attack_dirs[by]` in its order, each `(start, len)` in
+    /// [`Tables::look_back_cells`].
+    #[inline(always)]
+    pub fn look_back_from(&self, by: Color, cell: Cell) -> &[(u32, u16)] {
+        let n = self.attack_dirs[by as usize].len();
+        self.look_back_rays[by as usize].get(cell as usize * n..(cell as usize + 1) * n).unwrap_or(&[])
     }
 
     /// The cells any move by a piece of `kind` and `color` standing on

@@ -395,9 +395,8 @@ pub fn attack_lines_from(t: &Tables, pos: &Position, cell: Cell, by: Color, from
 
 #[inline]
 pub(super) fn attacked_simple(t: &Tables, pos: &Position, cell: Cell, by: Color) -> bool {
-    for dir in &t.attack_dirs[by as usize] {
-        let (start, len) = dir.rays[cell as usize];
-        let ray = &t.cells[start as usize..start as usize + len as usize];
+    for (dir, &(start, len)) in t.attack_dirs[by as usize].iter().zip(t.look_back_from(by, cell)) {
+        let ray = &t.look_back_cells[start as usize..start as usize + len as usize];
         for (d, &c) in ray.iter().enumerate() {
             let occ = pos.board[c as usize];
             if occ != 0 {
@@ -590,9 +589,8 @@ pub(super) fn king_safety_small<S: CellSet>(t: &Tables, pos: &Position, king: Ce
 #[inline]
 pub(super) fn king_step_safe(t: &Tables, pos: &Position, m: &Move, us: Color) -> bool {
     let by = us ^ 1;
-    for dir in &t.attack_dirs[by as usize] {
-        let (start, len) = dir.rays[m.to as usize];
-        let ray = &t.cells[start as usize..start as usize + len as usize];
+    for (dir, &(start, len)) in t.attack_dirs[by as usize].iter().zip(t.look_back_from(by, m.to)) {
+        let ray = &t.look_back_cells[start as usize..start as usize + len as usize];
         for (d, &c) in ray.iter().enumerate() {
             let occ = pos.board[c as usize];
             if occ != 0 && c != m.from {
@@ -612,9 +610,8 @@ pub(super) fn king_step_safe(t: &Tables, pos: &Position, m: &Move, us: Color) ->
 pub(super) fn king_safety(t: &Tables, pos: &Position, king: Cell, us: Color) -> (bool, [u64; WORDS]) {
     let mut pinned = [0u64; WORDS];
     let mut checked = false;
-    for dir in &t.attack_dirs[(us ^ 1) as usize] {
-        let (start, len) = dir.rays[king as usize];
-        let ray = &t.cells[start as usize..start as usize + len as usize];
+    for (dir, &(start, len)) in t.attack_dirs[(us ^ 1) as usize].iter().zip(t.look_back_from(us ^ 1, king)) {
+        let ray = &t.look_back_cells[start as usize..start as usize + len as usize];
         let mut own: Cell = NO_CELL;
         for (d, &c) in ray.iter().enumerate() {
             let occ = pos.board[c as usize];
