@@ -120,7 +120,7 @@ fn main() {
         ("Raumschach", "rules/raumschach.rules", None, 4, 3),
         ("Nebelschach", "rules/nebelschach.rules", None, 4, 3),
         ("Niel's Chess", "rules/niels-chess.rules", None, 4, 3),
-        ("4D-Schach start (placing)", "rules/4d-schach.rules", None, 4, 3),
+        ("4D-Schach start (placing)", "rules/4d-schach.rules", None, 5, 3),
         ("4D post-opening, at rest", "rules/4d-schach.rules", Some(POST_OPENING.to_string()), 3, 2),
         ("4D post-opening, swinging", "rules/4d-schach.rules", Some(swinging), 3, 2),
     ];
