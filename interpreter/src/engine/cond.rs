@@ -901,6 +901,16 @@ impl Cx<'_> {
         let game = self.game;
         match a {
             Atom::Line { length, pieces, axes } => self.line(*length, *pieces, axes),
+            // On the board or a zone: one number, counted without a list.
+            Atom::Count { count, pieces, scope: scope @ (Scope::Board | Scope::Zone(_)) } => {
+                let owner = self.player(pieces.who);
+                let within = |c: &Cell| match scope {
+                    Scope::Zone(z) => z[owner as usize].binary_search(c).is_ok(),
+                    _ => true,
+                };
+                let n = self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(pieces.kind, owner, c)).filter(within).count();
+                count.contains(n as u32)
+            }
             Atom::Count { count, pieces, scope } => {
                 let (owner, cells) = self.cells(*pieces);
                 let mut counts = self.scoped_counts(scope, owner, &cells);
