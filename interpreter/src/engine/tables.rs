@@ -927,12 +927,20 @@ impl Tables {
     #[inline(always)]
     pub fn reach_of(&self, kind: KindId, color: Color, from: Cell) -> &[u64] {
         let kc = kind as usize * 2 + color as usize;
+        self.cells_of_piece(&self.capture_reach, kc, from, |lazy| lazy.reach(kc, from))
+    }
+
+    /// One piece's (`kc`) cell set on `from`: at rest, its `nwords` words
+    /// in `resting` (laid out per piece and cell); in a frame, what
+    /// `in_frame` reads from the lazily built rays.
+    #[inline(always)]
+    fn cells_of_piece<'a>(&'a self, resting: &'a [u64], kc: usize, from: Cell, in_frame: impl FnOnce(&'a lazy::LazyRays) -> &'a [u64]) -> &'a [u64] {
         match &self.lazy {
             None => {
                 let at = (kc * self.ncells + from as usize) * self.nwords;
-                self.capture_reach.get(at..at + self.nwords).unwrap_or(&[])
+                resting.get(at..at + self.nwords).unwrap_or(&[])
             }
-            Some(lazy) => lazy.reach(kc, from),
+            Some(lazy) => in_frame(lazy),
         }
     }
 
@@ -951,13 +959,7 @@ impl Tables {
     #[inline(always)]
     pub fn move_reach_of(&self, kind: KindId, color: Color, from: Cell) -> &[u64] {
         let kc = kind as usize * 2 + color as usize;
-        match &self.lazy {
-            None => {
-                let at = (kc * self.ncells + from as usize) * self.nwords;
-                self.move_reach.get(at..at + self.nwords).unwrap_or(&[])
-            }
-            Some(lazy) => lazy.move_reach(kc, from),
-        }
+        self.cells_of_piece(&self.move_reach, kc, from, |lazy| lazy.move_reach(kc, from))
     }
 
     /// May two parts of a piece of `kind` and `color` on `from` reach one
