@@ -1279,6 +1279,7 @@ mod tests {
         ];
         for (seed, (file, fen)) in starts.into_iter().enumerate() {
             let v = variant(file);
+            let board = v.game.geometry.board_cells().count();
             let mut below = below_from((seed as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
             let mut pos = match &fen {
                 Some(fen) => v.parse_fen(fen, "<test>").expect("the test position"),
@@ -1296,7 +1297,6 @@ mod tests {
                     }
                     moves += list.len();
                     pieces += 1;
-                    let board = game_cells(&v);
                     narrow += usize::from(reach.iter().map(|w| w.count_ones() as usize).sum::<usize>() < board);
                 }
                 let Some(next) = random_complete_ply(&v, &pos, &mut below) else { break };
@@ -1305,11 +1305,6 @@ mod tests {
         }
         assert!(moves > 2000, "{moves} moves");
         assert!(narrow * 10 > pieces * 9, "{narrow} of {pieces} pieces reach fewer cells than the board has");
-    }
-
-    /// The number of cells on `v`'s board.
-    fn game_cells(v: &crate::engine::variant::Variant) -> usize {
-        v.game.geometry.board_cells().count()
     }
 }
 

@@ -163,14 +163,17 @@ fn legal_moves_in(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, 
         // Rule-defined ends and forbidden moves (`rule` items).
         return crate::engine::cond::legal_moves(game, t, pos, out);
     }
-    if game.observe.is_none() && game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() {
-        return legal_decisions_in(game, t, pos, out, order);
-    }
-    legal_moves_plain(game, t, pos, out);
+    legal_moves_plain_in(game, t, pos, out, order);
 }
 
 /// [`legal_moves`] without the `rule` items.
 pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>) {
+    legal_moves_plain_in(game, t, pos, out, Order::Generated);
+}
+
+/// [`legal_moves_plain`] in `order` (observation, spread pieces and
+/// tunnels list theirs as generated).
+fn legal_moves_plain_in(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move>, order: Order) {
     if game.observe.is_some() {
         // The moves the plain rules allow (pins and checks found once), as observation changes them.
         let mut plain = Vec::new();
@@ -181,7 +184,7 @@ pub(crate) fn legal_moves_plain(game: &Game, t: &Tables, pos: &Position, out: &m
         return super::spread::legal_moves(game, t, pos, out);
     }
     let first = out.len();
-    legal_decisions(game, t, pos, out);
+    legal_decisions_in(game, t, pos, out, order);
     if pos.any_hidden() {
         super::chance::split_outcomes(game, t, pos, out, first);
     }

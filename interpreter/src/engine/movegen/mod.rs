@@ -408,12 +408,21 @@ pub(crate) fn is_partner(rule: &crate::model::CastlingRule, piece: u8, color: Co
 /// The piece that castles for `color`: its royal piece where the castling
 /// kind is royal (when it has exactly one), else its one piece of that kind
 /// that is not promoted (a pawn promoted to it never castles; none when it
-/// has several: no castling then).
+/// has several: no castling then). Inlined: castling asks it at every
+/// node where a right is held, and its royal case is a few loads.
+#[inline]
 pub(crate) fn castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingRule, color: Color) -> Option<Cell> {
     if t.royal_mask >> rule.king & 1 != 0 {
         let king = pos.royal[color as usize];
         return (pos.royal_count[color as usize] == 1 && kind_of(pos.board[king as usize]) == rule.king).then_some(king);
     }
+    unroyal_castler(t, pos, rule, color)
+}
+
+/// [`castler`] of a castling kind that is not royal: the one unpromoted
+/// piece of that kind, found on the board (out of line: rare).
+#[inline(never)]
+fn unroyal_castler(t: &Tables, pos: &Position, rule: &crate::model::CastlingRule, color: Color) -> Option<Cell> {
     let wanted = code(rule.king, color);
     let mut found = pos.cells_of(color, t.nwords).filter(|&c| pos.board[c as usize] == wanted);
     let first = found.next()?;
@@ -431,19 +440,7 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
     if pos.castling[us] == [NO_CELL; 2] {
         return; // no castling right left
     }
-    // A royal castler can only be the royal piece: it is confirmed
-    // ([`castler`]) once a side's path is clear.
-    let royal = t.royal_mask >> rule.king & 1 != 0;
-    let king = if royal {
-        if pos.royal_count[us] != 1 {
-            return;
-        }
-        pos.royal[us]
-    } else {
-        let Some(king) = castler(t, pos, rule, us as Color) else { return };
-        king
-    };
-    let mut confirmed = !royal;
+    let Some(king) = castler(t, pos, rule, us as Color) else { return };
     // `s` indexes the sides as written (it is `Move::side`); the right is the
     // side's slot, shared by a side written twice.
     for (s, side) in rule.sides.iter().enumerate() {
@@ -465,12 +462,6 @@ fn castling_moves_with(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Mo
         };
         if blocked {
             continue;
-        }
-        if !confirmed {
-            if castler(t, pos, rule, us as Color) != Some(king) {
-                return;
-            }
-            confirmed = true;
         }
         let m = Move {
             kind: MoveKind::Castle,
