@@ -422,6 +422,17 @@ fn entangles(
     if !reaches(base.from) && !reaches(base.to) {
         return;
     }
+    let colourings: &[u8] = if forward { &[0] } else { &[0, RED_SECOND] };
+    if safe {
+        if let Some(count) = out.count_only() {
+            // Legal without a trial and only counted: the units the piece
+            // attacks from its two cells, found from the bitset tables.
+            if let Some(units) = entangled_units_small(ctx, base, kind, free_labels) {
+                *count += units * colourings.len() as u64;
+                return;
+            }
+        }
+    }
     // The piece on both of its cells (the mover still to move), to see what it attacks.
     let mut world = ctx.world.borrow_mut();
     let world = world.get_or_insert_with(|| pos.clone());
@@ -452,11 +463,51 @@ fn entangles(
         let flags = ENTANGLE | target.weight << WEIGHT_SHIFT;
         let aux = (base.aux & 0xFFFF) | (a.to as u32) << 16;
         // `to` is the moved cell, `second` the origin.
-        let colourings: &[u8] = if forward { &[0] } else { &[0, RED_SECOND] };
         for &c in colourings {
             with_outcomes(ctx, Move { spread: flags | c, aux, ..base }, safe, out, scratch);
         }
     }
+}
+
+/// How many entangles the stay-and-move split `base` of a piece of `kind`
+/// makes per colouring ([`entangles`]): the enemy units with a half the
+/// piece could capture from either of its cells (it stands on both), each
+/// counted once, less those without a label where no label is free. Found
+/// from the bitset tables on boards of at most 64 cells; `None` where the
+/// piece's moves need the walker.
+fn entangled_units_small(ctx: &Ctx, base: Move, kind: crate::model::KindId, free_labels: usize) -> Option<u64> {
+    let (t, pos, state) = (ctx.t, ctx.pos, ctx.state);
+    if !t.small {
+        return None;
+    }
+    let us = pos.side as usize;
+    let kc = kind as usize * 2 + us;
+    let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0] | 1u64 << base.to;
+    let enemy = pos.occupied[us ^ 1][0];
+    let (from_here, _) = super::legal::landing_small::<u64>(t, kc, base.from, occ, enemy)?;
+    let (from_there, _) = super::legal::landing_small::<u64>(t, kc, base.to, occ, enemy)?;
+    let hit = (from_here | from_there) & enemy & ctx.enemy_halves[0];
+    if hit == 0 {
+        return Some(0);
+    }
+    // Units are numbered below 256 (a `u8`).
+    let mut seen = [0u64; 4];
+    let mut units = 0;
+    for p in &state.pairs {
+        if (1u64 << p.red | 1u64 << p.blue) & hit == 0 {
+            continue;
+        }
+        let (word, bit) = (p.unit as usize / 64, 1u64 << (p.unit % 64));
+        if seen[word] & bit != 0 {
+            continue;
+        }
+        seen[word] |= bit;
+        // A unit without a label becomes a new group: it needs a free label.
+        if p.label != 0 || free_labels != 0 {
+            units += 1;
+        }
+    }
+    Some(units)
 }
 
 /// The tunnels: a conventional piece rides through the one enemy
@@ -651,5 +702,34 @@ mod playouts {
             }
         }
         assert!(seen[..5].iter().all(|&n| n > 0), "every kind of action occurs: {seen:?}");
+    }
+
+    /// Along random games, at every position, the count of the legal
+    /// actions (perft's leaves: the entangles of a piece that needs no
+    /// trial counted by unit from the bitset tables,
+    /// [`super::entangled_units_small`]) is the number listed. Many
+    /// positions must offer entangles.
+    #[test]
+    fn counted_entangles_are_the_listed_ones() {
+        let v = quantum_chess();
+        let start = v.start().expect("setup");
+        let mut below = crate::flow::ply::below_from(0x51_7CC1_B727_220A);
+        let (mut with_entangles, mut entangles) = (0, 0);
+        for _ in 0..40 {
+            let mut pos = start.clone();
+            for _ in 0..40 {
+                let moves = v.legal_moves(&pos);
+                let counted = super::count_legal(&v.game, &v.tables_for(&pos), &pos);
+                assert_eq!(counted, moves.len() as u64, "{}", v.fen(&pos));
+                let n = moves.iter().filter(|m| m.spread & ACTION == ENTANGLE).count();
+                with_entangles += usize::from(n > 0);
+                entangles += n;
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[below(moves.len())]);
+            }
+        }
+        assert!(with_entangles >= 500 && entangles >= 3000, "{with_entangles} positions with {entangles} entangles");
     }
 }
