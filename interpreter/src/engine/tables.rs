@@ -719,27 +719,12 @@ impl Tables {
                 ep_takers[color * ncells + e] |= 1 << from;
             }
         }
-        let mut drop_zone = vec![false; nkinds * 2 * ncells];
-        if let Some(hand) = &game.hand {
-            for (k, zones) in hand.drop_cells.iter().enumerate() {
-                if let Some(zones) = zones {
-                    for (color, zone) in zones.iter().enumerate() {
-                        for &c in zone {
-                            drop_zone[(k * 2 + color) * ncells + c as usize] = true;
-                        }
-                    }
-                }
-            }
-        }
-        let mut drop_zone_cells = vec![[0u64; WORDS]; nkinds * 2];
-        for i in drop_zone.iter().enumerate().filter(|(_, &ok)| ok).map(|(i, _)| i) {
-            let c = i % ncells;
-            drop_zone_cells[i / ncells][c / 64] |= 1 << (c % 64);
-        }
-        let mut colour_cells = [[0u64; WORDS]; 2];
-        for c in 0..ncells {
-            colour_cells[usize::from(game.geometry.colour(c as Cell) & 1)][c / 64] |= 1 << (c % 64);
-        }
+        // The drop zones and the cells' colours belong to the cells, not
+        // to where the levels stand: a frame's tables copy the resting ones'.
+        let (drop_zone, drop_zone_cells, colour_cells) = match base.filter(|b| b.drop_zone.len() == nkinds * 2 * ncells) {
+            Some(b) => (b.drop_zone.clone(), b.drop_zone_cells.clone(), b.colour_cells),
+            None => drop_zones_and_colours(game),
+        };
         let drop_lines: Vec<Option<(u32, Vec<Vec<Cell>>)>> = (0..nkinds)
             .map(|k| {
                 let (axis, n) = game.hand.as_ref()?.drop_limits[k].per_line?;
@@ -1120,6 +1105,38 @@ impl BitShape<'_> {
         }
         BitTables { moves, lookups, reach: reach_tables.reach, ep_reach, leap_groups }
     }
+}
+
+/// Per `(kind * 2 + color) * ncells + cell`: may the piece be dropped
+/// there? The same as bitsets per piece, and the cells of each colour
+/// (light, dark) as bitsets: what [`Tables`] keeps of the hand's zones and
+/// the board's colouring.
+#[allow(clippy::type_complexity)]
+fn drop_zones_and_colours(game: &Game) -> (Vec<bool>, Vec<[u64; WORDS]>, [[u64; WORDS]; 2]) {
+    let ncells = game.geometry.cells();
+    let nkinds = game.kinds.len();
+    let mut drop_zone = vec![false; nkinds * 2 * ncells];
+    if let Some(hand) = &game.hand {
+        for (k, zones) in hand.drop_cells.iter().enumerate() {
+            if let Some(zones) = zones {
+                for (color, zone) in zones.iter().enumerate() {
+                    for &c in zone {
+                        drop_zone[(k * 2 + color) * ncells + c as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut drop_zone_cells = vec![[0u64; WORDS]; nkinds * 2];
+    for i in drop_zone.iter().enumerate().filter(|(_, &ok)| ok).map(|(i, _)| i) {
+        let c = i % ncells;
+        drop_zone_cells[i / ncells][c / 64] |= 1 << (c % 64);
+    }
+    let mut colour_cells = [[0u64; WORDS]; 2];
+    for c in 0..ncells {
+        colour_cells[usize::from(game.geometry.colour(c as Cell) & 1)][c / 64] |= 1 << (c % 64);
+    }
+    (drop_zone, drop_zone_cells, colour_cells)
 }
 
 /// Per cell, the cells on the board within the explosion's reach (king
