@@ -437,25 +437,30 @@ impl AfterPlacing {
         Some(AfterPlacing { alternatives })
     }
 
+    /// Keeps in `cells` (empty cells of `pos`) those where `cond` holds once
+    /// `us` puts a piece of `kind` there, each test judged as [`Self::new`]
+    /// judges it and applied at once instead of kept (a placement phase's
+    /// `only if`, once per node); `None` (`cells` then partly narrowed)
+    /// where some test cannot be judged so.
+    pub(crate) fn retain_new(game: &Game, t: &Tables, pos: &Position, cond: &Cond, us: Color, kind: crate::model::KindId, cells: &mut [u64; crate::engine::position::WORDS]) -> Option<()> {
+        let mut kept = [0u64; crate::engine::position::WORDS];
+        for alt in &cond.any_of {
+            let mut here = *cells;
+            for lit in alt {
+                AfterLit::new(game, t, pos, lit, |_| true, us, us, us, kind)?.retain(t, &mut here);
+            }
+            kept.iter_mut().zip(&here).for_each(|(k, h)| *k |= h);
+        }
+        *cells = kept;
+        Some(())
+    }
+
     /// Does the condition hold once the piece is put on `cell` (empty in
     /// the position it was judged on, whose tables `t` are)?
     pub(crate) fn holds(&self, t: &Tables, cell: Cell) -> bool {
         self.alternatives.iter().any(|alt| alt.iter().all(|lit| lit.holds(t, cell)))
     }
 
-    /// Keeps in `cells` (empty cells of the position it was judged on)
-    /// those where the condition holds once the piece is put there.
-    pub(crate) fn retain(&self, t: &Tables, cells: &mut [u64; crate::engine::position::WORDS]) {
-        let mut kept = [0u64; crate::engine::position::WORDS];
-        for alt in &self.alternatives {
-            let mut here = *cells;
-            for lit in alt {
-                lit.retain(t, &mut here);
-            }
-            kept.iter_mut().zip(&here).for_each(|(k, h)| *k |= h);
-        }
-        *cells = kept;
-    }
 }
 
 /// One test judged for a piece of one kind put by one player on each empty

@@ -173,7 +173,7 @@ pub fn placement_cells(game: &Game, t: &Tables, placement: &Placement, pos: &Pos
         cells.iter_mut().zip(&only).for_each(|(c, o)| *c &= o);
     }
     for cond in &placement.only_if {
-        AfterPlacing::new(game, t, pos, cond, us, kind)?.retain(t, &mut cells);
+        AfterPlacing::retain_new(game, t, pos, cond, us, kind, &mut cells)?;
     }
     if placement.safe {
         if pos.spread.is_some() || game.explosion.is_some() {
