@@ -70,18 +70,20 @@ pub fn capturing_cells(game: &Game, t: &Tables, pos: &Position, kind: KindId) ->
         return None;
     }
     let us = pos.side;
+    let dirs = &t.attack_dirs[us as usize];
     let mut hit = [0u64; WORDS];
-    for dir in t.attack_dirs[us as usize].iter().filter(|d| d.kinds >> kind & 1 != 0) {
-        // The farthest distance along this direction `kind` captures from.
-        let Some(last) = dir.reach.iter().rposition(|r| r >> kind & 1 != 0) else { continue };
-        for enemy in pos.cells_of(us ^ 1, t.nwords) {
-            let (start, len) = dir.rays[enemy as usize];
-            let ray = &t.cells[start as usize..start as usize + len as usize];
-            for (d, &c) in ray.iter().enumerate().take(last + 1) {
+    // Each enemy piece's look-back rays, cell by cell (`Tables::look_back_from`).
+    for enemy in pos.cells_of(us ^ 1, t.nwords) {
+        for (dir, &(start, len)) in dirs.iter().zip(t.look_back_from(us, enemy)) {
+            if dir.kinds >> kind & 1 == 0 {
+                continue;
+            }
+            let ray = t.look_back_cells.get(start as usize..start as usize + len as usize).unwrap_or(&[]);
+            for (&c, reach) in ray.iter().zip(&dir.reach) {
                 if pos.board[c as usize] != 0 {
                     break;
                 }
-                if dir.reach[d] >> kind & 1 != 0 {
+                if reach >> kind & 1 != 0 {
                     hit[c as usize / 64] |= 1 << (c % 64);
                 }
             }
