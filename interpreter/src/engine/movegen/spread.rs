@@ -87,7 +87,7 @@ fn generate(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
     buffers.clear();
     let Buffers { pseudo, castles, scratch, ordinary, parts, sets } = &mut buffers;
     for from in pos.cells_of(us, t.nwords) {
-        if bulk.pieces >> from & 1 == 0 {
+        if !bulk.counts(from) {
             piece_moves_once(pos, t, from, pseudo);
         }
     }
@@ -209,6 +209,14 @@ struct Bulk {
     pieces: u64,
     /// Per cell: where its piece may move (empty but for the pieces).
     landings: [u64; 64],
+}
+
+impl Bulk {
+    /// Is the piece on `cell` counted in bulk? (Never on a cell past the
+    /// 64th: only boards of at most 64 cells count so.)
+    fn counts(&self, cell: Cell) -> bool {
+        cell < 64 && self.pieces >> cell & 1 != 0
+    }
 }
 
 /// What the split generators share.
@@ -373,7 +381,7 @@ fn splits(
     // loop's order (drops after them): each piece's are the run at `next`.
     let mut next = 0;
     for from in pos.cells_of(us, t.nwords) {
-        if bulk.pieces >> from & 1 != 0 {
+        if bulk.counts(from) {
             bulk_splits(ctx, rules, from, bulk.landings[from as usize], free_labels, out, scratch);
             continue;
         }
@@ -870,5 +878,43 @@ mod playouts {
             }
         }
         assert!(with_entangles >= 500 && entangles >= 3000, "{with_entangles} positions with {entangles} entangles");
+    }
+
+    /// Niel's Chess on a board of 80 cells (ten files), where nothing is
+    /// counted from the bitset tables (they cover 64 cells): along random
+    /// games, the count of the legal actions is the number listed, and no
+    /// piece past the 64th cell is taken for one counted in bulk.
+    #[test]
+    fn a_board_past_64_cells_counts_as_it_lists() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let niels = root.join("rules/niels-chess.rules");
+        let text = format!(
+            "variant \"Wide Niel's Chess\"\nextends \"{}\"\nboard {{ files a..j  ranks 1..8 }}\nsetup \"rnbqkbnrnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKBNRNR w KQkq - 0 1\"\n",
+            niels.display()
+        );
+        let path = std::env::temp_dir().join(format!("wide-niels-{}.rules", std::process::id()));
+        std::fs::write(&path, text).expect("a temporary rules file");
+        let loaded = crate::model::load::load(&path);
+        let _ = std::fs::remove_file(&path);
+        let Ok((game, _)) = loaded else { panic!("the wide variant loads: {:?}", loaded.err().map(|e| e.0)) };
+        let v = crate::Variant::new(std::sync::Arc::new(game));
+        assert_eq!(v.tables.ncells, 80);
+        let start = v.start().expect("setup");
+        let mut below = crate::flow::ply::below_from(0x2545_F491_4F6C_DD1D);
+        let mut positions = 0;
+        for _ in 0..6 {
+            let mut pos = start.clone();
+            for _ in 0..30 {
+                let moves = v.legal_moves(&pos);
+                let counted = super::count_legal(&v.game, &v.tables_for(&pos), &pos);
+                assert_eq!(counted, moves.len() as u64, "{}", v.fen(&pos));
+                positions += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[below(moves.len())]);
+            }
+        }
+        assert!(positions >= 100, "{positions} positions");
     }
 }
