@@ -923,10 +923,13 @@ pub struct PlacedWatches {
     axis: usize,
     /// The distinct runs without the placed piece.
     bases: Vec<StackRun>,
+    /// Per run of `bases`: the first run of `bases` with the same cells
+    /// (runs are compared by it instead of by their cells).
+    same_cells: Vec<usize>,
     /// The distinct lists of runs a position's watch holds: each an index
     /// into `bases` with whether the piece is one of the run's cells, a
     /// run implied by another of the list left out (the same cells, a
-    /// longer least length), in order of cells.
+    /// longer least length), ordered by `same_cells`.
     groups: Vec<Vec<(usize, bool)>>,
     /// Per position: the placed piece's cell and its list in `groups`.
     nodes: Vec<(Cell, usize)>,
@@ -941,7 +944,7 @@ pub struct PlacedWatches {
 impl PlacedWatches {
     /// No position yet, runs along `axis`, room for `nodes` positions.
     fn empty(axis: usize, nodes: usize) -> PlacedWatches {
-        PlacedWatches { axis, bases: Vec::new(), groups: Vec::new(), nodes: Vec::with_capacity(nodes), group_cells: Vec::new(), cells: [0; WORDS], distinct: true }
+        PlacedWatches { axis, bases: Vec::new(), same_cells: Vec::new(), groups: Vec::new(), nodes: Vec::with_capacity(nodes), group_cells: Vec::new(), cells: [0; WORDS], distinct: true }
     }
 
     /// Every position's placed cell, as a bitset; `None` where two
@@ -968,11 +971,7 @@ impl PlacedWatches {
                     let mut base = r.clone();
                     let holds = base.cells[word] >> bit & 1 != 0;
                     base.cells[word] &= !(1 << bit);
-                    let at = split.bases.iter().position(|b| *b == base).unwrap_or_else(|| {
-                        split.bases.push(base);
-                        split.bases.len() - 1
-                    });
-                    (at, holds)
+                    (split.base_index(base), holds)
                 })
                 .collect();
             split.push_node(placed, own);
@@ -980,13 +979,24 @@ impl PlacedWatches {
         Some(split)
     }
 
+    /// The index of `run` in `bases`, added there if new.
+    fn base_index(&mut self, run: StackRun) -> usize {
+        if let Some(at) = self.bases.iter().position(|b| *b == run) {
+            return at;
+        }
+        let same = self.bases.iter().position(|b| b.cells == run.cells).unwrap_or(self.bases.len());
+        self.bases.push(run);
+        self.same_cells.push(same);
+        self.bases.len() - 1
+    }
+
     /// Adds a position with its piece on `placed` and its runs `own`.
     fn push_node(&mut self, placed: Cell, mut own: Vec<(usize, bool)>) {
         // A run of the same cells with a shorter least length implies it:
-        // in order of cells, then the shortest first, only it is kept.
-        let bases = &self.bases;
-        own.sort_unstable_by_key(|&(at, joins)| (bases[at].cells, joins, bases[at].least, at));
-        own.dedup_by(|b, a| a.1 == b.1 && bases[a.0].cells == bases[b.0].cells);
+        // by cells, then the shortest first, only it is kept.
+        let (bases, same) = (&self.bases, &self.same_cells);
+        own.sort_unstable_by_key(|&(at, joins)| (same[at], joins, bases[at].least, at));
+        own.dedup_by(|b, a| a.1 == b.1 && same[a.0] == same[b.0]);
         let group = self.groups.iter().position(|g| *g == own).unwrap_or_else(|| {
             self.groups.push(own);
             self.group_cells.push([0; WORDS]);
@@ -1044,10 +1054,7 @@ impl PlacedWatches {
                 let along = AfterLit::new(game, t, base, &Lit { negated: false, atom: lit.atom.clone() }, |a| a != stack, mover, subject, placer, kind)?;
                 let owner = resolve(pieces.who, mover, subject);
                 let run = StackRun { cells: crate::engine::cond::set_cells(base, t, owner, pieces.kind), least: length.lo };
-                let at = split.bases.iter().position(|b| *b == run).unwrap_or_else(|| {
-                    split.bases.push(run);
-                    split.bases.len() - 1
-                });
+                let at = split.base_index(run);
                 lines.push((along, at, owner == placer && pieces.kind.is_none_or(|k| k == kind)));
             }
             judged.push((blind, lines));
