@@ -848,6 +848,27 @@ mod playouts {
         assert!(seen[..5].iter().all(|&n| n > 0), "every kind of action occurs: {seen:?}");
     }
 
+    /// Plays `games` random games of `v` of up to `plies` plies (drawn from
+    /// `seed`), and at every position asserts that the count of the legal
+    /// actions is the number listed, then shows `visit` the list.
+    fn counts_as_listed(v: &crate::Variant, games: usize, plies: usize, seed: u64, mut visit: impl FnMut(&[Move])) {
+        let start = v.start().expect("setup");
+        let mut below = crate::flow::ply::below_from(seed);
+        for _ in 0..games {
+            let mut pos = start.clone();
+            for _ in 0..plies {
+                let moves = v.legal_moves(&pos);
+                let counted = super::count_legal(&v.game, &v.tables_for(&pos), &pos);
+                assert_eq!(counted, moves.len() as u64, "{}", v.fen(&pos));
+                visit(&moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[below(moves.len())]);
+            }
+        }
+    }
+
     /// Along random games (long enough for pawns to reach the last rank),
     /// at every position, the count of the legal actions (perft's leaves:
     /// the moves and splits of the pieces that need no trial counted from
@@ -858,25 +879,12 @@ mod playouts {
     /// unit counted twice; the label test left out.
     #[test]
     fn counted_actions_are_the_listed_ones() {
-        let v = quantum_chess();
-        let start = v.start().expect("setup");
-        let mut below = crate::flow::ply::below_from(0x51_7CC1_B727_220A);
         let (mut with_entangles, mut entangles) = (0, 0);
-        for _ in 0..60 {
-            let mut pos = start.clone();
-            for _ in 0..120 {
-                let moves = v.legal_moves(&pos);
-                let counted = super::count_legal(&v.game, &v.tables_for(&pos), &pos);
-                assert_eq!(counted, moves.len() as u64, "{}", v.fen(&pos));
-                let n = moves.iter().filter(|m| m.spread & ACTION == ENTANGLE).count();
-                with_entangles += usize::from(n > 0);
-                entangles += n;
-                if moves.is_empty() {
-                    break;
-                }
-                pos = v.play(&pos, &moves[below(moves.len())]);
-            }
-        }
+        counts_as_listed(&quantum_chess(), 60, 120, 0x51_7CC1_B727_220A, |moves| {
+            let n = moves.iter().filter(|m| m.spread & ACTION == ENTANGLE).count();
+            with_entangles += usize::from(n > 0);
+            entangles += n;
+        });
         assert!(with_entangles >= 500 && entangles >= 3000, "{with_entangles} positions with {entangles} entangles");
     }
 
@@ -899,22 +907,8 @@ mod playouts {
         let Ok((game, _)) = loaded else { panic!("the wide variant loads: {:?}", loaded.err().map(|e| e.0)) };
         let v = crate::Variant::new(std::sync::Arc::new(game));
         assert_eq!(v.tables.ncells, 80);
-        let start = v.start().expect("setup");
-        let mut below = crate::flow::ply::below_from(0x2545_F491_4F6C_DD1D);
         let mut positions = 0;
-        for _ in 0..6 {
-            let mut pos = start.clone();
-            for _ in 0..30 {
-                let moves = v.legal_moves(&pos);
-                let counted = super::count_legal(&v.game, &v.tables_for(&pos), &pos);
-                assert_eq!(counted, moves.len() as u64, "{}", v.fen(&pos));
-                positions += 1;
-                if moves.is_empty() {
-                    break;
-                }
-                pos = v.play(&pos, &moves[below(moves.len())]);
-            }
-        }
+        counts_as_listed(&v, 6, 30, 0x2545_F491_4F6C_DD1D, |_| positions += 1);
         assert!(positions >= 100, "{positions} positions");
     }
 }
