@@ -163,8 +163,11 @@ thread_local! {
 /// The moves [`splits`] reads: the pseudo-legal moves listed, the
 /// castlings, and the pieces counted in bulk instead.
 struct Listed<'a> {
+    /// The pseudo-legal moves of the pieces not counted in bulk, piece by piece, then the drops.
     pseudo: &'a [Move],
+    /// The castlings offered.
     castles: &'a [Move],
+    /// The pieces counted in bulk, with their landings.
     bulk: &'a Bulk,
 }
 
