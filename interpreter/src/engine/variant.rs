@@ -49,6 +49,12 @@ impl Variant {
     /// Compiles `game`.
     pub fn new(game: Arc<Game>) -> Variant {
         let tables = Tables::new(&game);
+        Variant::with_tables(game, tables)
+    }
+
+    /// `game` with its resting `tables` already built ([`Tables::new`] of
+    /// this very game: lowering builds them to parse the setup).
+    pub(crate) fn with_tables(game: Arc<Game>, tables: Tables) -> Variant {
         Variant { game, tables, frames: Arc::new(FrameCache::default()) }
     }
 

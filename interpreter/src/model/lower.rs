@@ -492,12 +492,14 @@ pub fn lower(chain: &[SourceTree]) -> Result<Game, Vec<Diagnostic>> {
     // The setup must be a legal position of this very game.
     let mut game = game;
     let src = FenSource { name: setup.file, offset: setup.node.span.start + 1 };
-    let start = fen::parse(&game, &Tables::new(&game), &game.setup, &src).map_err(|d| vec![d])?;
+    let mut tables = Tables::new(&game);
+    let start = fen::parse(&game, &tables, &game.setup, &src).map_err(|d| vec![d])?;
     if game.kinds.iter().any(|k| k.parts.iter().any(|p| p.from_start)) {
         fill_start_zones(&mut game, &start);
-        fen::parse(&game, &Tables::new(&game), &game.setup, &src).map_err(|d| vec![d])?;
+        tables = Tables::new(&game);
+        fen::parse(&game, &tables, &game.setup, &src).map_err(|d| vec![d])?;
     }
-    let example_errors = check_examples(&game);
+    let example_errors = check_examples(&game, tables);
     if !example_errors.is_empty() {
         return Err(example_errors);
     }

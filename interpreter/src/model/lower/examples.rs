@@ -93,14 +93,15 @@ fn expectation(cx: &mut Cx, file: &str, expect: &AstExpect, rules: &[cond::Rule]
     })
 }
 
-/// Checks every example's position and line against the finished game:
-/// a position that does not parse is `E0181`, a move of the line that is
-/// not a legal decision where it is played `E0182`.
-pub(super) fn check_examples(game: &Game) -> Vec<Diagnostic> {
+/// Checks every example's position and line against the finished game
+/// (`tables`: its resting tables, built to parse the setup): a position
+/// that does not parse is `E0181`, a move of the line that is not a legal
+/// decision where it is played `E0182`.
+pub(super) fn check_examples(game: &Game, tables: crate::engine::tables::Tables) -> Vec<Diagnostic> {
     if game.examples.is_empty() {
         return Vec::new();
     }
-    let v = Variant::new(Arc::new(game.clone()));
+    let v = Variant::with_tables(Arc::new(game.clone()), tables);
     let mut diags = Vec::new();
     for e in &game.examples {
         let start = match start_position(&v, e) {
