@@ -460,7 +460,6 @@ impl AfterPlacing {
     pub(crate) fn holds(&self, t: &Tables, cell: Cell) -> bool {
         self.alternatives.iter().any(|alt| alt.iter().all(|lit| lit.holds(t, cell)))
     }
-
 }
 
 /// One test judged for a piece of one kind put by one player on each empty

@@ -101,28 +101,45 @@ pub(super) fn landing_small<S: CellSet>(t: &Tables, kc: usize, from: Cell, occ: 
 /// side's pieces.
 #[inline]
 fn push_plain_small(t: &Tables, pos: &Position, from: Cell, occ: u64, enemy: u64, out: &mut Vec<Move>) -> bool {
-    let kind = kind_of(pos.board[from as usize]);
-    let kc = kind as usize * 2 + pos.side as usize;
-    let Some((mut cells, entry)) = landing_small(t, kc, from, occ, enemy) else { return false };
-    if !entry.plain || cells & entry.promo_cells != 0 || (pos.ep_len != 0 && t.takes_ep[kc]) {
-        return false;
-    }
+    let Some((kind, mut cells, entry)) = plain_landings_small(t, pos, from, occ, enemy) else { return false };
     out.reserve(cells.count_ones() as usize);
     while cells != 0 {
         let to = cells.trailing_zeros() as Cell;
-        let bit = cells & cells.wrapping_neg();
-        cells ^= bit;
-        let m = Move::normal(kind, from, to);
-        if bit & entry.exact_cell == 0 {
-            out.push(m);
-        } else {
-            // The exact ride's landing: its start rides along, and a quiet
-            // move along one that sets en passant sets it.
-            let kind = if entry.exact_sets_ep && bit & enemy == 0 { MoveKind::EnPassantSetter } else { MoveKind::Normal };
-            out.push(Move { kind, aux: entry.exact_aux, ..m });
-        }
+        cells &= cells - 1;
+        out.push(plain_small_move(entry, kind, from, to, enemy));
     }
     true
+}
+
+/// The kind of the side to move's piece on `from`, the cells it may land
+/// on and its table entry, where its moves can be written out from the
+/// bitset tables ([`SmallMoves::plain`], none onto a promotion cell, no
+/// en-passant target it may take); `None` where they must be walked.
+/// `occ`: every occupied cell and wall; `enemy`: the other side's pieces.
+#[inline(always)]
+pub(super) fn plain_landings_small<'t>(t: &'t Tables, pos: &Position, from: Cell, occ: u64, enemy: u64) -> Option<(KindId, u64, &'t SmallMoves<u64>)> {
+    let kind = kind_of(pos.board[from as usize]);
+    let kc = kind as usize * 2 + pos.side as usize;
+    if pos.ep_len != 0 && t.takes_ep[kc] {
+        return None;
+    }
+    let (cells, entry) = landing_small(t, kc, from, occ, enemy)?;
+    (entry.plain && cells & entry.promo_cells == 0).then_some((kind, cells, entry))
+}
+
+/// The move of a piece of `kind` from `from` to `to`, one of the landings
+/// [`plain_landings_small`] found with `entry`: a plain move, but for the
+/// exact ride's landing, whose start rides along and which, quiet along a
+/// ride that sets en passant, sets it (`enemy`: the other side's pieces).
+#[inline(always)]
+pub(super) fn plain_small_move(entry: &SmallMoves<u64>, kind: KindId, from: Cell, to: Cell, enemy: u64) -> Move {
+    let m = Move::normal(kind, from, to);
+    let bit = 1u64 << to;
+    if bit & entry.exact_cell == 0 {
+        return m;
+    }
+    let kind = if entry.exact_sets_ep && bit & enemy == 0 { MoveKind::EnPassantSetter } else { MoveKind::Normal };
+    Move { kind, aux: entry.exact_aux, ..m }
 }
 
 /// The number of moves landing on `cells` from `entry`'s cell, each promotion choice counted.

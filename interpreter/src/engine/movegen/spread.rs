@@ -82,7 +82,7 @@ fn generate(game: &Game, t: &Tables, pos: &Position, out: &mut impl Sink) {
     let ctx = &Ctx { game, t, pos, state, checked, unpinned, enemy_halves, probe: Default::default(), world: Default::default(), attacks: Default::default() };
     // Where only counted, the pieces whose moves and splits are counted
     // from the bitset tables, not listed.
-    let bulk = if out.count_only().is_some() { ctx.bulk_pieces() } else { Bulk { pieces: 0, landings: [0; 64] } };
+    let bulk = if out.count_only().is_some() { ctx.bulk_pieces() } else { Bulk::none() };
     let mut buffers = BUFFERS.with(|b| b.take());
     buffers.clear();
     let Buffers { pseudo, castles, scratch, ordinary, parts, sets } = &mut buffers;
@@ -215,6 +215,11 @@ struct Bulk {
 }
 
 impl Bulk {
+    /// No piece counted in bulk.
+    fn none() -> Bulk {
+        Bulk { pieces: 0, landings: [0; 64] }
+    }
+
     /// Is the piece on `cell` counted in bulk? (Never on a cell past the
     /// 64th: only boards of at most 64 cells count so.)
     fn counts(&self, cell: Cell) -> bool {
@@ -253,21 +258,16 @@ impl Ctx<'_> {
     /// en passant or attacks a half.
     fn bulk_pieces(&self) -> Bulk {
         let (t, pos) = (self.t, self.pos);
-        let mut bulk = Bulk { pieces: 0, landings: [0; 64] };
+        let mut bulk = Bulk::none();
         let Some(unpinned) = self.unpinned.filter(|_| t.small) else { return bulk };
-        let us = pos.side as usize;
         let occ = pos.occupied[0][0] | pos.occupied[1][0] | pos.walls[0];
-        let enemy = pos.occupied[us ^ 1][0];
+        let enemy = pos.occupied[pos.side as usize ^ 1][0];
         let mut cells = unpinned & !halves_of(pos, self.state, pos.side)[0];
         while cells != 0 {
             let from = cells.trailing_zeros() as Cell;
             cells &= cells - 1;
-            let kc = kind_of(pos.board[from as usize]) as usize * 2 + us;
-            if pos.ep_len != 0 && t.takes_ep[kc] {
-                continue;
-            }
-            let Some((landings, entry)) = super::legal::landing_small::<u64>(t, kc, from, occ, enemy) else { continue };
-            if entry.plain && landings & (entry.promo_cells | self.enemy_halves[0]) == 0 {
+            let Some((_, landings, _)) = super::legal::plain_landings_small(t, pos, from, occ, enemy) else { continue };
+            if landings & self.enemy_halves[0] == 0 {
                 bulk.pieces |= 1u64 << from;
                 bulk.landings[from as usize] = landings;
             }
@@ -427,12 +427,9 @@ fn splits(
         if parts.iter().all(|m| m.kind != MoveKind::Castle) && ctx.split_safe(from, false, &mut exposed) {
             if let Some(count) = out.count_only() {
                 // Every split of the piece legal without a trial, and no
-                // castling part: its cell sets counted, not listed. Two
-                // parts make a set unless both set en-passant targets
-                // (targets are distinct); each part with staying makes one.
-                let p = parts.len() as u64;
+                // castling part: its cell sets counted, not listed.
                 let e = parts.iter().filter(|m| m.kind == MoveKind::EnPassantSetter).count() as u64;
-                *count += (p * p.saturating_sub(1) / 2 - e * e.saturating_sub(1) / 2 + p) * per_set;
+                *count += cell_sets(parts.len() as u64, e) * per_set;
                 if rules.entangle.is_some() {
                     for a in parts.iter() {
                         entangles(ctx, Move { second: from, ..*a }, forward, free_labels, true, out, scratch);
@@ -504,13 +501,14 @@ fn bulk_splits(ctx: &Ctx, rules: &crate::model::SpreadRules, from: Cell, landing
     let kind = kind_of(pos.board[from as usize]);
     let kc = kind as usize * 2 + pos.side as usize;
     let entry = &t.bits.moves[kc * t.ncells + from as usize];
-    let quiet = landings & !(pos.occupied[0][0] | pos.occupied[1][0]);
+    let enemy = pos.occupied[pos.side as usize ^ 1][0];
+    // The landings that take nothing (the piece's own are never among them).
+    let quiet = landings & !enemy;
     let forward = rules.red_forward.contains(&kind);
     let per_set = rules.weights.iter().map(|w| colourings_of(forward, w) as u64).sum::<u64>();
-    let p = u64::from(quiet.count_ones());
     let e = if entry.exact_sets_ep { u64::from((quiet & entry.exact_cell).count_ones()) } else { 0 };
     if let Some(count) = out.count_only() {
-        *count += (p * p.saturating_sub(1) / 2 - e * e.saturating_sub(1) / 2 + p) * per_set;
+        *count += cell_sets(u64::from(quiet.count_ones()), e) * per_set;
     }
     let halves = ctx.enemy_halves[0];
     if rules.entangle.is_none() || halves == 0 {
@@ -524,18 +522,20 @@ fn bulk_splits(ctx: &Ctx, rules: &crate::model::SpreadRules, from: Cell, landing
     let mut cells = quiet;
     while cells != 0 {
         let to = cells.trailing_zeros() as Cell;
-        let bit = cells & cells.wrapping_neg();
-        cells ^= bit;
+        cells &= cells - 1;
         if !from_reaches && !reaches(to) {
             continue;
         }
-        let mut part = Move::normal(kind, from, to);
-        if bit & entry.exact_cell != 0 {
-            let kind = if entry.exact_sets_ep { MoveKind::EnPassantSetter } else { MoveKind::Normal };
-            part = Move { kind, aux: entry.exact_aux, ..part };
-        }
+        let part = super::legal::plain_small_move(entry, kind, from, to, enemy);
         entangles(ctx, Move { second: from, ..part }, forward, free_labels, true, out, scratch);
     }
+}
+
+/// How many cell sets a piece with `parts` quiet moves (distinct targets),
+/// `setters` of which set en-passant targets, splits onto: two parts make
+/// a set unless both set targets, and each part makes one with staying.
+fn cell_sets(parts: u64, setters: u64) -> u64 {
+    parts * parts.saturating_sub(1) / 2 - setters * setters.saturating_sub(1) / 2 + parts
 }
 
 /// How many split actions one cell set makes under `weight`: one colouring
