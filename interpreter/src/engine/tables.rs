@@ -142,9 +142,6 @@ impl<S> Default for BitTables<S> {
 /// that reach each distance.
 #[derive(Clone, Debug)]
 pub struct AttackDir {
-    /// For each cell, `(start, len)` in [`Tables::cells`] of the cells looking back
-    /// along the direction (where an attacker would stand).
-    pub rays: Vec<(u32, u16)>,
     /// `reach[d]`: bitmask of kinds that attack from distance `d + 1`.
     pub reach: Vec<u64>,
     /// The kinds that attack along the direction at some distance (the
@@ -225,15 +222,14 @@ pub struct Tables {
     move_reach: Vec<u64>,
     /// The resting board's rays (a frame's are built as asked for).
     rays: Vec<Ray>,
-    /// The cells of the resting board's rays, and the look-back cells of
-    /// the attack directions ([`AttackDir::rays`]).
+    /// The cells of the resting board's rays.
     pub cells: Vec<Cell>,
     /// Per player, the attack directions.
     pub attack_dirs: [Vec<AttackDir>; 2],
     /// Per player, cell by cell: each attack direction's look-back ray
     /// from the cell (`(start, len)` in `look_back_cells`, in the order of
-    /// `attack_dirs`), as [`AttackDir::rays`] holds them direction by
-    /// direction. One cell's rays and their cells lie together, so that
+    /// `attack_dirs`; built direction by direction, then laid out cell by
+    /// cell). One cell's rays and their cells lie together, so that
     /// testing one cell against every direction (a king's safety) reads
     /// a few runs of memory instead of a line per direction. Read through
     /// [`Tables::look_back_from`].
@@ -524,8 +520,14 @@ impl Tables {
         // Attack directions: plain leaps and rides that may capture.
         let mut simple_attacks = !framed;
         let mut attack_dirs: [Vec<AttackDir>; 2] = [Vec::new(), Vec::new()];
+        // Per player, per direction of `attack_dirs`, per cell: `(start,
+        // len)` in `back_cells` of the cells looking back along the
+        // direction (where an attacker would stand); kept cell by cell in
+        // the tables (`look_back_rays`).
+        let mut back_rays: [Vec<Vec<(u32, u16)>>; 2] = [Vec::new(), Vec::new()];
+        let mut back_cells: Vec<Cell> = Vec::new();
         // Out of rest the look-back rays would be wrong (no symmetry): none.
-        for (color, dirs_out) in attack_dirs.iter_mut().enumerate().filter(|_| !framed) {
+        for ((color, dirs_out), rays_out) in attack_dirs.iter_mut().enumerate().zip(back_rays.iter_mut()).filter(|_| !framed) {
             let mut dirs: BTreeMap<Vec<i32>, Vec<u64>> = BTreeMap::new();
             for (k, kind) in game.kinds.iter().enumerate() {
                 for part in &kind.parts {
@@ -548,6 +550,7 @@ impl Tables {
                     }
                 }
             }
+            let mut built = Vec::new();
             for (v, mut reach) in dirs {
                 while reach.last() == Some(&0) {
                     reach.pop();
@@ -555,14 +558,14 @@ impl Tables {
                 let back: Vec<i32> = v.iter().map(|x| -x).collect();
                 let mut dir_rays = vec![(0u32, 0u16); ncells];
                 for (cell, slot) in dir_rays.iter_mut().enumerate() {
-                    let start = cells.len() as u32;
+                    let start = back_cells.len() as u32;
                     let mut at = cell as Cell;
                     let mut n = 0;
                     if geo.on_board[cell] {
                         while n < reach.len() {
                             match geo.offset(at, &back) {
                                 Some(next) => {
-                                    cells.push(next);
+                                    back_cells.push(next);
                                     at = next;
                                     n += 1;
                                 }
@@ -574,27 +577,28 @@ impl Tables {
                 }
                 let slides = reach.len() > 1;
                 let kinds = reach.iter().fold(0, |a, r| a | r);
-                dirs_out.push(AttackDir { rays: dir_rays, reach, kinds, slides, masks: Vec::new(), wide_masks: Vec::new(), ascending: true });
+                built.push((AttackDir { reach, kinds, slides, masks: Vec::new(), wide_masks: Vec::new(), ascending: true }, dir_rays));
             }
             // Longer directions last: short leaps are checked first (cheap, common).
-            dirs_out.sort_by_key(|d| d.reach.len());
+            built.sort_by_key(|(d, _)| d.reach.len());
+            (*dirs_out, *rays_out) = built.into_iter().unzip();
         }
 
-        // The look-back rays again, cell by cell (`Tables::look_back_from`).
+        // The look-back rays cell by cell (`Tables::look_back_from`).
         let mut look_back_rays: [Vec<(u32, u16)>; 2] = [Vec::new(), Vec::new()];
-        let mut look_back_cells = Vec::new();
-        for (dirs, out) in attack_dirs.iter().zip(look_back_rays.iter_mut()) {
-            *out = Vec::with_capacity(ncells * dirs.len());
+        let mut look_back_cells = Vec::with_capacity(back_cells.len());
+        for (rays, out) in back_rays.iter().zip(look_back_rays.iter_mut()) {
+            *out = Vec::with_capacity(ncells * rays.len());
             for cell in 0..ncells {
-                for dir in dirs {
-                    let (start, len) = dir.rays[cell];
+                for dir_rays in rays {
+                    let (start, len) = dir_rays[cell];
                     out.push((look_back_cells.len() as u32, len));
-                    look_back_cells.extend_from_slice(&cells[start as usize..start as usize + len as usize]);
+                    look_back_cells.extend_from_slice(&back_cells[start as usize..start as usize + len as usize]);
                 }
             }
         }
         let on_board = geo.on_board.iter().filter(|&&on| on).count().max(1);
-        let look_back = attack_dirs.each_ref().map(|dirs| (dirs.iter().map(|d| d.rays.iter().map(|&(_, n)| usize::from(n)).sum::<usize>()).sum::<usize>() / on_board) as u32);
+        let look_back = back_rays.each_ref().map(|rays| (rays.iter().flatten().map(|&(_, n)| usize::from(n)).sum::<usize>() / on_board) as u32);
         let promo_targets: Vec<Vec<KindId>> = game.promotions.iter().map(|r| r.targets.clone()).collect();
         let mut promo_zone = vec![0u8; nkinds * 2 * ncells];
         let mut promo_from = vec![0u8; nkinds * 2 * ncells];
@@ -665,19 +669,18 @@ impl Tables {
         let mut promo_mask = vec![0u64; nkinds * 2];
         let mut promo_choices = vec![0u8; nkinds * 2];
         if small || wide {
-            for dirs in attack_dirs.iter_mut() {
-                for dir in dirs.iter_mut() {
-                    let ray_cells = |&(s, l): &(u32, u16)| &cells[s as usize..s as usize + l as usize];
+            for (dirs, rays) in attack_dirs.iter_mut().zip(&back_rays) {
+                for (dir, dir_rays) in dirs.iter_mut().zip(rays) {
+                    let ray_cells = |&(s, l): &(u32, u16)| &back_cells[s as usize..s as usize + l as usize];
                     if small {
-                        dir.masks = dir.rays.iter().map(|r| ray_cells(r).iter().fold(0u64, |m, &c| m | 1 << c)).collect();
+                        dir.masks = dir_rays.iter().map(|r| ray_cells(r).iter().fold(0u64, |m, &c| m | 1 << c)).collect();
                     } else {
-                        dir.wide_masks = dir.rays.iter().map(|r| ray_cells(r).iter().fold(0u128, |m, &c| m | 1 << c)).collect();
+                        dir.wide_masks = dir_rays.iter().map(|r| ray_cells(r).iter().fold(0u128, |m, &c| m | 1 << c)).collect();
                     }
-                    dir.ascending = dir
-                        .rays
+                    dir.ascending = dir_rays
                         .iter()
                         .find(|&&(_, l)| l >= 2)
-                        .is_none_or(|&(s, _)| cells[s as usize + 1] > cells[s as usize]);
+                        .is_none_or(|&(s, _)| back_cells[s as usize + 1] > back_cells[s as usize]);
                 }
             }
             for (kc, bits) in promo_mask.iter_mut().enumerate() {
