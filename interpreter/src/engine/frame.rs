@@ -22,7 +22,7 @@
 //! them lazily, once per combination of offsets met, and keeps the most
 //! recently used ones.
 
-use crate::engine::position::Position;
+use crate::engine::position::{Position, NO_CELL};
 use crate::engine::tables::Tables;
 use crate::model::geometry::{Cell, Geometry};
 use crate::model::Game;
@@ -167,10 +167,12 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     };
     let inside = |p: &[i64]| p.iter().enumerate().all(|(a, &x)| a == s || (0..geo.size(a) as i64).contains(&x));
     let level = origin[s] as usize;
-    // The origin's level and every level beyond it in the step's direction
-    // at rest: no black hole, no shift, the plain stacked board's step.
-    let ahead = if v[s] > 0 { offsets.get(level..) } else { offsets.get(..=level) };
-    if ahead.is_some_and(|o| o.iter().all(|&o| o == 0)) {
+    // The origin's level and every level up to the one the step lands on
+    // (or the last, where it leaves the tower) in the shaft: no black hole,
+    // no shift on the way, the plain stacked board's step.
+    let reach = v[s].unsigned_abs() as usize;
+    let (lo, hi) = if v[s] > 0 { (level, level.saturating_add(reach)) } else { (level.saturating_sub(reach), level) };
+    if (lo..=hi.min(geo.size(s).saturating_sub(1))).all(|l| offsets.get(l).copied().unwrap_or(0) == 0) {
         return geo.offset(from, v);
     }
     // The origin's absolute position: its local coordinates lie on the
@@ -213,6 +215,71 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
             }
         }
     }
+}
+
+/// Every cell's unit step along the stacking axis (`forward`: to the next
+/// higher level, else the next lower) with the levels at `offsets`, indexed
+/// by cell ([`NO_CELL`] where [`step`] gives none): [`step`] of the unit
+/// vector for each cell, worked out level by level (a frame's tables need
+/// all of them, and [`step`] alone costs about 300 instructions a cell).
+/// `None` without a `slide` item.
+pub fn stack_steps(game: &Game, offsets: &[i8], forward: bool) -> Option<Vec<Cell>> {
+    let slide = game.slide.as_ref()?;
+    let geo = &game.geometry;
+    let s = slide.stack_axis;
+    let dims = geo.dims();
+    let levels = geo.size(s);
+    // Per level: the axis it slides along (other than the stacking one) and its rows out.
+    let shift: Vec<Option<(usize, i64)>> = (0..levels)
+        .map(|l| slide.axes.get(l).copied().flatten().filter(|&a| a != s && a < dims).map(|a| (a, i64::from(offsets.get(l).copied().unwrap_or(0)))))
+        .collect();
+    let inside = |a: usize, x: i64| (0..geo.size(a) as i64).contains(&x);
+    let mut there = vec![0i64; dims];
+    let out = (0..geo.cells() as Cell)
+        .map(|from| {
+            if !geo.on_board[from as usize] {
+                return NO_CELL;
+            }
+            let coords = geo.coords_of(from);
+            let level = usize::from(coords[s]);
+            // The origin's position along its level's slide axis, in the shaft's rows.
+            let moved = shift[level].map(|(axis, rows)| (axis, i64::from(coords[axis]) + rows));
+            if moved.is_some_and(|(axis, x)| !inside(axis, x)) {
+                return NO_CELL;
+            }
+            let mut l = level;
+            loop {
+                l = match (forward, l.checked_sub(1)) {
+                    (true, _) => l + 1,
+                    (false, Some(below)) => below,
+                    (false, None) => return NO_CELL,
+                };
+                if l >= levels {
+                    return NO_CELL;
+                }
+                // The target's coordinate on `l`'s slide axis, taken back by
+                // `l`'s offset: the level has a cell under it when it stays on the axis.
+                let local = shift[l].map(|(axis, rows)| {
+                    let x = moved.filter(|&(a, _)| a == axis).map_or(i64::from(coords[axis]), |(_, x)| x);
+                    (axis, x - rows)
+                });
+                if local.is_none_or(|(axis, x)| inside(axis, x)) {
+                    for (slot, &c) in there.iter_mut().zip(coords) {
+                        *slot = i64::from(c);
+                    }
+                    there[s] = l as i64;
+                    if let Some((axis, x)) = moved {
+                        there[axis] = x;
+                    }
+                    if let Some((axis, x)) = local {
+                        there[axis] = x;
+                    }
+                    return geo.cell(&there).unwrap_or(NO_CELL);
+                }
+            }
+        })
+        .collect();
+    Some(out)
 }
 
 /// The levels whose offsets differ between two frames' offsets (empty:
@@ -682,5 +749,57 @@ pub fn absolute_into(game: &Game, offset: impl Fn(usize) -> i8, cell: Cell, out:
                 *x += i64::from(offset(level));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// In frames of the example tower and of 4D-Schach (random levels out
+    /// by random rows, one level to all of them), every cell's unit step up
+    /// and down the stack from [`stack_steps`] is [`step`]'s. Some steps
+    /// must cross a black hole (land two or more levels on) and some must
+    /// leave the board from a cell out of the shaft, so that both ways
+    /// through the walk are compared.
+    #[test]
+    fn stack_steps_are_the_unit_steps() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut holes, mut outside, mut compared) = (0u32, 0u32, 0u32);
+        for file in ["examples/sliding-levels.rules", "rules/4d-schach.rules"] {
+            let Ok((game, _)) = crate::model::load::load(&root.join(file)) else { panic!("{file} loads") };
+            let game = Arc::new(game);
+            let Some(slide) = game.slide.as_ref() else { panic!("{file} slides") };
+            let (out, levels, s) = (i64::from(slide.out_max), slide.axes.len(), slide.stack_axis);
+            for _ in 0..40 {
+                let moved = 1 + next(levels as u64);
+                let offsets: Vec<i8> = (0..levels).map(|l| if slide.slides(l) && next(levels as u64) < moved { (next(2 * out as u64 + 1) as i64 - out) as i8 } else { 0 }).collect();
+                for forward in [true, false] {
+                    let Some(steps) = stack_steps(&game, &offsets, forward) else { panic!("{file} slides") };
+                    let mut v = vec![0i32; game.geometry.dims()];
+                    v[s] = if forward { 1 } else { -1 };
+                    for from in 0..game.geometry.cells() as Cell {
+                        let by_step = if game.geometry.on_board[from as usize] { step(&game, &offsets, from, &v) } else { None };
+                        assert_eq!(steps[from as usize], by_step.unwrap_or(NO_CELL), "{file} {offsets:?} from {}", game.geometry.name(from));
+                        compared += 1;
+                        let level = |c: Cell| i64::from(game.geometry.coords_of(c)[s]);
+                        match by_step {
+                            Some(to) if (level(to) - level(from)).abs() > 1 => holes += 1,
+                            None if game.geometry.on_board[from as usize] && (1..levels as i64 - 1).contains(&level(from)) => outside += 1,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        assert!(holes > 100 && outside > 100, "{compared} steps compared: {holes} across a black hole, {outside} off the board from a middle level");
     }
 }

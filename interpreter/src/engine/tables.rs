@@ -780,6 +780,11 @@ impl Tables {
         let stack = game.slide.as_ref().map(|s| s.stack_axis);
         let mut unit_steps: Vec<Cell> = Vec::with_capacity(geo.dims() * 2 * ncells);
         for k in 0..geo.dims() * 2 {
+            let stacking = framed && stack == Some(k / 2);
+            if let Some(steps) = stacking.then(|| crate::engine::frame::stack_steps(game, offsets, k % 2 == 0)).flatten() {
+                unit_steps.extend(steps);
+                continue;
+            }
             match base.and_then(|b| b.unit_steps.get(k * ncells..(k + 1) * ncells)).filter(|_| stack != Some(k / 2)) {
                 Some(rest) => unit_steps.extend_from_slice(rest),
                 None => {
