@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::engine::tables::CellSet;
+use crate::model::geometry::MAX_CELLS;
 
 /// Is `cell` attacked by a piece of `by`?
 ///
@@ -107,19 +108,42 @@ pub(super) fn capture_cells(t: &Tables, pos: &Position, by: Color, through: Cell
 /// walked. Outside `zone` a cell may be missing.
 pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through: Cell, zone: Option<&[u64; WORDS]>) -> [u64; WORDS] {
     let mut hit = [0u64; WORDS];
-    let mut mark = |c: Cell| hit[c as usize / 64] |= 1 << (c % 64);
-    let occupied = |c: &Cell| *c != through && pos.board[*c as usize] != 0;
+    // Cells index the board and the sets masked to their size (they are
+    // all below it), so that no step of the walks checks a bound.
+    let mut mark = |c: Cell| hit[(c as usize / 64) % WORDS] |= 1 << (c % 64);
+    let board = &pos.board;
+    let occupied = |c: &Cell| *c != through && board[*c as usize % MAX_CELLS] != 0;
+    // A piece whose reach misses the zone marks none of its cells: only
+    // the zone's words from its first to its last set one (of the board's)
+    // are compared.
+    let zone = zone.map(|z| {
+        let board = z.get(..t.nwords).unwrap_or(z);
+        (z, board.iter().position(|&w| w != 0).unwrap_or(0)..board.iter().rposition(|&w| w != 0).map_or(0, |w| w + 1))
+    });
     for from in pos.cells_of(by, t.nwords) {
-        let kind = kind_of(pos.board[from as usize]);
-        if zone.is_some_and(|zone| t.reach_of(kind, by, from).iter().zip(zone).all(|(r, z)| r & z == 0)) {
-            continue;
+        let kind = kind_of(board[from as usize % MAX_CELLS]);
+        if let Some((z, words)) = &zone {
+            let reach = t.reach_of(kind, by, from);
+            if reach.get(words.clone()).unwrap_or(&[]).iter().zip(&z[words.clone()]).all(|(r, z)| r & z == 0) {
+                continue;
+            }
         }
-        for (ray, cells) in t.rays_of(kind, by, from).iter() {
+        let piece = t.rays_of(kind, by, from);
+        for ray in piece.rays {
             let f = ray.flags;
             if f & CAPTURE == 0 {
                 continue;
             }
-            if f & SCATTER != 0 {
+            let cells = piece.cells_of(ray);
+            if f & (SCATTER | HOP | EXACT) == 0 {
+                // A plain ride or leap: up to and including the first piece.
+                for &c in cells {
+                    mark(c);
+                    if occupied(&c) {
+                        break;
+                    }
+                }
+            } else if f & SCATTER != 0 {
                 cells.iter().for_each(|&c| mark(c));
             } else if f & HOP != 0 {
                 // Beyond the first piece (the screen), up to and including the next one, within the limit.
@@ -135,18 +159,10 @@ pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through:
                         break;
                     }
                 }
-            } else if f & EXACT != 0 {
-                if let Some((&last, before)) = cells.split_last() {
-                    if !before.iter().any(occupied) {
-                        mark(last);
-                    }
-                }
-            } else {
-                for &c in cells {
-                    mark(c);
-                    if occupied(&c) {
-                        break;
-                    }
+            } else if let Some((&last, before)) = cells.split_last() {
+                // An exact leap: its last cell, past empty ones.
+                if !before.iter().any(occupied) {
+                    mark(last);
                 }
             }
         }
