@@ -412,14 +412,55 @@ pub struct Lengthen {
 /// without guard, a game whose moves do more than place the mover's pieces
 /// (spread, tunnel) or a position with face-down pieces: [`Watch::Anything`].
 pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
+    let (own, others_hold) = watch_split(game, t, pos);
+    if others_hold {
+        Watch::Anything
+    } else {
+        own
+    }
+}
+
+/// [`watch`] in two parts: the watch over the alternatives whose `line`
+/// counts the mover's pieces (or that have none), and whether a `line` of
+/// another player's pieces holds now ([`others_hold`]: then anything may
+/// fire). The first part reads the mover's pieces alone, so that
+/// [`WatchMemo`] keeps it while only the other side's pieces change.
+fn watch_split(game: &Game, t: &Tables, pos: &Position) -> (Watch, bool) {
     if !any(game) {
-        return Watch::Nothing;
+        return (Watch::Nothing, false);
     }
     if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
-        return Watch::Anything;
+        return (Watch::Anything, false);
     }
-    let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return Watch::Anything };
-    watch_over(game, t, pos, alternatives)
+    let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return (Watch::Anything, false) };
+    let others = others_hold(game, t, pos, &alternatives);
+    (watch_over(game, t, pos, alternatives), others)
+}
+
+/// [`others_hold`] at `pos`, with [`watch_split`]'s first tests (where
+/// they decide the watch, the other side's lines do not matter: `false`).
+fn others_hold_at(game: &Game, t: &Tables, pos: &Position) -> bool {
+    if !any(game) || game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
+        return false;
+    }
+    open_alternatives(game, pos, pos.side).is_some_and(|alternatives| others_hold(game, t, pos, &alternatives))
+}
+
+/// Does the `line` test of one of `alternatives` that counts another
+/// player's pieces than the mover's hold in `pos`? (The part of [`watch`]
+/// that reads those pieces: a move cannot lengthen their lines, but one
+/// that holds already lets any move fire.)
+fn others_hold(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, &[Lit])]) -> bool {
+    let mover = pos.side;
+    let cells = game.geometry.cells() as u32;
+    let memo = crate::engine::cond::RunMemo::default();
+    alternatives.iter().any(|&(subject, alt)| {
+        let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
+        match line.map(|lit| (lit, &lit.atom)) {
+            Some((lit, Atom::Line { pieces, .. })) => resolve(pieces.who, mover, subject) != mover && crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo),
+            _ => false,
+        }
+    })
 }
 
 /// [`watch`] for the conditions of the `forbid` rules that apply at `pos`
@@ -430,11 +471,16 @@ pub(crate) fn watch_conds(game: &Game, t: &Tables, pos: &Position, conds: &[&cra
     if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
         return Watch::Anything;
     }
-    let alternatives = conds.iter().flat_map(|c| c.any_of.iter()).map(|alt| (pos.side, &alt[..])).collect();
+    let alternatives: Vec<(Color, &[Lit])> = conds.iter().flat_map(|c| c.any_of.iter()).map(|alt| (pos.side, &alt[..])).collect();
+    if others_hold(game, t, pos, &alternatives) {
+        return Watch::Anything;
+    }
     watch_over(game, t, pos, alternatives)
 }
 
-/// [`watch`] over `alternatives` (each with the subject it is judged for).
+/// [`watch`] over those of `alternatives` (each with the subject it is
+/// judged for) whose `line` counts the mover's pieces, or that have none
+/// ([`others_hold`] judges the rest).
 fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: Vec<(Color, &[Lit])>) -> Watch {
     let mover = pos.side;
     // Runs are stepped through the tables' arrays when they are the node's frame's.
@@ -448,14 +494,15 @@ fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: Vec<(Color,
         let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
         let Some(lit) = line else { return Watch::Anything };
         let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
-        if crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo) {
-            return Watch::Anything;
-        }
         let owner = resolve(pieces.who, mover, subject);
         if owner != mover {
             // A move only takes the other side's pieces away: it cannot
-            // lengthen their lines ([`Watch::may_fire`] asks for the mover's).
+            // lengthen their lines ([`Watch::may_fire`] asks for the
+            // mover's); whether one holds now is [`others_hold`]'s.
             continue;
+        }
+        if crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo) {
+            return Watch::Anything;
         }
         let axes = if stepped { axes.clone() } else { Vec::new() };
         if let Some(found) = placing.iter_mut().find(|l: &&mut Lengthen| l.owner == owner && l.kind == pieces.kind && l.axes == axes) {
@@ -479,19 +526,26 @@ fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: Vec<(Color,
 /// The last [`watch`] worked out by one count, with what it read, so that
 /// the next node that reads the same gets it again (most positions one ply
 /// above perft's leaves differ from their siblings by a move of the other
-/// side, which leaves the mover's lines as they were).
+/// side, which leaves the mover's lines as they were). Where only the
+/// other side's pieces changed, the mover's part of the watch is kept and
+/// only whether a line of theirs holds is judged again ([`watch_split`]).
 #[derive(Debug, Default)]
 pub struct WatchMemo {
-    /// What the last watch read ([`WatchMemo::read`]).
+    /// What the mover's part of the last watch read ([`WatchMemo::read`]).
     key: Vec<u64>,
-    /// The key of the node at hand, built here without allocating.
-    scratch: Vec<u64>,
-    /// The last watch (`None` before the first).
+    /// What the other part read: the other side's pieces the lines name.
+    others_key: Vec<u64>,
+    /// The keys of the node at hand, built here without allocating.
+    scratch: (Vec<u64>, Vec<u64>),
+    /// The mover's part of the last watch (`None` before the first).
+    own: Option<Watch>,
+    /// The last watch (the mover's part, or anything where a line of the
+    /// other side's pieces holds).
     watch: Option<Watch>,
     /// [`Watch::may_fire_from`] of the last watch, per cell, as asked so
     /// far: 0 not asked, else 1 + the kind asked about × 2 + the answer
-    /// (the answer is the same at every node with the same key: the cells
-    /// of the kinds the lines name are part of it).
+    /// (the answer reads the watch and the tables alone, not the board:
+    /// it stays while the watch does).
     from: Vec<std::cell::Cell<u16>>,
     /// The kinds the `line` tests of the `ply-end` `oblige` rules' guards
     /// name (a bitmask) and whether one names any kind, found at the first
@@ -510,35 +564,54 @@ impl WatchMemo {
     /// [`Self::watch`], with its [`Watch::may_fire_from`] kept per cell
     /// ([`FiresFrom::may_fire_from`]).
     pub fn kept(&mut self, game: &Game, t: &Tables, pos: &Position) -> (&Watch, FiresFrom<'_>) {
-        let mut key = std::mem::take(&mut self.scratch);
-        if !self.read(game, t, pos, &mut key) {
+        let (mut key, mut others_key) = std::mem::take(&mut self.scratch);
+        if !self.read(game, t, pos, &mut key, &mut others_key) {
             key.clear();
-            self.watch = None;
+            self.own = None;
         }
-        match &self.watch {
-            Some(w) if key == self.key => {
-                debug_assert_eq!(*w, watch(game, t, pos), "a watch from the memo at a node that reads the same");
-                self.scratch = key;
+        let before = self.watch.take();
+        // Whether the answers kept per cell still hold: they read the watch
+        // and the tables (the frame, part of `key`), not the board.
+        let mut answers_hold = true;
+        let now = match &self.own {
+            Some(own) if key == self.key => {
+                let now = if others_key == self.others_key {
+                    before.clone()
+                } else {
+                    // Only the other side's pieces changed: the mover's part stands.
+                    Some(if others_hold_at(game, t, pos) { Watch::Anything } else { own.clone() })
+                };
+                debug_assert_eq!(now.as_ref(), Some(&watch(game, t, pos)), "a watch from the memo at a node that reads the same");
+                self.scratch = (key, std::mem::replace(&mut self.others_key, others_key));
+                now
             }
             _ => {
-                self.watch = Some(watch(game, t, pos));
-                self.scratch = std::mem::replace(&mut self.key, key);
-                self.from.clear();
-                self.from.resize_with(game.geometry.cells(), Default::default);
+                let (own, others) = watch_split(game, t, pos);
+                let now = if others { Watch::Anything } else { own.clone() };
+                self.own = Some(own);
+                self.scratch = (std::mem::replace(&mut self.key, key), std::mem::replace(&mut self.others_key, others_key));
+                answers_hold = false;
+                Some(now)
             }
+        };
+        if !answers_hold || now != before || self.from.len() != game.geometry.cells() {
+            self.from.clear();
+            self.from.resize_with(game.geometry.cells(), Default::default);
         }
-        let watch = self.watch.get_or_insert(Watch::Anything);
+        let watch = self.watch.insert(now.unwrap_or(Watch::Anything));
         (watch, FiresFrom { watch, known: &self.from })
     }
 
-    /// Everything [`watch`] reads at a node between plies, as words: the
-    /// side to move, whether face-down pieces stand, the hands (which
-    /// `PHASE ends` reads), the levels' offsets (the tables), and the cells
-    /// of both players' pieces of each kind (or of any kind) that a `line`
-    /// test of a `ply-end` `oblige` rule's guard names; `false` where a
-    /// kind past the 64th is named (then nothing is kept).
-    fn read(&mut self, game: &Game, t: &Tables, pos: &Position, key: &mut Vec<u64>) -> bool {
+    /// Everything [`watch`] reads at a node between plies, as words: in
+    /// `key`, the side to move, whether face-down pieces stand, the hands
+    /// (which `PHASE ends` reads), the levels' offsets (the tables), and the
+    /// cells of the mover's pieces of each kind (or of any kind) that a
+    /// `line` test of a `ply-end` `oblige` rule's guard names; in
+    /// `others_key`, the other side's pieces of those kinds. `false` where
+    /// a kind past the 64th is named (then nothing is kept).
+    fn read(&mut self, game: &Game, t: &Tables, pos: &Position, key: &mut Vec<u64>, others_key: &mut Vec<u64>) -> bool {
         key.clear();
+        others_key.clear();
         key.push(u64::from(pos.side) | u64::from(pos.any_hidden()) << 8 | u64::from(pos.flow.is_some()) << 9);
         for hand in &pos.hand {
             key.extend(hand[..game.kinds.len()].chunks(8).map(|c| c.iter().enumerate().fold(0u64, |w, (i, &n)| w | u64::from(n) << (8 * i))));
@@ -549,9 +622,8 @@ impl WatchMemo {
         let Some((kinds, any)) = *self.named.get_or_insert_with(|| named_kinds(game)) else { return false };
         let named = (0u8..64).filter(|k| kinds >> k & 1 != 0).map(Some);
         for kind in named.chain(any.then_some(None)) {
-            for owner in [0, 1] {
-                key.extend_from_slice(&crate::engine::cond::set_cells(pos, t, owner, kind)[..t.nwords]);
-            }
+            key.extend_from_slice(&crate::engine::cond::set_cells(pos, t, pos.side, kind)[..t.nwords]);
+            others_key.extend_from_slice(&crate::engine::cond::set_cells(pos, t, pos.side ^ 1, kind)[..t.nwords]);
         }
         true
     }
