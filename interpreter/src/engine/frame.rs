@@ -234,7 +234,12 @@ pub fn stack_steps(game: &Game, offsets: &[i8], forward: bool) -> Option<Vec<Cel
         .map(|l| slide.axes.get(l).copied().flatten().filter(|&a| a != s && a < dims).map(|a| (a, i64::from(offsets.get(l).copied().unwrap_or(0)))))
         .collect();
     let inside = |a: usize, x: i64| (0..geo.size(a) as i64).contains(&x);
-    let mut there = vec![0i64; dims];
+    // A cell's index adds `stride[a]` per row along axis `a` (axis 0 varies fastest).
+    let stride: Vec<i64> = (0..dims).scan(1i64, |acc, a| {
+        let here = *acc;
+        *acc *= geo.size(a) as i64;
+        Some(here)
+    }).collect();
     let out = (0..geo.cells() as Cell)
         .map(|from| {
             if !geo.on_board[from as usize] {
@@ -242,11 +247,14 @@ pub fn stack_steps(game: &Game, offsets: &[i8], forward: bool) -> Option<Vec<Cel
             }
             let coords = geo.coords_of(from);
             let level = usize::from(coords[s]);
-            // The origin's position along its level's slide axis, in the shaft's rows.
+            // The origin's coordinate on its level's slide axis, in the shaft's rows.
             let moved = shift[level].map(|(axis, rows)| (axis, i64::from(coords[axis]) + rows));
             if moved.is_some_and(|(axis, x)| !inside(axis, x)) {
                 return NO_CELL;
             }
+            // The origin's cell with its shaft coordinate on that axis.
+            let origin = i64::from(from) + moved.map_or(0, |(axis, x)| (x - i64::from(coords[axis])) * stride[axis]);
+            let at = |axis: usize| moved.filter(|&(a, _)| a == axis).map_or(i64::from(coords[axis]), |(_, x)| x);
             let mut l = level;
             loop {
                 l = match (forward, l.checked_sub(1)) {
@@ -257,25 +265,18 @@ pub fn stack_steps(game: &Game, offsets: &[i8], forward: bool) -> Option<Vec<Cel
                 if l >= levels {
                     return NO_CELL;
                 }
-                // The target's coordinate on `l`'s slide axis, taken back by
-                // `l`'s offset: the level has a cell under it when it stays on the axis.
-                let local = shift[l].map(|(axis, rows)| {
-                    let x = moved.filter(|&(a, _)| a == axis).map_or(i64::from(coords[axis]), |(_, x)| x);
-                    (axis, x - rows)
-                });
-                if local.is_none_or(|(axis, x)| inside(axis, x)) {
-                    for (slot, &c) in there.iter_mut().zip(coords) {
-                        *slot = i64::from(c);
-                    }
-                    there[s] = l as i64;
-                    if let Some((axis, x)) = moved {
-                        there[axis] = x;
-                    }
-                    if let Some((axis, x)) = local {
-                        there[axis] = x;
-                    }
-                    return geo.cell(&there).unwrap_or(NO_CELL);
-                }
+                // The target taken back along `l`'s slide axis by its
+                // offset: the level has a cell under it when it stays on the axis.
+                let back = match shift[l] {
+                    Some((axis, rows)) if !inside(axis, at(axis) - rows) => continue,
+                    Some((axis, rows)) => -rows * stride[axis],
+                    None => 0,
+                };
+                let to = origin + (l as i64 - level as i64) * stride[s] + back;
+                return match usize::try_from(to) {
+                    Ok(to) if geo.on_board.get(to).copied().unwrap_or(false) => to as Cell,
+                    _ => NO_CELL,
+                };
             }
         })
         .collect();
