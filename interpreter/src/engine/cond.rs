@@ -677,10 +677,22 @@ impl RunMemo {
 /// The cells of `owner`'s pieces of `kind` (any kind: `None`) in `pos`, as
 /// a bitset: the set a `line` test's runs are stepped through.
 pub fn set_cells(pos: &Position, t: &Tables, owner: Color, kind: Option<crate::model::KindId>) -> [u64; crate::engine::position::WORDS] {
-    let mut set = [0u64; crate::engine::position::WORDS];
-    for c in pos.cells_of(owner, t.nwords) {
-        if kind.is_none_or(|k| kind_of(pos.board[c as usize]) == k) {
-            set[c as usize / 64] |= 1 << (c % 64);
+    use crate::engine::position::WORDS;
+    let occupied = &pos.occupied[owner as usize];
+    let Some(kind) = kind else {
+        // Any kind: the owner's cells as they are.
+        return std::array::from_fn(|w| if w < t.nwords { occupied[w] } else { 0 });
+    };
+    let mut set = [0u64; WORDS];
+    for (w, (out, &word)) in set.iter_mut().zip(occupied).enumerate().take(t.nwords) {
+        let mut bits = word;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            // Cells index the board masked to its size (all are below it).
+            if kind_of(pos.board[(w * 64 + b as usize) % crate::model::geometry::MAX_CELLS]) == kind {
+                *out |= 1 << b;
+            }
         }
     }
     set
