@@ -358,6 +358,8 @@ impl Variant {
             }
         };
         let mover = pos.side;
+        // May a rule fire after `m`? (From the memo's answers where there is one.)
+        let may_fire = |m: &crate::engine::position::Move| fires.as_ref().map_or_else(|| watch.may_fire(m, mover, &t), |f| f.may_fire(m, mover, &t));
         let king = pos.royal[mover as usize];
         let mut scratch = pos.clone();
         let (t_end, mut end_frame, lines) = self.quiet_ply_end(pos, &t, &mut scratch);
@@ -393,7 +395,7 @@ impl Variant {
                         if fires() {
                             let mut i = 0;
                             while i < steps.len() {
-                                if watch.may_fire(&steps[i], mover, &t) {
+                                if may_fire(&steps[i]) {
                                     listed.push(steps.swap_remove(i));
                                 } else {
                                     i += 1;
@@ -426,7 +428,7 @@ impl Variant {
                 // few moves). The watch is asked only of the moves the lines
                 // show illegal, so that a move kept is not asked twice.
                 let keep = |m: &crate::engine::position::Move| {
-                    lines.as_ref().is_none_or(|lines| m.from == king || !movegen::changes_two_cells(m) || lines.safe_after(m.from, m.to) || watch.may_fire(m, mover, &t))
+                    lines.as_ref().is_none_or(|lines| m.from == king || !movegen::changes_two_cells(m) || lines.safe_after(m.from, m.to) || may_fire(m))
                 };
                 offered = None;
                 self.offered_moves_where(pos, &t, None, keep)
@@ -441,7 +443,7 @@ impl Variant {
         // the lines, else made in the frame of now and judged in the frame
         // of the ply's end.
         for m in &listed {
-            if watch.may_fire(m, mover, &t) {
+            if may_fire(m) {
                 if allows(m) {
                     n += self.plies_through(&self.apply(pos, &Action::Move(*m)));
                 }

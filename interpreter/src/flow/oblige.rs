@@ -547,6 +547,10 @@ pub struct WatchMemo {
     /// (the answer reads the watch and the tables alone, not the board:
     /// it stays while the watch does).
     from: Vec<std::cell::Cell<u16>>,
+    /// [`Watch::may_fire`] of the last watch, per move as asked so far,
+    /// kept as [`from`](Self::from) is ([`FiresFrom::may_fire`]): a table
+    /// of [`MOVE_SLOTS`] slots, each move in the one its cells hash to.
+    moves: Vec<std::cell::Cell<u64>>,
     /// The kinds the `line` tests of the `ply-end` `oblige` rules' guards
     /// name (a bitmask) and whether one names any kind, found at the first
     /// read (`None` before it; `Some(None)` where a kind past the 64th is
@@ -597,9 +601,11 @@ impl WatchMemo {
         if !answers_hold || now != before || self.from.len() != game.geometry.cells() {
             self.from.clear();
             self.from.resize_with(game.geometry.cells(), Default::default);
+            self.moves.clear();
+            self.moves.resize_with(MOVE_SLOTS, Default::default);
         }
         let watch = self.watch.insert(now.unwrap_or(Watch::Anything));
-        (watch, FiresFrom { watch, known: &self.from })
+        (watch, FiresFrom { watch, known: &self.from, moves: &self.moves })
     }
 
     /// Everything [`watch`] reads at a node between plies, as words: in
@@ -654,9 +660,46 @@ fn named_kinds(game: &Game) -> Option<(u64, bool)> {
 pub struct FiresFrom<'a> {
     watch: &'a Watch,
     known: &'a [std::cell::Cell<u16>],
+    moves: &'a [std::cell::Cell<u64>],
 }
 
+/// The slots of [`WatchMemo`]'s table of [`Watch::may_fire`]'s answers (a
+/// power of two: a node lists a few dozen moves a rule may fire after).
+const MOVE_SLOTS: usize = 1024;
+
 impl FiresFrom<'_> {
+    /// [`Watch::may_fire`], kept per move while the memo's watch and
+    /// tables stay the same. Its answer reads the move's cells, the kind it
+    /// puts down and whether it is a drop (the watch's [`Lengthen`] tests);
+    /// a move that is always let through is not kept.
+    pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color, t: &Tables) -> bool {
+        use crate::engine::position::{MoveKind, NO_KIND, UNSEEN};
+        let Watch::Placing(_) = self.watch else { return self.watch.may_fire(m, mover, t) };
+        if m.kind == MoveKind::Castle || m.gate != NO_KIND || m.observed != UNSEEN {
+            return true;
+        }
+        let placed = if m.is_promotion() {
+            m.promotion
+        } else if m.reveal != NO_KIND {
+            m.reveal
+        } else {
+            m.piece
+        };
+        // The move as it is asked: cells, kind put down, drop, mover (bit 41 marks a kept answer).
+        let key = u64::from(m.from) | u64::from(m.to) << 16 | u64::from(placed) << 32 | u64::from(m.kind == MoveKind::Drop) << 40 | u64::from(mover) << 42 | 1 << 41;
+        let slot = (u64::from(m.from) << 9 ^ u64::from(m.to)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54;
+        let Some(kept) = self.moves.get(slot as usize) else { return self.watch.may_fire(m, mover, t) };
+        let v = kept.get();
+        if v & !(1 << 43) == key {
+            let fires = v >> 43 & 1 != 0;
+            debug_assert_eq!(fires, self.watch.may_fire(m, mover, t), "a kept answer of may_fire");
+            return fires;
+        }
+        let fires = self.watch.may_fire(m, mover, t);
+        kept.set(key | u64::from(fires) << 43);
+        fires
+    }
+
     /// [`Watch::may_fire_from`], worked out once per cell and kind while
     /// the memo's key stays the same.
     pub fn may_fire_from(&self, t: &Tables, from: Cell, kind: crate::model::KindId, mover: Color) -> bool {

@@ -122,7 +122,7 @@ impl Variant {
         // One copy of the node, made again for every move.
         let mut made = pos.clone();
         let wanted = |from, kind| fires_from.may_fire_from(t, from, kind, mover);
-        for m in self.offered_moves_where(pos, t, Some(&wanted), |m| watch.may_fire(m, mover, t)) {
+        for m in self.offered_moves_where(pos, t, Some(&wanted), |m| fires_from.may_fire(m, mover, t)) {
             made.copy_from(pos, t);
             made.make(&m, game, t);
             if super::oblige::fire(game, t, &made).is_empty() {
