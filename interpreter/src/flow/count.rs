@@ -475,10 +475,14 @@ impl Variant {
     /// `scratch` is a copy of `pos`, left as it was.
     pub(super) fn quiet_ply_end(&self, pos: &Position, t: &crate::engine::tables::Tables, scratch: &mut Position) -> (frame::TablesRef<'_>, Option<Box<Frame>>, Option<movegen::AttackLines>) {
         let mover = pos.side;
-        let mut ended = pos.clone();
-        self.end_of_ply(&mut ended);
-        let t_end = self.tables_for(&ended);
-        let mut end_frame = ended.frame.take();
+        // Of the end of the ply ([`Self::end_of_ply`]) only the levels'
+        // jump ([`frame::tick`]) changes what the tables and the lines read
+        // (the rest is the flow: what is out of play, the phase): it is
+        // made on the copy's frame, which is then put back.
+        frame::tick(&self.game, scratch);
+        let t_end = self.tables_for(scratch);
+        let mut end_frame = scratch.frame.take();
+        scratch.frame.clone_from(&pos.frame);
         let lines = if pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(&self.game, t, pos) {
             std::mem::swap(&mut scratch.frame, &mut end_frame);
             let lines = movegen::attack_lines(&t_end, scratch, pos.royal[mover as usize], mover ^ 1);
