@@ -412,12 +412,14 @@ pub struct Lengthen {
 /// without guard, a game whose moves do more than place the mover's pieces
 /// (spread, tunnel) or a position with face-down pieces: [`Watch::Anything`].
 pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
-    let (own, others_hold) = watch_split(game, t, pos);
-    if others_hold {
-        Watch::Anything
-    } else {
-        own
+    if !any(game) {
+        return Watch::Nothing;
     }
+    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
+        return Watch::Anything;
+    }
+    let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return Watch::Anything };
+    watch_over(game, t, pos, &alternatives, true)
 }
 
 /// [`watch`] in two parts: the watch over the alternatives whose `line`
@@ -433,8 +435,11 @@ fn watch_split(game: &Game, t: &Tables, pos: &Position) -> (Watch, bool) {
         return (Watch::Anything, false);
     }
     let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return (Watch::Anything, false) };
-    let others = others_hold(game, t, pos, &alternatives);
-    (watch_over(game, t, pos, alternatives), others)
+    match watch_over(game, t, pos, &alternatives, false) {
+        // Anything may fire whatever the other side's lines: not judged.
+        Watch::Anything => (Watch::Anything, false),
+        own => (own, others_hold(game, t, pos, &alternatives)),
+    }
 }
 
 /// [`others_hold`] at `pos`, with [`watch_split`]'s first tests (where
@@ -472,16 +477,14 @@ pub(crate) fn watch_conds(game: &Game, t: &Tables, pos: &Position, conds: &[&cra
         return Watch::Anything;
     }
     let alternatives: Vec<(Color, &[Lit])> = conds.iter().flat_map(|c| c.any_of.iter()).map(|alt| (pos.side, &alt[..])).collect();
-    if others_hold(game, t, pos, &alternatives) {
-        return Watch::Anything;
-    }
-    watch_over(game, t, pos, alternatives)
+    watch_over(game, t, pos, &alternatives, true)
 }
 
-/// [`watch`] over those of `alternatives` (each with the subject it is
-/// judged for) whose `line` counts the mover's pieces, or that have none
-/// ([`others_hold`] judges the rest).
-fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: Vec<(Color, &[Lit])>) -> Watch {
+/// [`watch`] over `alternatives` (each with the subject it is judged for);
+/// with `others` false, over those whose `line` counts the mover's pieces,
+/// or that have none, only ([`others_hold`] judges the rest). In order, the
+/// first line that holds answers anything.
+fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, &[Lit])], others: bool) -> Watch {
     let mover = pos.side;
     // Runs are stepped through the tables' arrays when they are the node's frame's.
     let stepped = frame::tables_match(t, pos);
@@ -490,19 +493,21 @@ fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: Vec<(Color,
     // The guards test lines of the same pieces (a group of 4 and of 3, for
     // each player): each set's runs found once.
     let memo = crate::engine::cond::RunMemo::default();
-    for (subject, alt) in alternatives {
+    for &(subject, alt) in alternatives {
         let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
         let Some(lit) = line else { return Watch::Anything };
         let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
         let owner = resolve(pieces.who, mover, subject);
-        if owner != mover {
-            // A move only takes the other side's pieces away: it cannot
-            // lengthen their lines ([`Watch::may_fire`] asks for the
-            // mover's); whether one holds now is [`others_hold`]'s.
-            continue;
+        if owner != mover && !others {
+            continue; // [`others_hold`]'s to judge
         }
         if crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo) {
             return Watch::Anything;
+        }
+        if owner != mover {
+            // A move only takes the other side's pieces away: it cannot
+            // lengthen their lines ([`Watch::may_fire`] asks for the mover's).
+            continue;
         }
         let axes = if stepped { axes.clone() } else { Vec::new() };
         if let Some(found) = placing.iter_mut().find(|l: &&mut Lengthen| l.owner == owner && l.kind == pieces.kind && l.axes == axes) {
