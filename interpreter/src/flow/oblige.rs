@@ -668,6 +668,24 @@ pub struct FiresFrom<'a> {
     moves: &'a [std::cell::Cell<u64>],
 }
 
+/// The kind `m` puts down on its target (itself, its promotion or the
+/// identity it is revealed as), as [`Watch::may_fire`] judges it; `None`
+/// for a move always let through (castling, gating, a move observation
+/// changed).
+fn put_down(m: &crate::engine::position::Move) -> Option<crate::model::KindId> {
+    use crate::engine::position::{MoveKind, NO_KIND, UNSEEN};
+    if m.kind == MoveKind::Castle || m.gate != NO_KIND || m.observed != UNSEEN {
+        return None;
+    }
+    Some(if m.is_promotion() {
+        m.promotion
+    } else if m.reveal != NO_KIND {
+        m.reveal
+    } else {
+        m.piece
+    })
+}
+
 /// The slots of [`WatchMemo`]'s table of [`Watch::may_fire`]'s answers (a
 /// power of two: a node lists a few dozen moves a rule may fire after).
 const MOVE_SLOTS: usize = 1024;
@@ -678,18 +696,9 @@ impl FiresFrom<'_> {
     /// puts down and whether it is a drop (the watch's [`Lengthen`] tests);
     /// a move that is always let through is not kept.
     pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color, t: &Tables) -> bool {
-        use crate::engine::position::{MoveKind, NO_KIND, UNSEEN};
+        use crate::engine::position::MoveKind;
         let Watch::Placing(_) = self.watch else { return self.watch.may_fire(m, mover, t) };
-        if m.kind == MoveKind::Castle || m.gate != NO_KIND || m.observed != UNSEEN {
-            return true;
-        }
-        let placed = if m.is_promotion() {
-            m.promotion
-        } else if m.reveal != NO_KIND {
-            m.reveal
-        } else {
-            m.piece
-        };
+        let Some(placed) = put_down(m) else { return true };
         // The move as it is asked: cells, kind put down, drop, mover (bit 41 marks a kept answer).
         let key = u64::from(m.from) | u64::from(m.to) << 16 | u64::from(placed) << 32 | u64::from(m.kind == MoveKind::Drop) << 40 | u64::from(mover) << 42 | 1 << 41;
         let slot = (u64::from(m.from) << 9 ^ u64::from(m.to)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54;
@@ -783,21 +792,11 @@ impl Watch {
     /// on any cell; castling, gating and a move that observation changed
     /// are always let through.) `t` are the node's tables.
     pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color, t: &Tables) -> bool {
-        use crate::engine::position::{MoveKind, NO_KIND, UNSEEN};
         match self {
             Watch::Nothing => false,
             Watch::Anything => true,
             Watch::Placing(list) => {
-                if m.kind == MoveKind::Castle || m.gate != NO_KIND || m.observed != UNSEEN {
-                    return true;
-                }
-                let placed = if m.is_promotion() {
-                    m.promotion
-                } else if m.reveal != NO_KIND {
-                    m.reveal
-                } else {
-                    m.piece
-                };
+                let Some(placed) = put_down(m) else { return true };
                 list.iter().any(|l| l.owner == mover && l.kind.is_none_or(|k| k == placed) && l.lengthened(m, t))
             }
         }
