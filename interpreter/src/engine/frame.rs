@@ -161,10 +161,7 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
         *x = i64::from(c);
     }
     // The level's slide axis and offset: (axis, rows), or none.
-    let shift_of = |level: usize| -> Option<(usize, i64)> {
-        let axis = slide.axes.get(level).copied().flatten().filter(|&a| a != s && a < dims)?;
-        Some((axis, i64::from(offsets.get(level).copied().unwrap_or(0))))
-    };
+    let shift_of = |level: usize| level_shift(slide, offsets, dims, level);
     let inside = |p: &[i64]| p.iter().enumerate().all(|(a, &x)| a == s || (0..geo.size(a) as i64).contains(&x));
     let level = origin[s] as usize;
     // The origin's level and every level up to the one the step lands on
@@ -217,6 +214,14 @@ fn walk(game: &Game, slide: &crate::model::slide::SlideRules, offsets: &[i8], fr
     }
 }
 
+/// Level `level`'s slide axis (other than the stacking one, within the
+/// board's `dims` axes) and its rows out at `offsets`; `None` for a level
+/// that does not slide. What [`walk`] and [`stack_steps`] shift by.
+fn level_shift(slide: &crate::model::slide::SlideRules, offsets: &[i8], dims: usize, level: usize) -> Option<(usize, i64)> {
+    let axis = slide.axes.get(level).copied().flatten().filter(|&a| a != slide.stack_axis && a < dims)?;
+    Some((axis, i64::from(offsets.get(level).copied().unwrap_or(0))))
+}
+
 /// Every cell's unit step along the stacking axis (`forward`: to the next
 /// higher level, else the next lower) with the levels at `offsets`, indexed
 /// by cell ([`NO_CELL`] where [`step`] gives none): [`step`] of the unit
@@ -229,10 +234,7 @@ pub fn stack_steps(game: &Game, offsets: &[i8], forward: bool) -> Option<Vec<Cel
     let s = slide.stack_axis;
     let dims = geo.dims();
     let levels = geo.size(s);
-    // Per level: the axis it slides along (other than the stacking one) and its rows out.
-    let shift: Vec<Option<(usize, i64)>> = (0..levels)
-        .map(|l| slide.axes.get(l).copied().flatten().filter(|&a| a != s && a < dims).map(|a| (a, i64::from(offsets.get(l).copied().unwrap_or(0)))))
-        .collect();
+    let shift: Vec<Option<(usize, i64)>> = (0..levels).map(|l| level_shift(slide, offsets, dims, l)).collect();
     let inside = |a: usize, x: i64| (0..geo.size(a) as i64).contains(&x);
     // A cell's index adds `stride[a]` per row along axis `a` (axis 0 varies fastest).
     let stride: Vec<i64> = (0..dims).scan(1i64, |acc, a| {
@@ -767,22 +769,15 @@ mod tests {
     #[test]
     fn stack_steps_are_the_unit_steps() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut below = crate::flow::ply::below_from(0x9E37_79B9_7F4A_7C15);
         let (mut holes, mut outside, mut compared) = (0u32, 0u32, 0u32);
         for file in ["examples/sliding-levels.rules", "rules/4d-schach.rules"] {
             let Ok((game, _)) = crate::model::load::load(&root.join(file)) else { panic!("{file} loads") };
             let game = Arc::new(game);
             let Some(slide) = game.slide.as_ref() else { panic!("{file} slides") };
-            let (out, levels, s) = (i64::from(slide.out_max), slide.axes.len(), slide.stack_axis);
+            let (levels, s) = (slide.axes.len(), slide.stack_axis);
             for _ in 0..40 {
-                let moved = 1 + next(levels as u64);
-                let offsets: Vec<i8> = (0..levels).map(|l| if slide.slides(l) && next(levels as u64) < moved { (next(2 * out as u64 + 1) as i64 - out) as i8 } else { 0 }).collect();
+                let offsets = random_offsets(slide, &mut below);
                 for forward in [true, false] {
                     let Some(steps) = stack_steps(&game, &offsets, forward) else { panic!("{file} slides") };
                     let mut v = vec![0i32; game.geometry.dims()];
@@ -803,4 +798,15 @@ mod tests {
         }
         assert!(holes > 100 && outside > 100, "{compared} steps compared: {holes} across a black hole, {outside} off the board from a middle level");
     }
+}
+
+/// For tests: offsets of a random frame of `slide`'s levels, drawn by
+/// `below(n)`: some number of the sliding levels (one to all, each with
+/// that chance) out by a random number of rows either way up to `out at
+/// most` (0 too), the others at rest.
+#[cfg(test)]
+pub(crate) fn random_offsets(slide: &crate::model::slide::SlideRules, below: &mut impl FnMut(usize) -> usize) -> Vec<i8> {
+    let (out, levels) = (usize::from(slide.out_max), slide.axes.len());
+    let moved = 1 + below(levels);
+    (0..levels).map(|l| if slide.slides(l) && below(levels) < moved { below(2 * out + 1) as i8 - out as i8 } else { 0 }).collect()
 }

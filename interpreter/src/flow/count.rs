@@ -478,19 +478,16 @@ impl Variant {
         // Of the end of the ply ([`Self::end_of_ply`]) only the levels'
         // jump ([`frame::tick`]) changes what the tables and the lines read
         // (the rest is the flow: what is out of play, the phase): it is
-        // made on the copy's frame, which is then put back.
+        // made on the copy's frame, which is put back once the lines are found.
         frame::tick(&self.game, scratch);
         let t_end = self.tables_for(scratch);
-        let mut end_frame = scratch.frame.take();
-        scratch.frame.clone_from(&pos.frame);
         let lines = if pos.royal_count[mover as usize] == 1 && crate::engine::cond::moves_touch_only_their_pieces(&self.game, t, pos) {
-            std::mem::swap(&mut scratch.frame, &mut end_frame);
-            let lines = movegen::attack_lines(&t_end, scratch, pos.royal[mover as usize], mover ^ 1);
-            std::mem::swap(&mut scratch.frame, &mut end_frame);
-            lines
+            movegen::attack_lines(&t_end, scratch, pos.royal[mover as usize], mover ^ 1)
         } else {
             None
         };
+        let end_frame = scratch.frame.take();
+        scratch.frame.clone_from(&pos.frame);
         (t_end, end_frame, lines)
     }
 

@@ -412,14 +412,30 @@ pub struct Lengthen {
 /// without guard, a game whose moves do more than place the mover's pieces
 /// (spread, tunnel) or a position with face-down pieces: [`Watch::Anything`].
 pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
+    match watched_alternatives(game, t, pos) {
+        Ok(alternatives) => watch_over(game, t, pos, &alternatives, true),
+        Err(decided) => decided,
+    }
+}
+
+/// The alternatives [`watch`] goes through at `pos` ([`open_alternatives`]),
+/// or the watch where it is decided without them: nothing without an
+/// `oblige` rule; anything with spread, tunnelling, face-down or
+/// converting pieces, or a rule without a guard.
+fn watched_alternatives<'a>(game: &'a Game, t: &Tables, pos: &Position) -> Result<Vec<(Color, &'a [Lit])>, Watch> {
     if !any(game) {
-        return Watch::Nothing;
+        return Err(Watch::Nothing);
     }
     if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
-        return Watch::Anything;
+        return Err(Watch::Anything);
     }
-    let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return Watch::Anything };
-    watch_over(game, t, pos, &alternatives, true)
+    open_alternatives(game, pos, pos.side).ok_or(Watch::Anything)
+}
+
+/// The first `line` test of `alt` that [`watch_over`] judges: positive and
+/// without an upper bound (`cells`, the board's, or more).
+fn unbounded_line(alt: &[Lit], cells: u32) -> Option<&Lit> {
+    alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells))
 }
 
 /// [`watch`] in two parts: the watch over the alternatives whose `line`
@@ -428,13 +444,10 @@ pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
 /// fire). The first part reads the mover's pieces alone, so that
 /// [`WatchMemo`] keeps it while only the other side's pieces change.
 fn watch_split(game: &Game, t: &Tables, pos: &Position) -> (Watch, bool) {
-    if !any(game) {
-        return (Watch::Nothing, false);
-    }
-    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
-        return (Watch::Anything, false);
-    }
-    let Some(alternatives) = open_alternatives(game, pos, pos.side) else { return (Watch::Anything, false) };
+    let alternatives = match watched_alternatives(game, t, pos) {
+        Ok(alternatives) => alternatives,
+        Err(decided) => return (decided, false),
+    };
     match watch_over(game, t, pos, &alternatives, false) {
         // Anything may fire whatever the other side's lines: not judged.
         Watch::Anything => (Watch::Anything, false),
@@ -445,10 +458,7 @@ fn watch_split(game: &Game, t: &Tables, pos: &Position) -> (Watch, bool) {
 /// [`others_hold`] at `pos`, with [`watch_split`]'s first tests (where
 /// they decide the watch, the other side's lines do not matter: `false`).
 fn others_hold_at(game: &Game, t: &Tables, pos: &Position) -> bool {
-    if !any(game) || game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
-        return false;
-    }
-    open_alternatives(game, pos, pos.side).is_some_and(|alternatives| others_hold(game, t, pos, &alternatives))
+    watched_alternatives(game, t, pos).is_ok_and(|alternatives| others_hold(game, t, pos, &alternatives))
 }
 
 /// Does the `line` test of one of `alternatives` that counts another
@@ -460,8 +470,7 @@ fn others_hold(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, 
     let cells = game.geometry.cells() as u32;
     let memo = crate::engine::cond::RunMemo::default();
     alternatives.iter().any(|&(subject, alt)| {
-        let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
-        match line.map(|lit| (lit, &lit.atom)) {
+        match unbounded_line(alt, cells).map(|lit| (lit, &lit.atom)) {
             Some((lit, Atom::Line { pieces, .. })) => resolve(pieces.who, mover, subject) != mover && crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo),
             _ => false,
         }
@@ -494,8 +503,7 @@ fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, &
     // each player): each set's runs found once.
     let memo = crate::engine::cond::RunMemo::default();
     for &(subject, alt) in alternatives {
-        let line = alt.iter().find(|lit| matches!(&lit.atom, Atom::Line { length, .. } if !lit.negated && length.hi >= cells));
-        let Some(lit) = line else { return Watch::Anything };
+        let Some(lit) = unbounded_line(alt, cells) else { return Watch::Anything };
         let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
         let owner = resolve(pieces.who, mover, subject);
         if owner != mover && !others {

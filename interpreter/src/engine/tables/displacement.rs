@@ -177,32 +177,23 @@ mod tests {
     #[test]
     fn displacements_allow_every_capture_the_rays_make() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut below = crate::flow::ply::below_from(0x2545_F491_4F6C_DD1D);
         let (mut reached, mut ruled_out, mut pairs) = (0u64, 0u64, 0u64);
         for (file, frames) in [("examples/sliding-levels.rules", 30), ("rules/4d-schach.rules", 12)] {
             let Ok((game, _)) = crate::model::load::load(&root.join(file)) else { panic!("{file} loads") };
             let game = Arc::new(game);
             let base = Tables::new(&game);
             let Some(slide) = game.slide.as_ref() else { panic!("{file} slides") };
-            let out = u64::from(slide.out_max);
-            let levels = slide.axes.len();
             let cells: Vec<Cell> = game.geometry.board_cells().collect();
             for _ in 0..frames {
-                let moved = 1 + next(levels as u64);
-                let offsets: Vec<i8> = (0..levels).map(|l| if slide.slides(l) && next(levels as u64) < moved { next(2 * out + 1) as i8 - out as i8 } else { 0 }).collect();
+                let offsets = crate::engine::frame::random_offsets(slide, &mut below);
                 if offsets.iter().all(|&o| o == 0) {
                     continue;
                 }
                 let t = Tables::for_frame(&game, &offsets, &base);
                 let Some(lazy) = t.lazy.as_ref() else { panic!("a frame's rays are lazy") };
                 for kc in 0..game.kinds.len() * 2 {
-                    for &from in cells.iter().filter(|_| next(4) == 0) {
+                    for &from in cells.iter().filter(|_| below(4) == 0) {
                         let reach = lazy.reach(kc, from).to_vec();
                         for &cell in &cells {
                             let by_rays = reach.get(cell as usize / 64).is_some_and(|w| w >> (cell % 64) & 1 != 0);
