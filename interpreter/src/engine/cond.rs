@@ -386,6 +386,14 @@ impl<'a> Offered<'a> {
                 return false;
             }
         }
+        self.allows_unforbidden(m)
+    }
+
+    /// [`Offered::allows`] of `m` where no `forbid` condition holds after
+    /// it (the caller knows so, from [`crate::flow::oblige::watch_conds`]):
+    /// only the `may not capture` and `may only capture` rules judge it.
+    pub(crate) fn allows_unforbidden(&self, m: &Move) -> bool {
+        let pos = self.pos;
         if !self.barred.is_empty() && pos.captured(m).is_some_and(|v| self.barred.contains(&(m.piece, kind_of(v)))) {
             return false;
         }

@@ -252,8 +252,7 @@ impl Variant {
     fn offers(&self, nodes: &[Position]) -> Vec<Offer> {
         let mut out: Vec<Offer> = Vec::with_capacity(nodes.len());
         for (i, p) in nodes.iter().enumerate() {
-            let alone = p.flow.as_ref().is_some_and(|f| f.queue.len() == 1);
-            let watch = alone.then(|| super::oblige::watch_frames(&self.game, &self.tables_for(p), p)).filter(|w| *w != FrameWatch::Anything);
+            let watch = self.last_activation_watch(p);
             let shared = i.checked_sub(1).filter(|_| owes_activation(p)).and_then(|j| {
                 let before = &nodes[j];
                 (before.flow == p.flow && before.frame == p.frame).then(|| std::rc::Rc::clone(&out[j].0))
@@ -367,16 +366,17 @@ impl Variant {
         let plain = lines.is_some() && self.counted_in_bulk(&t, pos);
         let mut offered = (plain && !game.rules.is_empty()).then(|| crate::engine::cond::Offered::new(game, &t, pos));
         let bulk = lines.as_ref().filter(|_| plain && offered.as_ref().is_none_or(|o| !o.compel));
+        // Where `forbid` rules apply to moves listed in bulk, the watch of
+        // their conditions ([`super::oblige::watch_conds`]): a piece none of
+        // whose moves may make one hold has none forbidden, and a move
+        // listed that cannot make one hold is not made to judge them.
+        let forbidding = bulk.and(offered.as_ref()).filter(|o| !o.forbid_conds().is_empty()).map(|o| super::oblige::watch_conds(game, &t, pos, o.forbid_conds()));
         let listed = match bulk {
             Some(lines) => {
                 // Room for a node's listed moves at once (growing from
                 // empty reallocated at most nodes).
                 let mut listed = Vec::with_capacity(64);
                 let mut steps = Vec::with_capacity(32);
-                // Where `forbid` rules apply, the watch of their conditions:
-                // a piece none of whose moves may make one hold
-                // ([`super::oblige::watch_conds`]) has none forbidden.
-                let forbidding = offered.as_ref().filter(|o| !o.forbid_conds().is_empty()).map(|o| super::oblige::watch_conds(game, &t, pos, o.forbid_conds()));
                 // Every move of the piece of `kind` on `from` passes the `offer` rules.
                 let allowed = |from, kind| {
                     offered.as_ref().is_none_or(|o| {
@@ -438,7 +438,12 @@ impl Variant {
         // asked only once the rest of its judgement keeps it (the moves
         // listed otherwise have passed them).
         let mut barring = offered.filter(|o| !o.allows_every_move());
-        let mut allows = |m: &crate::engine::position::Move| barring.as_mut().is_none_or(|o| o.allows(m));
+        let mut allows = |m: &crate::engine::position::Move| {
+            barring.as_mut().is_none_or(|o| match &forbidding {
+                Some(w) if !w.may_fire(m, mover, &t) => o.allows_unforbidden(m),
+                _ => o.allows(m),
+            })
+        };
         // Each move listed judged: followed where a rule may fire, else by
         // the lines, else made in the frame of now and judged in the frame
         // of the ply's end.

@@ -4,7 +4,7 @@
 use super::phase;
 use super::out_of_play::OutOfPlay;
 use super::state::{ActionKind, Flow, Obligation};
-use super::oblige::{Watch, WatchMemo};
+use super::oblige::{FrameWatch, Watch, WatchMemo};
 use crate::model::cond::ObligeAction;
 use super::{Action, FlowEvent};
 use crate::engine::frame;
@@ -200,8 +200,13 @@ impl Variant {
                 // Legality of the whole ply: a decision is kept when the ply can
                 // still be completed with the mover's royal piece not attacked.
                 let mut out = Vec::new();
+                let last = self.last_activation_watch(pos);
                 for a in self.obligation_candidates(pos, head) {
-                    let next = self.apply(pos, &a);
+                    let ended = match (&last, a) {
+                        (Some(watch), Action::Activate { level, rows }) => self.activation_ending_ply(pos, watch, level, rows),
+                        _ => None,
+                    };
+                    let next = ended.unwrap_or_else(|| self.apply(pos, &a));
                     if self.completable(&next) {
                         out.push((a, next));
                     }
@@ -409,8 +414,14 @@ impl Variant {
         let runs = crate::engine::cond::RunMemo::default();
         let t = self.tables_for(pos);
         let mut next = pos.clone();
+        let last = self.last_activation_watch(pos);
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
+                if let (Some(watch), Action::Activate { level, rows }) = (&last, a) {
+                    if let Some(end) = self.activation_ending_ply(pos, watch, level, rows) {
+                        return self.completable_from(&end, search);
+                    }
+                }
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
                 self.completable_from(&next, search)
             });
@@ -449,6 +460,34 @@ impl Variant {
         }
         self.apply_onto(pos, t, action, next, None, Some(runs));
         runs.forget_frame(&self.game);
+    }
+
+    /// Where `pos` owes one activation and nothing after it, the watch of
+    /// the frames it may make ([`super::oblige::watch_frames`]); `None`
+    /// where it owes anything else or the watch cannot tell.
+    pub(super) fn last_activation_watch(&self, pos: &Position) -> Option<FrameWatch> {
+        let flow = pos.flow.as_deref()?;
+        match flow.queue.as_slice() {
+            [only] if only.kind == ActionKind::Activate => Some(super::oblige::watch_frames(&self.game, &self.tables_for(pos), pos)).filter(|w| *w != FrameWatch::Anything),
+            _ => None,
+        }
+    }
+
+    /// The end of the ply that the activation of `level` by `rows` makes at
+    /// `pos`, which owes only it, where `watch` (its
+    /// [`Self::last_activation_watch`]) shows that no `oblige` rule fires in
+    /// the frame it makes: [`Variant::apply`]'s position, made without
+    /// asking the rules. `None` where one may fire (the caller applies it).
+    fn activation_ending_ply(&self, pos: &Position, watch: &FrameWatch, level: u8, rows: i8) -> Option<Position> {
+        let mut next = pos.clone();
+        if !frame::activate(&self.game, &mut next, level, rows) || watch.may_fire(&self.tables_for(&next)) {
+            return None;
+        }
+        if let Some(flow) = next.flow.as_mut() {
+            flow.queue.clear();
+        }
+        self.end_of_ply(&mut next);
+        Some(next)
     }
 
     /// [`Variant::apply`], telling `events` what the flow layer did after
