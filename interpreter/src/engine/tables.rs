@@ -390,6 +390,9 @@ pub struct Tables {
     /// Where each piece's captures may reach by displacement alone, in any
     /// frame (`slide`: the resting tables build it, frames share it).
     displacements: Option<std::sync::Arc<displacement::Displacements>>,
+    /// The game's movement vectors, numbered ([`rays::Vectors`]: they do
+    /// not depend on the frame, so frames share the resting tables').
+    vectors: std::sync::Arc<rays::Vectors>,
 }
 
 impl Tables {
@@ -457,10 +460,10 @@ impl Tables {
         let mut may_repeat = Vec::new();
         // A frame's rays are built piece by piece as they are asked for
         // ([`lazy`]); the resting board's all at once, here.
+        let vectors = base.map_or_else(|| std::sync::Arc::new(rays::Vectors::new(game)), |b| std::sync::Arc::clone(&b.vectors));
         let lazy = match shared.filter(|_| framed) {
-            Some(game) => Some(Box::new(lazy::LazyRays::new(game, offsets, base.and_then(|b| b.displacements.as_ref())))),
+            Some(game) => Some(Box::new(lazy::LazyRays::new(game, offsets, base.and_then(|b| b.displacements.as_ref()), std::sync::Arc::clone(&vectors)))),
             None => {
-                let vectors = rays::Vectors::new(game);
                 let nvectors = vectors.list.len();
                 // Each step is worked out once per (vector, cell) and looked up after.
                 const UNKNOWN: u32 = u32::MAX;
@@ -854,6 +857,7 @@ impl Tables {
                 None => displacement::Displacements::new(game).map(std::sync::Arc::new),
             },
             lazy,
+            vectors,
             frame: if framed { offsets.to_vec() } else { Vec::new() },
             grid_steps: (0..geo.dims()).map(|a| grid_step(&unit_steps[2 * a * ncells..(2 * a + 1) * ncells])).collect(),
             unit_steps,

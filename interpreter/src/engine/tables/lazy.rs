@@ -35,7 +35,7 @@ pub(super) struct Origin {
 pub(super) struct LazyRays {
     game: Arc<Game>,
     offsets: Vec<i8>,
-    vectors: Vectors,
+    vectors: Arc<Vectors>,
     max_len: u32,
     ncells: usize,
     nwords: usize,
@@ -57,8 +57,9 @@ impl std::fmt::Debug for LazyRays {
 }
 
 impl LazyRays {
-    /// The rays of `game` with its levels at `offsets`, none built yet.
-    pub fn new(game: &Arc<Game>, offsets: &[i8], displacements: Option<&Arc<Displacements>>) -> LazyRays {
+    /// The rays of `game` with its levels at `offsets`, none built yet
+    /// (`vectors`: the game's, numbered, shared with the resting tables).
+    pub fn new(game: &Arc<Game>, offsets: &[i8], displacements: Option<&Arc<Displacements>>, vectors: Arc<Vectors>) -> LazyRays {
         let geo = &game.geometry;
         // Each cell's key, from its absolute position in this frame.
         let keyed = |d: &Arc<Displacements>| {
@@ -75,7 +76,7 @@ impl LazyRays {
         LazyRays {
             game: Arc::clone(game),
             offsets: offsets.to_vec(),
-            vectors: Vectors::new(game),
+            vectors,
             max_len: (0..geo.dims()).map(|a| geo.size(a)).max().unwrap_or(1) as u32,
             ncells,
             nwords: ncells.div_ceil(64),
