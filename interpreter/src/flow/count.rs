@@ -271,7 +271,7 @@ impl Variant {
     /// `None` when a rule may fire (the activation must be made and
     /// followed). `pos` is left as it was; `spare` holds a frame's storage
     /// from one call to the next.
-    fn activation_ends_ply(&self, pos: &mut Position, watch: &FrameWatch, level: u8, rows: i8, spare: &mut Option<Box<Frame>>) -> Option<bool> {
+    pub(super) fn activation_ends_ply(&self, pos: &mut Position, watch: &FrameWatch, level: u8, rows: i8, spare: &mut Option<Box<Frame>>) -> Option<bool> {
         let game = &self.game;
         // The node's frame copied into the spare storage, then swapped in.
         match (spare.as_mut(), pos.frame.as_ref()) {

@@ -200,13 +200,22 @@ impl Variant {
                 // Legality of the whole ply: a decision is kept when the ply can
                 // still be completed with the mover's royal piece not attacked.
                 let mut out = Vec::new();
-                let last = self.last_activation_watch(pos);
+                // An activation that ends the ply with no rule firing is
+                // judged on a copy of the node first ([`Self::activation_ends_ply`]),
+                // and made only when it is legal.
+                let mut last = self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None));
                 for a in self.obligation_candidates(pos, head) {
-                    let ended = match (&last, a) {
-                        (Some(watch), Action::Activate { level, rows }) => self.activation_ending_ply(pos, watch, level, rows),
-                        _ => None,
-                    };
-                    let next = ended.unwrap_or_else(|| self.apply(pos, &a));
+                    if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
+                        match self.activation_ends_ply(scratch, watch, level, rows, spare) {
+                            Some(false) => continue,
+                            Some(true) => {
+                                out.push((a, self.ended_by_activation(pos, level, rows)));
+                                continue;
+                            }
+                            None => {}
+                        }
+                    }
+                    let next = self.apply(pos, &a);
                     if self.completable(&next) {
                         out.push((a, next));
                     }
@@ -414,12 +423,14 @@ impl Variant {
         let runs = crate::engine::cond::RunMemo::default();
         let t = self.tables_for(pos);
         let mut next = pos.clone();
-        let last = self.last_activation_watch(pos);
+        // An activation that ends the ply with no rule firing is judged
+        // without being made ([`Self::activation_ends_ply`], on a copy of the node).
+        let mut last = self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None));
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
-                if let (Some(watch), Action::Activate { level, rows }) = (&last, a) {
-                    if let Some(end) = self.activation_ending_ply(pos, watch, level, rows) {
-                        return self.completable_from(&end, search);
+                if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
+                    if let Some(legal) = self.activation_ends_ply(scratch, watch, level, rows, spare) {
+                        return legal;
                     }
                 }
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
@@ -474,20 +485,17 @@ impl Variant {
     }
 
     /// The end of the ply that the activation of `level` by `rows` makes at
-    /// `pos`, which owes only it, where `watch` (its
-    /// [`Self::last_activation_watch`]) shows that no `oblige` rule fires in
-    /// the frame it makes: [`Variant::apply`]'s position, made without
-    /// asking the rules. `None` where one may fire (the caller applies it).
-    fn activation_ending_ply(&self, pos: &Position, watch: &FrameWatch, level: u8, rows: i8) -> Option<Position> {
+    /// `pos`, which owes only it, where no `oblige` rule fires in the frame
+    /// it makes ([`Self::activation_ends_ply`] has said so):
+    /// [`Variant::apply`]'s position, made without asking the rules.
+    fn ended_by_activation(&self, pos: &Position, level: u8, rows: i8) -> Position {
         let mut next = pos.clone();
-        if !frame::activate(&self.game, &mut next, level, rows) || watch.may_fire(&self.tables_for(&next)) {
-            return None;
-        }
+        frame::activate(&self.game, &mut next, level, rows);
         if let Some(flow) = next.flow.as_mut() {
             flow.queue.clear();
         }
         self.end_of_ply(&mut next);
-        Some(next)
+        next
     }
 
     /// [`Variant::apply`], telling `events` what the flow layer did after
