@@ -841,8 +841,8 @@ impl Watch {
 impl Lengthen {
     /// May a move of the owner's piece of `kind` on `from` pass
     /// [`Self::lengthened`]'s test of the cells next to the set's pieces?
-    /// Where some cell of the piece's rays is next to two of them, or next
-    /// to one that is not the piece itself (`true` without that test).
+    /// Where some cell its moves may land on is next to two of them, or
+    /// next to one that is not the piece itself (`true` without that test).
     fn may_lengthen_from(&self, t: &Tables, from: Cell, kind: crate::model::KindId) -> bool {
         let Some([once, twice]) = &self.near else { return true };
         let on = |set: &[u64; WORDS], c: Cell| set[c as usize / 64] >> (c % 64) & 1 != 0;
@@ -857,7 +857,10 @@ impl Lengthen {
                 }
             }
         }
-        t.rays_of(kind, self.owner, from).iter().any(|(_, cells)| cells.iter().any(|&c| on(twice, c) || on(once, c) && !on(&own, c)))
+        // Every cell a move of the piece may land on, whatever stands
+        // between ([`Tables::move_reach_of`]: its rays' cells), word by word.
+        let reach = t.move_reach_of(kind, self.owner, from);
+        reach.iter().zip(twice.iter().zip(once).zip(&own)).any(|(&r, ((&two, &one), &mine))| r & (two | one & !mine) != 0)
     }
 
     /// Does the move `m` (which puts one of these pieces on `m.to`) make a
