@@ -845,17 +845,10 @@ impl Lengthen {
     /// next to one that is not the piece itself (`true` without that test).
     fn may_lengthen_from(&self, t: &Tables, from: Cell, kind: crate::model::KindId) -> bool {
         let Some([once, twice]) = &self.near else { return true };
-        // Every cell a move of the piece may land on, whatever stands
-        // between ([`Tables::move_reach_of`]: its rays' cells), word by word.
-        let reach = t.move_reach_of(kind, self.owner, from);
-        let meets = |own: &[u64; WORDS]| reach.iter().zip(twice.iter().zip(once).zip(own)).any(|(&r, ((&two, &one), &mine))| r & (two | one & !mine) != 0);
-        if !meets(&[0; WORDS]) {
-            return false;
-        }
-        // The cells next to the piece itself, where it is one of the set:
-        // next to it alone, a landing lengthens nothing.
+        let on = |set: &[u64; WORDS], c: Cell| set[c as usize / 64] >> (c % 64) & 1 != 0;
+        // The cells next to the piece itself, where it is one of the set.
         let mut own = [0u64; WORDS];
-        if self.cells[from as usize / 64] >> (from % 64) & 1 != 0 {
+        if on(&self.cells, from) {
             for &axis in &self.axes {
                 for forward in [true, false] {
                     if let Some(c) = t.unit_step(axis, forward, from) {
@@ -864,7 +857,10 @@ impl Lengthen {
                 }
             }
         }
-        meets(&own)
+        // Every cell a move of the piece may land on, whatever stands
+        // between ([`Tables::move_reach_of`]: its rays' cells), word by word.
+        let reach = t.move_reach_of(kind, self.owner, from);
+        reach.iter().zip(twice.iter().zip(once).zip(&own)).any(|(&r, ((&two, &one), &mine))| r & (two | one & !mine) != 0)
     }
 
     /// Does the move `m` (which puts one of these pieces on `m.to`) make a
