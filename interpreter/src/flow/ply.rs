@@ -45,6 +45,8 @@ struct Completion {
     failed: std::collections::HashSet<u64>,
     /// States looked at so far.
     states: u32,
+    /// Every decision made, with no pre-filter ([`Variant::completable_as`]).
+    reference: bool,
 }
 
 /// The kinds of decision node.
@@ -195,33 +197,7 @@ impl Variant {
     /// that counting plies applies each decision once.
     pub fn successors(&self, pos: &Position) -> Vec<(Action, Position)> {
         match self.node(pos) {
-            Node::Owed => {
-                let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) else { return Vec::new() };
-                // Legality of the whole ply: a decision is kept when the ply can
-                // still be completed with the mover's royal piece not attacked.
-                let mut out = Vec::new();
-                // An activation that ends the ply with no rule firing is
-                // judged on a copy of the node first ([`Self::activation_ends_ply`]),
-                // and made only when it is legal.
-                let mut last = self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None));
-                for a in self.obligation_candidates(pos, head) {
-                    if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
-                        match self.activation_ends_ply(scratch, watch, level, rows, spare) {
-                            Some(false) => continue,
-                            Some(true) => {
-                                out.push((a, self.ended_by_activation(pos, level, rows)));
-                                continue;
-                            }
-                            None => {}
-                        }
-                    }
-                    let next = self.apply(pos, &a);
-                    if self.completable(&next) {
-                        out.push((a, next));
-                    }
-                }
-                out
-            }
+            Node::Owed => self.owed_successors(pos, false),
             Node::Judged => self.judged(pos, false),
             Node::Placing(_) | Node::Plain => self
                 .actions(pos)
@@ -239,10 +215,40 @@ impl Variant {
     /// at the end of its ply (no pre-filter, no engine fast path). The
     /// reference the fast paths are tested against.
     pub fn successors_reference(&self, pos: &Position) -> Vec<(Action, Position)> {
-        if matches!(self.node(pos), Node::Judged | Node::Plain) {
-            return self.judged(pos, true);
+        match self.node(pos) {
+            Node::Judged | Node::Plain => self.judged(pos, true),
+            Node::Owed => self.owed_successors(pos, true),
+            Node::Placing(_) => self.successors(pos),
         }
-        self.successors(pos)
+    }
+
+    /// [`Variant::successors`] at a node that owes an obligation: each
+    /// action its head offers, made, kept when the ply can still be
+    /// completed with the mover's royal piece not attacked. Unless
+    /// `reference`, an activation that ends the ply with no rule firing is
+    /// judged on a copy of the node first ([`Self::activation_ends_ply`]),
+    /// and made only when it is legal.
+    fn owed_successors(&self, pos: &Position, reference: bool) -> Vec<(Action, Position)> {
+        let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) else { return Vec::new() };
+        let mut out = Vec::new();
+        let mut last = if reference { None } else { self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None)) };
+        for a in self.obligation_candidates(pos, head) {
+            if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
+                match self.activation_ends_ply(scratch, watch, level, rows, spare) {
+                    Some(false) => continue,
+                    Some(true) => {
+                        out.push((a, self.ended_by_activation(pos, level, rows)));
+                        continue;
+                    }
+                    None => {}
+                }
+            }
+            let next = self.apply(pos, &a);
+            if self.completable_as(&next, reference) {
+                out.push((a, next));
+            }
+        }
+        out
     }
 
     /// The offered moves at `pos` (`t` its tables): every pseudo-legal move,
@@ -319,7 +325,7 @@ impl Variant {
         for m in moves {
             if watch.may_fire(&m, mover, &t) {
                 let next = self.apply(pos, &Action::Move(m));
-                if self.completable(&next) {
+                if self.completable_as(&next, reference) {
                     out.push((Action::Move(m), next));
                 }
             } else {
@@ -400,7 +406,14 @@ impl Variant {
     /// the search gives up (the ply is taken as not completable) after
     /// [`PLY_STATES`] states. No ply of a shipped variant comes near either.
     pub(crate) fn completable(&self, pos: &Position) -> bool {
-        let mut search = Completion { path: Vec::new(), failed: std::collections::HashSet::new(), states: 0 };
+        self.completable_as(pos, false)
+    }
+
+    /// [`Self::completable`]; with `reference`, by the definition alone
+    /// (every decision made, no pre-filter), as
+    /// [`Variant::successors_reference`] judges.
+    fn completable_as(&self, pos: &Position, reference: bool) -> bool {
+        let mut search = Completion { path: Vec::new(), failed: std::collections::HashSet::new(), states: 0, reference };
         self.completable_from(pos, &mut search)
     }
 
@@ -425,7 +438,7 @@ impl Variant {
         let mut next = pos.clone();
         // An activation that ends the ply with no rule firing is judged
         // without being made ([`Self::activation_ends_ply`], on a copy of the node).
-        let mut last = self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None));
+        let mut last = if search.reference { None } else { self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None)) };
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
                 if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
