@@ -436,14 +436,23 @@ impl Variant {
         let runs = crate::engine::cond::RunMemo::default();
         let t = self.tables_for(pos);
         let mut next = pos.clone();
-        // An activation that ends the ply with no rule firing is judged
-        // without being made ([`Self::activation_ends_ply`], on a copy of the node).
-        let mut last = if search.reference { None } else { self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None)) };
+        // After the first activation tried (most often the ply's first one
+        // completes it), an activation that ends the ply with no rule firing
+        // is judged without being made ([`Self::activation_ends_ply`], on a
+        // copy of the node; the frames' watch worked out then).
+        let mut tried = 0;
+        let mut last = None;
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
-                if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
-                    if let Some(legal) = self.activation_ends_ply(scratch, watch, level, rows, spare) {
-                        return legal;
+                if let Action::Activate { level, rows } = a {
+                    tried += 1;
+                    if tried == 2 && !search.reference {
+                        last = self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None));
+                    }
+                    if let Some((watch, scratch, spare)) = &mut last {
+                        if let Some(legal) = self.activation_ends_ply(scratch, watch, level, rows, spare) {
+                            return legal;
+                        }
                     }
                 }
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
