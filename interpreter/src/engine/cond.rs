@@ -248,13 +248,18 @@ pub(crate) struct Offered<'a> {
     /// The copy each move is made on for the `forbid` conditions (made at
     /// the first; boxed, so that moving the struct copies no board).
     next: Option<Box<Position>>,
+    /// The runs of pieces the guards and the `forbid` conditions found in
+    /// the position ([`Offered::runs`]): a guard and a condition often test
+    /// the same line (`not line 3 own Pawn`, then `line 3 own Pawn`).
+    runs: RunMemo,
 }
 
 impl<'a> Offered<'a> {
     /// The `offer` rules of `game` that apply in `pos` (their guards judged once).
     pub(crate) fn new(game: &'a Game, t: &'a Tables, pos: &'a Position) -> Offered<'a> {
         let mover = pos.side;
-        let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(g));
+        let runs = RunMemo::default();
+        let offered = |r: &&Rule| r.trigger == Trigger::Offer && r.guard.as_ref().is_none_or(|g| Cx { game, t, pos, mover, subject: mover, memo: Some(&runs) }.holds(g));
         let forbid = offered_effects(game, &offered, |e| match e {
             Effect::Forbid(after) => Some(after),
             _ => None,
@@ -281,11 +286,18 @@ impl<'a> Offered<'a> {
         } else {
             let kinds: Option<Vec<_>> = forbid.iter().map(|c| pieces_read(c, mover, mover)).collect();
             kinds.map(|k| {
-                let now = forbid.iter().any(|c| Cx { game, t, pos, mover, subject: mover, memo: None }.holds(c));
+                let now = forbid.iter().any(|c| Cx { game, t, pos, mover, subject: mover, memo: Some(&runs) }.holds(c));
                 (k.concat(), now)
             })
         };
-        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, next: None }
+        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, next: None, runs }
+    }
+
+    /// The runs of pieces found in the position so far (for its tables
+    /// only): what [`crate::flow::oblige::watch_conds`] of the same position
+    /// need not find again.
+    pub(crate) fn runs(&self) -> &RunMemo {
+        &self.runs
     }
 
     /// The pieces (owner and kind) `m` moves, takes, puts down or turns
@@ -1282,7 +1294,7 @@ mod tests {
             if offered.forbid_conds().is_empty() {
                 return;
             }
-            let watch = crate::flow::oblige::watch_conds(&v.game, &t, pos, offered.forbid_conds());
+            let watch = crate::flow::oblige::watch_conds(&v.game, &t, pos, offered.forbid_conds(), offered.runs());
             let mut plain = Vec::new();
             movegen::legal_moves_plain(&v.game, &t, pos, &mut plain);
             for m in plain.iter().filter(|m| !m.is_promotion() && m.kind != MoveKind::Castle) {

@@ -370,7 +370,7 @@ impl Variant {
         // their conditions ([`super::oblige::watch_conds`]): a piece none of
         // whose moves may make one hold has none forbidden, and a move
         // listed that cannot make one hold is not made to judge them.
-        let forbidding = bulk.and(offered.as_ref()).filter(|o| !o.forbid_conds().is_empty()).map(|o| super::oblige::watch_conds(game, &t, pos, o.forbid_conds()));
+        let forbidding = bulk.and(offered.as_ref()).filter(|o| !o.forbid_conds().is_empty()).map(|o| super::oblige::watch_conds(game, &t, pos, o.forbid_conds(), o.runs()));
         let listed = match bulk {
             Some(lines) => {
                 // Room for a node's listed moves at once (growing from

@@ -413,7 +413,7 @@ pub struct Lengthen {
 /// (spread, tunnel) or a position with face-down pieces: [`Watch::Anything`].
 pub fn watch(game: &Game, t: &Tables, pos: &Position) -> Watch {
     match watched_alternatives(game, t, pos) {
-        Ok(alternatives) => watch_over(game, t, pos, &alternatives, true),
+        Ok(alternatives) => watch_over(game, t, pos, &alternatives, true, &crate::engine::cond::RunMemo::default()),
         Err(decided) => decided,
     }
 }
@@ -448,7 +448,7 @@ fn watch_split(game: &Game, t: &Tables, pos: &Position) -> (Watch, bool) {
         Ok(alternatives) => alternatives,
         Err(decided) => return (decided, false),
     };
-    match watch_over(game, t, pos, &alternatives, false) {
+    match watch_over(game, t, pos, &alternatives, false, &crate::engine::cond::RunMemo::default()) {
         // Anything may fire whatever the other side's lines: not judged.
         Watch::Anything => (Watch::Anything, false),
         own => (own, others_hold(game, t, pos, &alternatives)),
@@ -480,28 +480,28 @@ fn others_hold(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, 
 /// [`watch`] for the conditions of the `forbid` rules that apply at `pos`
 /// (`conds`, each judged for the side to move, as
 /// [`crate::engine::cond::Offered`] judges them after a move): may a move
-/// make one hold? The same pre-filter, over their alternatives.
-pub(crate) fn watch_conds(game: &Game, t: &Tables, pos: &Position, conds: &[&crate::model::cond::Cond]) -> Watch {
+/// make one hold? The same pre-filter, over their alternatives. `memo`:
+/// runs already found in `pos` with `t` (the `Offered`'s).
+pub(crate) fn watch_conds(game: &Game, t: &Tables, pos: &Position, conds: &[&crate::model::cond::Cond], memo: &crate::engine::cond::RunMemo) -> Watch {
     if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
         return Watch::Anything;
     }
     let alternatives: Vec<(Color, &[Lit])> = conds.iter().flat_map(|c| c.any_of.iter()).map(|alt| (pos.side, &alt[..])).collect();
-    watch_over(game, t, pos, &alternatives, true)
+    watch_over(game, t, pos, &alternatives, true, memo)
 }
 
 /// [`watch`] over `alternatives` (each with the subject it is judged for);
 /// with `others` false, over those whose `line` counts the mover's pieces,
 /// or that have none, only ([`others_hold`] judges the rest). In order, the
 /// first line that holds answers anything.
-fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, &[Lit])], others: bool) -> Watch {
+fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, &[Lit])], others: bool, memo: &crate::engine::cond::RunMemo) -> Watch {
     let mover = pos.side;
     // Runs are stepped through the tables' arrays when they are the node's frame's.
     let stepped = frame::tables_match(t, pos);
     let cells = game.geometry.cells() as u32;
     let mut placing = Vec::new();
     // The guards test lines of the same pieces (a group of 4 and of 3, for
-    // each player): each set's runs found once.
-    let memo = crate::engine::cond::RunMemo::default();
+    // each player): each set's runs found once (in `memo`).
     for &(subject, alt) in alternatives {
         let Some(lit) = unbounded_line(alt, cells) else { return Watch::Anything };
         let Atom::Line { pieces, length, axes } = &lit.atom else { return Watch::Anything };
@@ -509,7 +509,7 @@ fn watch_over(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, &
         if owner != mover && !others {
             continue; // [`others_hold`]'s to judge
         }
-        if crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo) {
+        if crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, memo) {
             return Watch::Anything;
         }
         if owner != mover {
