@@ -426,10 +426,17 @@ fn watched_alternatives<'a>(game: &'a Game, t: &Tables, pos: &Position) -> Resul
     if !any(game) {
         return Err(Watch::Nothing);
     }
-    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
+    if !moves_only_place(game, t, pos) {
         return Err(Watch::Anything);
     }
     open_alternatives(game, pos, pos.side).ok_or(Watch::Anything)
+}
+
+/// Does a move at `pos` only put the moving piece on its target and take
+/// what stands there (no spread, tunnelling, face-down or converting
+/// pieces)? What the watches' tests of a move's landing assume.
+fn moves_only_place(game: &Game, t: &Tables, pos: &Position) -> bool {
+    game.spread.is_none() && game.tunnel.is_none() && !pos.any_hidden() && !t.converting
 }
 
 /// The first `line` test of `alt` that [`watch_over`] judges: positive and
@@ -483,7 +490,7 @@ fn others_hold(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, 
 /// make one hold? The same pre-filter, over their alternatives. `memo`:
 /// runs already found in `pos` with `t` (the `Offered`'s).
 pub(crate) fn watch_conds(game: &Game, t: &Tables, pos: &Position, conds: &[&crate::model::cond::Cond], memo: &crate::engine::cond::RunMemo) -> Watch {
-    if game.spread.is_some() || game.tunnel.is_some() || pos.any_hidden() || t.converting {
+    if !moves_only_place(game, t, pos) {
         return Watch::Anything;
     }
     let alternatives: Vec<(Color, &[Lit])> = conds.iter().flat_map(|c| c.any_of.iter()).map(|alt| (pos.side, &alt[..])).collect();

@@ -49,6 +49,17 @@ struct Completion {
     reference: bool,
 }
 
+/// A node that owes one activation and nothing after it, ready to judge
+/// its activations without making them ([`Variant::ends_quietly`]).
+struct QuietActivations {
+    /// The frames' watch of the node ([`super::oblige::watch_frames`]).
+    watch: FrameWatch,
+    /// A copy of the node, whose frame each judgement sets and puts back.
+    node: Position,
+    /// A frame's storage, kept from one judgement to the next.
+    spare: Option<Box<crate::engine::frame::Frame>>,
+}
+
 /// The kinds of decision node.
 pub(super) enum Node {
     /// An obligation is owed: its actions, judged on the whole ply.
@@ -231,10 +242,10 @@ impl Variant {
     fn owed_successors(&self, pos: &Position, reference: bool) -> Vec<(Action, Position)> {
         let Some(head) = pos.flow.as_ref().and_then(|f| f.queue.first()) else { return Vec::new() };
         let mut out = Vec::new();
-        let mut last = if reference { None } else { self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None)) };
+        let mut quiet = if reference { None } else { self.quiet_activations(pos) };
         for a in self.obligation_candidates(pos, head) {
-            if let (Some((watch, scratch, spare)), Action::Activate { level, rows }) = (&mut last, a) {
-                match self.activation_ends_ply(scratch, watch, level, rows, spare) {
+            if let Action::Activate { level, rows } = a {
+                match self.ends_quietly(&mut quiet, level, rows) {
                     Some(false) => continue,
                     Some(true) => {
                         out.push((a, self.ended_by_activation(pos, level, rows)));
@@ -441,18 +452,16 @@ impl Variant {
         // is judged without being made ([`Self::activation_ends_ply`], on a
         // copy of the node; the frames' watch worked out then).
         let mut tried = 0;
-        let mut last = None;
+        let mut quiet = None;
         let done = (!head.compulsory && self.completable_from(&self.apply(pos, &Action::Pass), search))
             || self.obligation_candidates(pos, head).into_iter().filter(|a| *a != Action::Pass).any(|a| {
                 if let Action::Activate { level, rows } = a {
                     tried += 1;
                     if tried == 2 && !search.reference {
-                        last = self.last_activation_watch(pos).map(|watch| (watch, pos.clone(), None));
+                        quiet = self.quiet_activations(pos);
                     }
-                    if let Some((watch, scratch, spare)) = &mut last {
-                        if let Some(legal) = self.activation_ends_ply(scratch, watch, level, rows, spare) {
-                            return legal;
-                        }
+                    if let Some(legal) = self.ends_quietly(&mut quiet, level, rows) {
+                        return legal;
                     }
                 }
                 self.apply_keeping_runs(pos, &t, &a, &mut next, &runs);
@@ -504,6 +513,22 @@ impl Variant {
             [only] if only.kind == ActionKind::Activate => Some(super::oblige::watch_frames(&self.game, &self.tables_for(pos), pos)).filter(|w| *w != FrameWatch::Anything),
             _ => None,
         }
+    }
+
+    /// What judges the activations of `pos` without making them, where it
+    /// owes one activation and nothing after it and the frames' watch can
+    /// tell ([`Self::last_activation_watch`]): see [`Self::ends_quietly`].
+    fn quiet_activations(&self, pos: &Position) -> Option<QuietActivations> {
+        self.last_activation_watch(pos).map(|watch| QuietActivations { watch, node: pos.clone(), spare: None })
+    }
+
+    /// The activation of `level` by `rows` judged with `quiet` (the node's
+    /// [`Self::quiet_activations`]) without being made
+    /// ([`Self::activation_ends_ply`]): whether the ply it ends is legal;
+    /// `None` without `quiet` or where a rule may fire after it.
+    fn ends_quietly(&self, quiet: &mut Option<QuietActivations>, level: u8, rows: i8) -> Option<bool> {
+        let q = quiet.as_mut()?;
+        self.activation_ends_ply(&mut q.node, &q.watch, level, rows, &mut q.spare)
     }
 
     /// The end of the ply that the activation of `level` by `rows` makes at
