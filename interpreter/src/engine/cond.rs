@@ -795,6 +795,62 @@ fn off(range: Range, n: u32) -> u32 {
     }
 }
 
+/// What a `line` test judged in a position's own frame reads: the tables
+/// ([`Tables::id`]), the cells of the set of pieces, the axes (as bits)
+/// and the accepted lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LineKey {
+    tables: u64,
+    set: [u64; crate::engine::position::WORDS],
+    axes: u64,
+    length: (u32, u32),
+}
+
+/// The `line` answers judged lately on one thread, one per slot of
+/// [`LINE_SLOTS`] (a key's slot is a hash of it; a later answer in the same
+/// slot replaces the earlier): the nodes one ply above a count's leaves
+/// differ from their siblings by a move of the other side, and their
+/// guards and watches test the lines of the mover's pieces, which that
+/// move leaves as they were.
+#[derive(Default)]
+struct LineAnswers {
+    kept: Vec<Option<(LineKey, bool)>>,
+}
+
+/// How many slots [`LineAnswers`] has (a power of two): a node's rules
+/// test a few sets (each side's pieces of a kind, lines of 3 and of 4).
+const LINE_SLOTS: usize = 64;
+
+impl LineKey {
+    /// The slot of [`LineAnswers`] this key is kept in.
+    fn slot(&self) -> usize {
+        let mixed = self.set.iter().fold(self.tables ^ self.axes.rotate_left(32) ^ u64::from(self.length.0) << 48 ^ u64::from(self.length.1), |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        (mixed >> 40) as usize % LINE_SLOTS
+    }
+}
+
+impl LineAnswers {
+    fn get(&self, key: &LineKey) -> Option<bool> {
+        match self.kept.get(key.slot()) {
+            Some(Some((k, holds))) if k == key => Some(*holds),
+            _ => None,
+        }
+    }
+
+    fn keep(&mut self, key: LineKey, holds: bool) {
+        if self.kept.len() < LINE_SLOTS {
+            self.kept.resize(LINE_SLOTS, None);
+        }
+        let slot = key.slot();
+        self.kept[slot] = Some((key, holds));
+    }
+}
+
+thread_local! {
+    /// This thread's [`LineAnswers`].
+    static LINES: std::cell::RefCell<LineAnswers> = std::cell::RefCell::new(LineAnswers::default());
+}
+
 /// An evaluation: the position and who is who.
 struct Cx<'a> {
     game: &'a Game,
@@ -1189,6 +1245,25 @@ impl Cx<'_> {
     /// the position's frame (a step along the stacking axis lands on the
     /// next level present there), has a length in `length`.
     fn line(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
+        // In the position's own frame the answer reads the set's cells and
+        // the tables alone: siblings in a search (a move of the other side
+        // apart) ask the same, and find it in [`LINES`].
+        let axis_mask = axes.iter().try_fold(0u64, |m, &a| (a < 64).then(|| m | 1 << a));
+        let Some(axes_read) = axis_mask.filter(|_| frame::tables_match(self.t, self.pos)) else {
+            return self.line_judged(length, pieces, axes);
+        };
+        let key = LineKey { tables: self.t.id(), set: self.member_set(pieces.kind, self.player(pieces.who)), axes: axes_read, length: (length.lo, length.hi) };
+        if let Some(holds) = LINES.with(|l| l.borrow().get(&key)) {
+            debug_assert_eq!(holds, self.line_judged(length, pieces, axes), "a line answer kept for {key:?}");
+            return holds;
+        }
+        let holds = self.line_judged(length, pieces, axes);
+        LINES.with(|l| l.borrow_mut().keep(key, holds));
+        holds
+    }
+
+    /// [`Self::line`], judged on the position.
+    fn line_judged(&self, length: Range, pieces: PieceSet, axes: &[usize]) -> bool {
         // With no upper bound, on an axis whose steps each add one number
         // to the cell: shifts of the set's bitset ([`Tables::long_run`]);
         // the runs walked along the others (the stacking axis of a frame).

@@ -604,11 +604,13 @@ fn packed(offsets: &[i8]) -> u64 {
 
 /// How many slots each thread has in [`LOCAL`] (a power of two). A
 /// 4D-Schach node whose decisions are activations meets up to 98 frames,
-/// one after another, at each of the positions below one decision: the
-/// slots hold them all, so that each lookup after the first is one slot
-/// compared, without the shared lock and clock that every thread of a
-/// parallel count would otherwise touch.
-const LOCAL_SLOTS: usize = 256;
+/// one after another, at each of the positions below one decision, and
+/// judging each activation's ply looks up a second frame (after the
+/// levels' jump): the slots hold them all, so that each lookup after the
+/// first is one slot compared, without the shared lock and clock that
+/// every thread of a parallel count would otherwise touch. (With 256
+/// slots a third of those lookups met another frame in their slot.)
+const LOCAL_SLOTS: usize = 2048;
 
 thread_local! {
     /// The frames this thread looked up, by a hash of their offsets

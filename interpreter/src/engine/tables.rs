@@ -393,6 +393,10 @@ pub struct Tables {
     /// The game's movement vectors, numbered ([`rays::Vectors`]: they do
     /// not depend on the frame, so frames share the resting tables').
     vectors: std::sync::Arc<rays::Vectors>,
+    /// A number no other tables built in this process have (a clone keeps
+    /// it: its contents are the same): what a cache of answers read from
+    /// one set of tables keys them by ([`Tables::id`]).
+    id: u64,
 }
 
 impl Tables {
@@ -797,7 +801,10 @@ impl Tables {
                 }
             }
         }
+        // Numbers handed out in order: tables dropped and built again get another.
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Tables {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             ncells,
             nwords,
             ray_index,
@@ -887,6 +894,13 @@ impl Tables {
             run = std::array::from_fn(|i| set[i] & steps[i] & ahead[i]);
         }
         Some(run.iter().any(|&w| w != 0))
+    }
+
+    /// What tells these tables from every other set built in this process
+    /// (a clone has its original's): a cache of what was read from them
+    /// keys its answers by it.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Every cell's unit step along `axis` (forward or back), indexed by
