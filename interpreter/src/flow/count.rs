@@ -31,7 +31,7 @@
 //!   cells ([`placing`]) and those after which no rule can oblige counted
 //!   together.
 
-mod placed;
+pub(super) mod placed;
 mod placing;
 
 use super::oblige::{FrameWatch, WatchMemo};
@@ -305,7 +305,7 @@ impl Variant {
     /// of the board with it lifted, blocked where it lands
     /// ([`movegen::Shield`], worked out once per origin and kept in
     /// `shields`). `None` where that does not apply (the caller tests).
-    fn relocation_unsafe(&self, pos: &Position, t: &crate::engine::tables::Tables, next: &Position, from: crate::model::geometry::Cell, to: crate::model::geometry::Cell, shields: &mut Option<(crate::model::geometry::Cell, Option<movegen::Shield>)>) -> Option<bool> {
+    pub(super) fn relocation_unsafe(&self, pos: &Position, t: &crate::engine::tables::Tables, next: &Position, from: crate::model::geometry::Cell, to: crate::model::geometry::Cell, shields: &mut Option<(crate::model::geometry::Cell, Option<movegen::Shield>)>) -> Option<bool> {
         let mover = next.side ^ 1;
         let piece = pos.board.get(from as usize).copied()?;
         let plain = self.game.explosion.is_none() && pos.spread.is_none() && !pos.any_hidden() && next.side == pos.side && pos.royal_count[mover as usize] == 1;
@@ -517,7 +517,7 @@ impl Variant {
 type Offer = (std::rc::Rc<Vec<Action>>, crate::engine::cond::RunMemo, Option<FrameWatch>);
 
 /// Is the next decision of the ply in `pos` pulling a level?
-fn owes_activation(pos: &Position) -> bool {
+pub(super) fn owes_activation(pos: &Position) -> bool {
     pos.flow.as_ref().and_then(|f| f.queue.first()).is_some_and(|h| h.kind == ActionKind::Activate)
 }
 

@@ -359,7 +359,7 @@ impl Variant {
     /// The actions an obligation of `kind` offers `player` before the
     /// whole-ply test: every such action by the piece-movement rules (a move
     /// must not leave the player's own royal piece attacked).
-    pub(super) fn obligation_candidates(&self, pos: &Position, head: &Obligation) -> Vec<Action> {
+    pub(in crate::flow) fn obligation_candidates(&self, pos: &Position, head: &Obligation) -> Vec<Action> {
         let (player, kind, compulsory) = (head.player, head.kind, head.compulsory);
         let t = self.tables_for(pos);
         let mut out: Vec<Action> = match kind {
@@ -495,7 +495,7 @@ impl Variant {
     /// look for after an activation kept in `runs` for the next action from
     /// `pos`: an activation changes the frame only, so the runs that do not
     /// depend on it are the same for all of them. Other actions ignore `runs`.
-    pub(super) fn apply_keeping_runs(&self, pos: &Position, t: &Tables, action: &Action, next: &mut Position, runs: &crate::engine::cond::RunMemo) {
+    pub(in crate::flow) fn apply_keeping_runs(&self, pos: &Position, t: &Tables, action: &Action, next: &mut Position, runs: &crate::engine::cond::RunMemo) {
         next.copy_from(pos, t);
         if !matches!(action, Action::Activate { .. }) {
             return self.apply_onto(pos, t, action, next, None, None);
@@ -535,7 +535,7 @@ impl Variant {
     /// `pos`, which owes only it, where no `oblige` rule fires in the frame
     /// it makes ([`Self::activation_ends_ply`] has said so):
     /// [`Variant::apply`]'s position, made without asking the rules.
-    fn ended_by_activation(&self, pos: &Position, level: u8, rows: i8) -> Position {
+    pub(super) fn ended_by_activation(&self, pos: &Position, level: u8, rows: i8) -> Position {
         let mut next = pos.clone();
         frame::activate(&self.game, &mut next, level, rows);
         if let Some(flow) = next.flow.as_mut() {

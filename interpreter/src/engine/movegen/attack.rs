@@ -245,6 +245,15 @@ impl Shield {
         }
     }
 
+    /// The cells of `cells` (empty now) that keep the cell unattacked with
+    /// the piece on them ([`Self::keeps`] over a bitset).
+    pub fn kept_cells(&self, cells: &[u64; WORDS]) -> [u64; WORDS] {
+        match self {
+            Shield::Unattacked => *cells,
+            Shield::Blockers(keep) => std::array::from_fn(|w| cells[w] & keep[w]),
+        }
+    }
+
     /// How many of `cells` (empty now) keep the cell unattacked with the
     /// piece on them ([`Self::keeps`] counted over a bitset).
     pub fn kept_among(&self, cells: &[u64; WORDS]) -> u64 {

@@ -49,6 +49,17 @@ impl Variant {
     /// `node(i, out)` writes node `i` into `out`: the few nodes followed one
     /// by one are made then, and the others never are.
     pub(super) fn count_placed_from(&self, first: &Position, placed: &[Cell], node: impl Fn(usize, &mut Position)) -> Option<u64> {
+        let mut count = PlacedCount(0);
+        self.placed_activations(first, placed, node, &mut count)?;
+        Some(count.0)
+    }
+
+    /// The walk of [`Self::count_placed_from`], telling `sink` what it
+    /// finds: per activation, the nodes whose ply it ends legally with no
+    /// rule firing (by their cells), and every position after it that is
+    /// followed one by one. `None` (nothing told) where the nodes are not
+    /// judged so.
+    pub(in crate::flow) fn placed_activations(&self, first: &Position, placed: &[Cell], node: impl Fn(usize, &mut Position), sink: &mut impl PlacedSink) -> Option<()> {
         let game = &self.game;
         if placed.len() < 2 || game.explosion.is_some() || first.spread.is_some() || first.any_hidden() {
             return None;
@@ -95,7 +106,6 @@ impl Variant {
         let node_lines = if base.royal_count[mover as usize] == 0 { None } else { attack_lines(&t, &base, king, by) };
         let mut next = first.clone();
         let mut formed = Vec::new();
-        let mut n = 0;
         for a in &actions {
             // The activation judged on the board without the piece: the
             // runs formed without it in its frame, and the attacks on the
@@ -128,14 +138,14 @@ impl Variant {
                         // together, the others followed one by one.
                         let firing = watches.judge(&t_now, &formed).firing();
                         let calm: [u64; WORDS] = std::array::from_fn(|w| cells[w] & !firing[w]);
-                        n += shield.kept_among(&calm);
+                        sink.ended(self, (*level, *rows), &shield.kept_cells(&calm), placed, &node);
                         if firing.iter().all(|&w| w == 0) {
                             continue;
                         }
                         for i in (0..placed.len()).filter(|&i| firing[placed[i] as usize / 64] >> (placed[i] % 64) & 1 != 0) {
                             node(i, &mut spare);
                             self.apply_keeping_runs(&spare, &t, a, &mut next, &runs[i]);
-                            n += self.plies_through(&next);
+                            sink.followed(self, &next);
                         }
                         continue;
                     }
@@ -144,10 +154,38 @@ impl Variant {
             for (i, runs) in runs.iter().enumerate() {
                 node(i, &mut spare);
                 self.apply_keeping_runs(&spare, &t, a, &mut next, runs);
-                n += self.plies_through(&next);
+                sink.followed(self, &next);
             }
         }
-        Some(n)
+        Some(())
+    }
+}
+
+/// What [`Variant::placed_activations`] tells: the count of complete plies
+/// ([`PlacedCount`]) or their ends (perft's, [`crate::flow::perft::ply_ends`]).
+pub(in crate::flow) trait PlacedSink {
+    /// The activation of `level` by `rows` (the pair `activation`) ends the
+    /// ply legally, with no rule firing, at the nodes whose cell (in
+    /// `placed`: node `i` has its piece on `placed[i]`) is in `cells`;
+    /// `node(i, out)` writes node `i` into `out`.
+    fn ended(&mut self, v: &Variant, activation: (u8, i8), cells: &[u64; WORDS], placed: &[Cell], node: &dyn Fn(usize, &mut Position));
+
+    /// `next`, a position after an activation at one node, is followed on
+    /// its own (a rule may fire, or the activation is not judged by cells).
+    fn followed(&mut self, v: &Variant, next: &Position);
+}
+
+/// The count of complete plies (what [`Variant::count_placed_from`] returns).
+struct PlacedCount(u64);
+
+impl PlacedSink for PlacedCount {
+    fn ended(&mut self, _: &Variant, _: (u8, i8), cells: &[u64; WORDS], _: &[Cell], _: &dyn Fn(usize, &mut Position)) {
+        // Each node's cell is its own: one ply per cell.
+        self.0 += cells.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+    }
+
+    fn followed(&mut self, v: &Variant, next: &Position) {
+        self.0 += v.plies_through(next);
     }
 }
 
@@ -155,7 +193,7 @@ impl Variant {
 /// `cell` instead: the same side to move, frame, flow state and board but
 /// for those two cells (`cell` empty in `first`)? Such nodes are judged
 /// together ([`Variant::count_placed_from`]).
-pub(super) fn differs_only_by_placed(first: &Position, at: Cell, node: &Position, cell: Cell) -> bool {
+pub(in crate::flow) fn differs_only_by_placed(first: &Position, at: Cell, node: &Position, cell: Cell) -> bool {
     let (a, c) = (at as usize, cell as usize);
     let piece = first.board[a];
     let state = node.side == first.side && node.frame == first.frame && node.flow == first.flow;
