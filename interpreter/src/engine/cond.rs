@@ -815,7 +815,15 @@ struct LineKey {
 #[derive(Default)]
 struct LineAnswers {
     kept: Vec<Option<(LineKey, bool)>>,
+    /// The last few keys of unbounded lines (`line N`: N or more) judged
+    /// not to hold, newest last: a set that differs from one of them by a
+    /// few added cells is judged by the runs through those cells alone
+    /// ([`Cx::line_through_added`]).
+    missing: Vec<LineKey>,
 }
+
+/// How many keys [`LineAnswers::missing`] keeps.
+const MISSING_KEPT: usize = 4;
 
 /// How many slots [`LineAnswers`] has (a power of two): a node's rules
 /// test a few sets (each side's pieces of a kind, lines of 3 and of 4).
@@ -843,8 +851,28 @@ impl LineAnswers {
         }
         let slot = key.slot();
         self.kept[slot] = Some((key, holds));
+        if !holds {
+            if self.missing.len() == MISSING_KEPT {
+                self.missing.remove(0);
+            }
+            self.missing.push(key);
+        }
+    }
+
+    /// A kept key of a line that did not hold, read from the same tables
+    /// along the same axes with the same lengths as `key`, whose set lacks
+    /// at most [`ADDED_MOST`] cells of `key`'s: those cells.
+    fn missing_but(&self, key: &LineKey) -> Option<[u64; crate::engine::position::WORDS]> {
+        self.missing.iter().rev().filter(|m| m.tables == key.tables && m.axes == key.axes && m.length == key.length).find_map(|m| {
+            let added: [u64; crate::engine::position::WORDS] = std::array::from_fn(|w| key.set[w] & !m.set[w]);
+            (added.iter().map(|w| w.count_ones()).sum::<u32>() <= ADDED_MOST).then_some(added)
+        })
     }
 }
+
+/// The most cells a set may have beyond one judged not to hold for
+/// [`Cx::line_through_added`] to judge it (each is walked along each axis).
+const ADDED_MOST: u32 = 4;
 
 thread_local! {
     /// This thread's [`LineAnswers`].
@@ -1257,9 +1285,37 @@ impl Cx<'_> {
             debug_assert_eq!(holds, self.line_judged(length, pieces, axes), "a line answer kept for {key:?}");
             return holds;
         }
-        let holds = self.line_judged(length, pieces, axes);
+        let unbounded = length.hi >= self.game.geometry.cells() as u32;
+        let through = if unbounded { LINES.with(|l| l.borrow().missing_but(&key)).and_then(|added| self.line_through_added(length.lo, &key.set, &added, axes)) } else { None };
+        let holds = through.unwrap_or_else(|| self.line_judged(length, pieces, axes));
+        debug_assert!(through.is_none_or(|h| h == self.line_judged(length, pieces, axes)), "a line judged through the added cells for {key:?}");
         LINES.with(|l| l.borrow_mut().keep(key, holds));
         holds
+    }
+
+    /// Does a run of `least` or more cells of `set` along one of `axes`
+    /// pass through a cell of `added`, where `set` less `added` is part of
+    /// a set judged to have none (from the same tables, the position's own)?
+    /// Then no other run can: one that misses the added cells lies in the
+    /// earlier set, whose runs are all shorter. `None` where a walk from an
+    /// added cell meets no end within the board's cells (an axis that
+    /// closes on itself, which no geometry of the language has: the earlier
+    /// judgement would not tell then), and the line is judged in full.
+    fn line_through_added(&self, least: u32, set: &[u64; crate::engine::position::WORDS], added: &[u64; crate::engine::position::WORDS], axes: &[usize]) -> Option<bool> {
+        let most = self.t.ncells as u32;
+        for c in crate::engine::position::cells_in(added) {
+            for &axis in axes {
+                let (fwd, back) = (self.t.unit_steps_along(axis, true), self.t.unit_steps_along(axis, false));
+                let (ahead, behind) = (steps_in_set(fwd, set, c, most), steps_in_set(back, set, c, most));
+                if ahead >= most || behind >= most {
+                    return None;
+                }
+                if 1 + ahead + behind >= least {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
     }
 
     /// [`Self::line`], judged on the position.

@@ -247,8 +247,7 @@ fn perft_with<'t>(
     for s in starts {
         let mut ends = Vec::new();
         ends_of(v, s.next, &mut ends);
-        by_frame(&mut ends);
-        for end in &ends {
+        for end in by_frame(&ends) {
             total += perft_with(v, end, depth - 1, rest, grandchildren, memo, watch)?;
         }
     }
@@ -333,7 +332,7 @@ fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
     }
 }
 
-/// Puts the ends of one ply in the order of their frames (the levels'
+/// The ends of one ply in the order of their frames (the levels'
 /// offsets; the order of the decisions within one frame). A ply that
 /// pulls a level out ends in as many frames as it offers activations, for
 /// each of the ways it got there (a relocation's targets): counted frame
@@ -341,9 +340,14 @@ fn ends_of(v: &Variant, next: Position, out: &mut Vec<Position>) {
 /// in 4D-Schach) and the watch their counts one ply above the leaves keep
 /// ([`WatchMemo`], which reads the frame), instead of meeting another frame
 /// at every end.
-fn by_frame(ends: &mut [Position]) {
-    let offsets = |p: &Position| p.frame.iter().flat_map(|f| f.levels.iter().map(|l| l.offset)).collect::<Vec<i8>>();
-    ends.sort_by_cached_key(offsets);
+///
+/// The positions are not moved: their order is sorted, by a hash of the
+/// offsets (two frames with one hash would only be interleaved).
+fn by_frame(ends: &[Position]) -> impl Iterator<Item = &Position> {
+    let hash = |p: &Position| p.frame.as_ref().map_or(0, |f| f.levels.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, l| (h ^ u64::from(l.offset as u8)).wrapping_mul(0x0100_0000_01B3)));
+    let mut order: Vec<(u64, usize)> = ends.iter().map(hash).zip(0..).collect();
+    order.sort_unstable();
+    order.into_iter().filter_map(|(_, i)| ends.get(i))
 }
 
 /// A node the flow layer lists the decisions of (flow state, a swinging
@@ -364,8 +368,7 @@ fn flow_node<'t>(v: &Variant, pos: &Position, depth: u32, buffers: &mut [Vec<Mov
         }
         let mut ends = Vec::new();
         crate::flow::perft::ply_ends(v, next, &mut ends);
-        by_frame(&mut ends);
-        for end in &ends {
+        for end in by_frame(&ends) {
             total += perft_with(v, end, depth - 1, buffers, children, memo, watch)?;
         }
     }
