@@ -721,7 +721,42 @@ pub fn set_cells(pos: &Position, t: &Tables, owner: Color, kind: Option<crate::m
 /// The cells one step along `axes` (either way, the tables' unit steps)
 /// from one cell of `set`, and those reached so from two or more: a run
 /// of two or more through a cell needs a neighbour in the set there.
+///
+/// A pure function of the tables, the set and the axes: the last answers
+/// are kept per thread ([`NEAR`], by [`Tables::id`]), since the nodes one
+/// ply above a count's leaves ask it of the mover's pieces, which their
+/// siblings share.
 pub(crate) fn neighbours(t: &Tables, set: &[u64; crate::engine::position::WORDS], axes: &[usize]) -> [[u64; crate::engine::position::WORDS]; 2] {
+    let Some(axes_read) = axes.iter().try_fold(0u64, |m, &a| (a < 64).then(|| m | 1 << a)) else { return neighbours_walked(t, set, axes) };
+    let key = LineKey { tables: t.id(), set: *set, axes: axes_read, length: (0, 0) };
+    let slot = key.slot() % NEAR_SLOTS;
+    let kept = NEAR.with(|n| n.borrow().get(slot).and_then(|e| e.as_ref().filter(|(k, _)| *k == key).map(|&(_, near)| near)));
+    if let Some(near) = kept {
+        debug_assert_eq!(near, neighbours_walked(t, set, axes), "neighbours kept for {key:?}");
+        return near;
+    }
+    let near = neighbours_walked(t, set, axes);
+    NEAR.with(|n| {
+        let mut n = n.borrow_mut();
+        if n.len() < NEAR_SLOTS {
+            n.resize(NEAR_SLOTS, None);
+        }
+        n[slot] = Some((key, near));
+    });
+    near
+}
+
+/// How many answers of [`neighbours`] a thread keeps (one per slot).
+const NEAR_SLOTS: usize = 16;
+
+thread_local! {
+    /// The answers of [`neighbours`] this thread found last, by slot (the
+    /// key's tables, set and axes as a [`LineKey`] of no length).
+    static NEAR: std::cell::RefCell<Vec<Option<(LineKey, [[u64; crate::engine::position::WORDS]; 2])>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`neighbours`], worked out.
+fn neighbours_walked(t: &Tables, set: &[u64; crate::engine::position::WORDS], axes: &[usize]) -> [[u64; crate::engine::position::WORDS]; 2] {
     let [mut once, mut twice] = [[0u64; crate::engine::position::WORDS]; 2];
     for c in crate::engine::position::cells_in(set) {
         for (&axis, forward) in axes.iter().flat_map(|a| [(a, true), (a, false)]) {
