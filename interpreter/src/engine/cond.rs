@@ -851,10 +851,12 @@ struct LineKey {
 struct LineAnswers {
     kept: Vec<Option<(LineKey, bool)>>,
     /// The last few keys of unbounded lines (`line N`: N or more) judged
-    /// not to hold, newest last: a set that differs from one of them by a
+    /// not to hold: a set that differs from one of them by a
     /// few added cells is judged by the runs through those cells alone
     /// ([`Cx::line_through_added`]).
     missing: Vec<LineKey>,
+    /// The slot of `missing` the next key goes to once all are taken.
+    next_missing: usize,
 }
 
 /// How many keys [`LineAnswers::missing`] keeps.
@@ -887,10 +889,13 @@ impl LineAnswers {
         let slot = key.slot();
         self.kept[slot] = Some((key, holds));
         if !holds {
-            if self.missing.len() == MISSING_KEPT {
-                self.missing.remove(0);
+            // The oldest replaced once all are taken (the order of the search does not matter).
+            if self.missing.len() < MISSING_KEPT {
+                self.missing.push(key);
+            } else {
+                self.missing[self.next_missing] = key;
+                self.next_missing = (self.next_missing + 1) % MISSING_KEPT;
             }
-            self.missing.push(key);
         }
     }
 
@@ -898,7 +903,7 @@ impl LineAnswers {
     /// along the same axes with the same lengths as `key`, whose set lacks
     /// at most [`ADDED_MOST`] cells of `key`'s: those cells.
     fn missing_but(&self, key: &LineKey) -> Option<[u64; crate::engine::position::WORDS]> {
-        self.missing.iter().rev().filter(|m| m.tables == key.tables && m.axes == key.axes && m.length == key.length).find_map(|m| {
+        self.missing.iter().filter(|m| m.tables == key.tables && m.axes == key.axes && m.length == key.length).find_map(|m| {
             let added: [u64; crate::engine::position::WORDS] = std::array::from_fn(|w| key.set[w] & !m.set[w]);
             (added.iter().map(|w| w.count_ones()).sum::<u32>() <= ADDED_MOST).then_some(added)
         })
@@ -1315,7 +1320,13 @@ impl Cx<'_> {
         let Some(axes_read) = axis_mask.filter(|_| frame::tables_match(self.t, self.pos)) else {
             return self.line_judged(length, pieces, axes);
         };
-        let key = LineKey { tables: self.t.id(), set: self.member_set(pieces.kind, self.player(pieces.who)), axes: axes_read, length: (length.lo, length.hi) };
+        let set = self.member_set(pieces.kind, self.player(pieces.who));
+        // Fewer pieces than the least length: no run is long enough (told
+        // before a key is built: the usual answer while few pieces stand).
+        if set[..self.t.nwords].iter().map(|w| w.count_ones()).sum::<u32>() < length.lo {
+            return false;
+        }
+        let key = LineKey { tables: self.t.id(), set, axes: axes_read, length: (length.lo, length.hi) };
         if let Some(holds) = LINES.with(|l| l.borrow().get(&key)) {
             debug_assert_eq!(holds, self.line_judged(length, pieces, axes), "a line answer kept for {key:?}");
             return holds;
