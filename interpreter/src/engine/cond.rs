@@ -749,10 +749,13 @@ pub(crate) fn neighbours(t: &Tables, set: &[u64; crate::engine::position::WORDS]
 /// How many answers of [`neighbours`] a thread keeps (one per slot).
 const NEAR_SLOTS: usize = 16;
 
+/// One kept answer of [`neighbours`]: its key (the tables, set and axes
+/// as a [`LineKey`] of no length) and the two cell sets.
+type NearAnswer = (LineKey, [[u64; crate::engine::position::WORDS]; 2]);
+
 thread_local! {
-    /// The answers of [`neighbours`] this thread found last, by slot (the
-    /// key's tables, set and axes as a [`LineKey`] of no length).
-    static NEAR: std::cell::RefCell<Vec<Option<(LineKey, [[u64; crate::engine::position::WORDS]; 2])>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The answers of [`neighbours`] this thread found last, by slot.
+    static NEAR: std::cell::RefCell<Vec<Option<NearAnswer>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// [`neighbours`], worked out.
