@@ -727,35 +727,20 @@ pub fn set_cells(pos: &Position, t: &Tables, owner: Color, kind: Option<crate::m
 /// ply above a count's leaves ask it of the mover's pieces, which their
 /// siblings share.
 pub(crate) fn neighbours(t: &Tables, set: &[u64; crate::engine::position::WORDS], axes: &[usize]) -> [[u64; crate::engine::position::WORDS]; 2] {
-    let Some(axes_read) = axes.iter().try_fold(0u64, |m, &a| (a < 64).then(|| m | 1 << a)) else { return neighbours_walked(t, set, axes) };
-    let key = LineKey { tables: t.id(), set: *set, axes: axes_read, length: (0, 0) };
-    let slot = key.slot() % NEAR_SLOTS;
-    let kept = NEAR.with(|n| n.borrow().get(slot).and_then(|e| e.as_ref().filter(|(k, _)| *k == key).map(|&(_, near)| near)));
-    if let Some(near) = kept {
+    let Some(axes_read) = axis_bits(axes) else { return neighbours_walked(t, set, axes) };
+    let key = SetKey { tables: t.id(), set: *set, axes: axes_read, length: (0, 0) };
+    if let Some(near) = NEAR.with(|n| n.borrow().get(&key)) {
         debug_assert_eq!(near, neighbours_walked(t, set, axes), "neighbours kept for {key:?}");
         return near;
     }
     let near = neighbours_walked(t, set, axes);
-    NEAR.with(|n| {
-        let mut n = n.borrow_mut();
-        if n.len() < NEAR_SLOTS {
-            n.resize(NEAR_SLOTS, None);
-        }
-        n[slot] = Some((key, near));
-    });
+    NEAR.with(|n| n.borrow_mut().keep(key, near));
     near
 }
 
-/// How many answers of [`neighbours`] a thread keeps (one per slot).
-const NEAR_SLOTS: usize = 16;
-
-/// One kept answer of [`neighbours`]: its key (the tables, set and axes
-/// as a [`LineKey`] of no length) and the two cell sets.
-type NearAnswer = (LineKey, [[u64; crate::engine::position::WORDS]; 2]);
-
 thread_local! {
-    /// The answers of [`neighbours`] this thread found last, by slot.
-    static NEAR: std::cell::RefCell<Vec<Option<NearAnswer>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The answers of [`neighbours`] this thread found last (keys of no length).
+    static NEAR: std::cell::RefCell<Slots<[[u64; crate::engine::position::WORDS]; 2], 16>> = const { std::cell::RefCell::new(Slots::new()) };
 }
 
 /// [`neighbours`], worked out.
@@ -833,31 +818,72 @@ fn off(range: Range, n: u32) -> u32 {
     }
 }
 
-/// What a `line` test judged in a position's own frame reads: the tables
-/// ([`Tables::id`]), the cells of the set of pieces, the axes (as bits)
-/// and the accepted lengths.
+/// What an answer read from one set of tables and a set of cells reads:
+/// the tables ([`Tables::id`]), the cells, the axes (as bits, [`axis_bits`])
+/// and, for a `line` test, the accepted lengths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct LineKey {
+struct SetKey {
     tables: u64,
     set: [u64; crate::engine::position::WORDS],
     axes: u64,
     length: (u32, u32),
 }
 
-/// The `line` answers judged lately on one thread, one per slot of
-/// [`LINE_SLOTS`] (a key's slot is a hash of it; a later answer in the same
-/// slot replaces the earlier): the nodes one ply above a count's leaves
-/// differ from their siblings by a move of the other side, and their
-/// guards and watches test the lines of the mover's pieces, which that
-/// move leaves as they were.
-#[derive(Default)]
+impl SetKey {
+    /// A hash of the key, for its slot in [`Slots`].
+    fn hash(&self) -> u64 {
+        self.set.iter().fold(self.tables ^ self.axes.rotate_left(32) ^ u64::from(self.length.0) << 48 ^ u64::from(self.length.1), |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+}
+
+/// The axes of a test as bits (`None` past the 64th axis: then nothing is kept).
+fn axis_bits(axes: &[usize]) -> Option<u64> {
+    axes.iter().try_fold(0u64, |m, &a| (a < 64).then(|| m | 1 << a))
+}
+
+/// Answers kept per thread by their [`SetKey`], one per slot of `N` (a
+/// key's slot is a hash of it; a later answer in the same slot replaces the
+/// earlier): the nodes one ply above a count's leaves differ from their
+/// siblings by a move of the other side, and their guards and watches ask
+/// about the mover's pieces, which that move leaves as they were.
+struct Slots<V, const N: usize> {
+    kept: Vec<Option<(SetKey, V)>>,
+}
+
+impl<V: Copy, const N: usize> Slots<V, N> {
+    const fn new() -> Self {
+        Slots { kept: Vec::new() }
+    }
+
+    fn slot(key: &SetKey) -> usize {
+        (key.hash() >> 40) as usize % N
+    }
+
+    fn get(&self, key: &SetKey) -> Option<V> {
+        match self.kept.get(Self::slot(key)) {
+            Some(Some((k, v))) if k == key => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn keep(&mut self, key: SetKey, v: V) {
+        if self.kept.len() < N {
+            self.kept.resize(N, None);
+        }
+        self.kept[Self::slot(&key)] = Some((key, v));
+    }
+}
+
+/// The `line` answers judged lately on one thread ([`Slots`]: a node's
+/// rules test a few sets, each side's pieces of a kind, lines of 3 and of
+/// 4), and the keys of those that did not hold.
 struct LineAnswers {
-    kept: Vec<Option<(LineKey, bool)>>,
+    kept: Slots<bool, 64>,
     /// The last few keys of unbounded lines (`line N`: N or more) judged
     /// not to hold: a set that differs from one of them by a
     /// few added cells is judged by the runs through those cells alone
     /// ([`Cx::line_through_added`]).
-    missing: Vec<LineKey>,
+    missing: Vec<SetKey>,
     /// The slot of `missing` the next key goes to once all are taken.
     next_missing: usize,
 }
@@ -865,32 +891,13 @@ struct LineAnswers {
 /// How many keys [`LineAnswers::missing`] keeps.
 const MISSING_KEPT: usize = 4;
 
-/// How many slots [`LineAnswers`] has (a power of two): a node's rules
-/// test a few sets (each side's pieces of a kind, lines of 3 and of 4).
-const LINE_SLOTS: usize = 64;
-
-impl LineKey {
-    /// The slot of [`LineAnswers`] this key is kept in.
-    fn slot(&self) -> usize {
-        let mixed = self.set.iter().fold(self.tables ^ self.axes.rotate_left(32) ^ u64::from(self.length.0) << 48 ^ u64::from(self.length.1), |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        (mixed >> 40) as usize % LINE_SLOTS
-    }
-}
-
 impl LineAnswers {
-    fn get(&self, key: &LineKey) -> Option<bool> {
-        match self.kept.get(key.slot()) {
-            Some(Some((k, holds))) if k == key => Some(*holds),
-            _ => None,
-        }
+    fn get(&self, key: &SetKey) -> Option<bool> {
+        self.kept.get(key)
     }
 
-    fn keep(&mut self, key: LineKey, holds: bool) {
-        if self.kept.len() < LINE_SLOTS {
-            self.kept.resize(LINE_SLOTS, None);
-        }
-        let slot = key.slot();
-        self.kept[slot] = Some((key, holds));
+    fn keep(&mut self, key: SetKey, holds: bool) {
+        self.kept.keep(key, holds);
         if !holds {
             // The oldest replaced once all are taken (the order of the search does not matter).
             if self.missing.len() < MISSING_KEPT {
@@ -905,7 +912,7 @@ impl LineAnswers {
     /// A kept key of a line that did not hold, read from the same tables
     /// along the same axes with the same lengths as `key`, whose set lacks
     /// at most [`ADDED_MOST`] cells of `key`'s: those cells.
-    fn missing_but(&self, key: &LineKey) -> Option<[u64; crate::engine::position::WORDS]> {
+    fn missing_but(&self, key: &SetKey) -> Option<[u64; crate::engine::position::WORDS]> {
         self.missing.iter().filter(|m| m.tables == key.tables && m.axes == key.axes && m.length == key.length).find_map(|m| {
             let added: [u64; crate::engine::position::WORDS] = std::array::from_fn(|w| key.set[w] & !m.set[w]);
             (added.iter().map(|w| w.count_ones()).sum::<u32>() <= ADDED_MOST).then_some(added)
@@ -919,7 +926,7 @@ const ADDED_MOST: u32 = 4;
 
 thread_local! {
     /// This thread's [`LineAnswers`].
-    static LINES: std::cell::RefCell<LineAnswers> = std::cell::RefCell::new(LineAnswers::default());
+    static LINES: std::cell::RefCell<LineAnswers> = const { std::cell::RefCell::new(LineAnswers { kept: Slots::new(), missing: Vec::new(), next_missing: 0 }) };
 }
 
 /// An evaluation: the position and who is who.
@@ -1319,8 +1326,7 @@ impl Cx<'_> {
         // In the position's own frame the answer reads the set's cells and
         // the tables alone: siblings in a search (a move of the other side
         // apart) ask the same, and find it in [`LINES`].
-        let axis_mask = axes.iter().try_fold(0u64, |m, &a| (a < 64).then(|| m | 1 << a));
-        let Some(axes_read) = axis_mask.filter(|_| frame::tables_match(self.t, self.pos)) else {
+        let Some(axes_read) = axis_bits(axes).filter(|_| frame::tables_match(self.t, self.pos)) else {
             return self.line_judged(length, pieces, axes);
         };
         let set = self.member_set(pieces.kind, self.player(pieces.who));
@@ -1329,7 +1335,7 @@ impl Cx<'_> {
         if set[..self.t.nwords].iter().map(|w| w.count_ones()).sum::<u32>() < length.lo {
             return false;
         }
-        let key = LineKey { tables: self.t.id(), set, axes: axes_read, length: (length.lo, length.hi) };
+        let key = SetKey { tables: self.t.id(), set, axes: axes_read, length: (length.lo, length.hi) };
         if let Some(holds) = LINES.with(|l| l.borrow().get(&key)) {
             debug_assert_eq!(holds, self.line_judged(length, pieces, axes), "a line answer kept for {key:?}");
             return holds;

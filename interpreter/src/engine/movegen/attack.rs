@@ -257,10 +257,7 @@ impl Shield {
     /// How many of `cells` (empty now) keep the cell unattacked with the
     /// piece on them ([`Self::keeps`] counted over a bitset).
     pub fn kept_among(&self, cells: &[u64; WORDS]) -> u64 {
-        match self {
-            Shield::Unattacked => cells.iter().map(|w| u64::from(w.count_ones())).sum(),
-            Shield::Blockers(keep) => cells.iter().zip(keep).map(|(w, k)| u64::from((w & k).count_ones())).sum(),
-        }
+        self.kept_cells(cells).iter().map(|w| u64::from(w.count_ones())).sum()
     }
 }
 
