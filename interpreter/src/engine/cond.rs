@@ -10,6 +10,8 @@
 //! is the side to move. A rule whose condition names `own` or `enemy` is
 //! evaluated with each player as the subject, the mover first; otherwise once.
 
+mod sight;
+
 use crate::engine::frame;
 use crate::engine::movegen;
 use crate::engine::position::{color_of, kind_of, Move, MoveKind, Position, NO_CELL};
@@ -181,9 +183,11 @@ pub fn forbid_filter(game: &Game, t: &Tables, pos: &Position, out: &mut Vec<Move
 /// are counted in bulk less these): `Some(0)` where no `offer` rule
 /// applies; `Some(n)` where every rule that applies is a `forbid` rule whose
 /// conditions read only the side to move's pieces of named kinds
-/// ([`pieces_read`]) and fail now, so that a move of no such piece leaves
-/// them failing and the forbidden moves are among the legal moves of those
-/// pieces ([`movegen::legal_moves_of`]), each judged here. `None` where a
+/// ([`piece_read`]) and fail now, so that a move of no such piece (and,
+/// where a test counts them on the whole board, none that promotes or
+/// drops) leaves them failing and the forbidden moves are among the legal
+/// moves of those pieces ([`movegen::legal_moves_of`]: with every
+/// promotion and drop), each judged here. `None` where a
 /// `ply-end` rule has ended the game, or some rule applies and the game
 /// has `offer` rules that do anything else: the caller lists the legal
 /// moves ([`legal_moves`]). `scratch` is a reusable buffer.
@@ -204,10 +208,16 @@ pub(crate) fn forbidden_count(game: &Game, t: &Tables, pos: &Position, scratch: 
     // one does (the scan above is cheaper than `Offered::new` at the many
     // where none does).
     let mut offered = Offered::new(game, t, pos);
-    let (read, false) = offered.unchanged.as_ref()? else { return None };
+    let u = offered.unchanged.as_ref()?;
+    if u.now || u.read().any(|&(owner, _)| owner != us) {
+        return None;
+    }
+    // The moves that may change what the tests read: those of the pieces
+    // whose cells they read, and (listed with them) every promotion and
+    // drop, which change numbers; a capture takes only the other side's.
     let mut kinds = 0u64;
-    for &(owner, kind) in read {
-        if owner != us || kind >= 64 {
+    for &(_, kind) in &u.placed {
+        if kind >= 64 {
             return None;
         }
         kinds |= 1 << kind;
@@ -242,9 +252,15 @@ pub(crate) struct Offered<'a> {
     /// one player's pieces of named kinds (`line` and `count`), and a move
     /// changes no other piece than the ones it names
     /// ([`Offered::touched`]): those players and kinds, and whether a
-    /// condition holds now. A move that touches none of them leaves the
-    /// conditions as they are, so it is judged without being made.
-    unchanged: Option<(Vec<(Color, crate::model::KindId)>, bool)>,
+    /// condition holds now. A move that touches none of them (or, for a
+    /// `count` on the whole board, changes none of their numbers) leaves
+    /// the conditions as they are, so it is judged without being made.
+    unchanged: Option<Unchanged>,
+    /// Where `unchanged` is not, and the conditions' tests are those it
+    /// judges, whether a player passed, or `faces` tests between named
+    /// kinds: the conditions judged after a move that changes two cells
+    /// and touches none of those pieces, without making it.
+    sight: Option<sight::Sight>,
     /// The copy each move is made on for the `forbid` conditions (made at
     /// the first; boxed, so that moving the struct copies no board).
     next: Option<Box<Position>>,
@@ -284,13 +300,15 @@ impl<'a> Offered<'a> {
         let unchanged = if forbid.is_empty() || !moves_touch_only_their_pieces(game, t, pos) {
             None
         } else {
-            let kinds: Option<Vec<_>> = forbid.iter().map(|c| pieces_read(c, mover, mover)).collect();
-            kinds.map(|k| {
+            let reads: Option<Vec<Read>> = forbid.iter().flat_map(|c| c.any_of.iter().flatten()).map(|lit| piece_read(&lit.atom, mover, mover)).collect();
+            reads.map(|reads| {
                 let now = forbid.iter().any(|c| Cx { game, t, pos, mover, subject: mover, memo: Some(&runs) }.holds(c));
-                (k.concat(), now)
+                let (counted, placed): (Vec<Read>, Vec<Read>) = reads.into_iter().partition(|r| r.number_only);
+                Unchanged { placed: placed.iter().map(|r| r.piece).collect(), counted: counted.iter().map(|r| r.piece).collect(), now }
             })
         };
-        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, next: None, runs }
+        let sight = if unchanged.is_none() && !forbid.is_empty() && moves_touch_only_their_pieces(game, t, pos) { sight::Sight::new(game, t, pos, &forbid) } else { None };
+        Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, sight, next: None, runs }
     }
 
     /// The runs of pieces found in the position so far (for its tables
@@ -312,24 +330,48 @@ impl<'a> Offered<'a> {
         [(us, m.piece), (us, promotion), victim, (us, partner)]
     }
 
+    /// The pieces (owner and kind) whose number on the board `m` changes:
+    /// what it takes, and where it drops a piece or turns one into
+    /// another kind, the piece it moves and what that becomes.
+    fn renumbered(&self, m: &Move) -> [Option<(Color, crate::model::KindId)>; 3] {
+        let us = self.pos.side;
+        let victim = self.pos.captured(m).map(|v| (color_of(v), kind_of(v)));
+        let turns = m.is_promotion() && m.promotion != m.piece;
+        [victim, (turns || m.kind == MoveKind::Drop).then_some((us, m.piece)), turns.then_some((us, m.promotion))]
+    }
+
     /// Whether a `forbid` condition holds after `m`, where that is known
-    /// without making it ([`Offered::unchanged`]).
+    /// without making it ([`Offered::unchanged`], [`Offered::sight`]).
     fn forbidden_unmade(&self, m: &Move) -> Option<bool> {
-        let (read, now) = self.unchanged.as_ref()?;
-        (!self.touched(m).iter().any(|p| read.contains(p))).then_some(*now)
+        if let Some(u) = &self.unchanged {
+            let placed = self.touched(m).iter().any(|p| u.placed.contains(p));
+            let counted = !u.counted.is_empty() && self.renumbered(m).iter().flatten().any(|p| u.counted.contains(p));
+            return (!placed && !counted).then_some(u.now);
+        }
+        let sight = self.sight.as_ref()?;
+        sight.judges(self.pos, m).then(|| sight.holds_after(m))
     }
 
     /// Does no `forbid`, `may not capture` or `may only capture` rule that
     /// applies bar `m` (a legal move of the position, by the plain rules)?
     pub(crate) fn allows(&mut self, m: &Move) -> bool {
         let (game, t, pos) = (self.game, self.t, self.pos);
-        if !self.needs_after(m) {
-            return self.allows_after(m, None);
+        if !self.forbid.is_empty() {
+            let forbidden = match self.forbidden_unmade(m) {
+                Some(known) => known,
+                None => {
+                    let next = self.next.get_or_insert_with(|| Box::new(pos.clone()));
+                    next.copy_from(pos, t);
+                    next.make(m, game, t);
+                    let cx = Cx { game, t, pos: next, mover: pos.side, subject: pos.side, memo: None };
+                    self.forbid.iter().any(|after| cx.holds(after))
+                }
+            };
+            if forbidden {
+                return false;
+            }
         }
-        let next = self.next.get_or_insert_with(|| Box::new(pos.clone()));
-        next.copy_from(pos, t);
-        next.make(m, game, t);
-        self.allows_after(m, self.next.as_deref())
+        self.allows_unforbidden(m)
     }
 
     /// Does every move pass [`Offered::allows`], and no capture need be
@@ -346,7 +388,7 @@ impl<'a> Offered<'a> {
     /// move then leaves them as they are) and fails now.
     pub(crate) fn allows_every_move_of(&self, kind: crate::model::KindId) -> bool {
         let us = self.pos.side;
-        self.only_forbids_for(kind) && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && read.iter().all(|&(owner, k)| owner == us && k != kind)))
+        self.only_forbids_for(kind) && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|u| !u.now && u.read().all(|&(owner, k)| owner == us && k != kind)))
     }
 
     /// Is every plain move of the mover's piece of `kind` that no `forbid`
@@ -370,7 +412,7 @@ impl<'a> Offered<'a> {
         let us = self.pos.side;
         !self.compel
             && !self.capturing_only.iter().any(|&(k, _)| k == kind)
-            && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|(read, now)| !*now && !read.contains(&(us, kind))))
+            && (self.forbid.is_empty() || self.unchanged.as_ref().is_some_and(|u| !u.now && !u.read().any(|&p| p == (us, kind))))
     }
 
     /// Does a `forbid` rule apply whose conditions after `m` are not known
@@ -415,18 +457,47 @@ impl<'a> Offered<'a> {
     }
 }
 
-/// The pieces (owner and kind) whose cells are all that the tests of
-/// `cond` read (`line` and `count` of a named kind), for `mover` and
-/// `subject`; `None` where a test reads anything else.
-pub(crate) fn pieces_read(cond: &Cond, mover: Color, subject: Color) -> Option<Vec<(Color, crate::model::KindId)>> {
-    cond.any_of
-        .iter()
-        .flatten()
-        .map(|lit| match &lit.atom {
-            Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => Some((pieces.who.player(mover, subject), pieces.kind?)),
-            _ => None,
-        })
-        .collect()
+/// What one test of a condition reads of the board ([`piece_read`]).
+#[derive(Clone, Copy)]
+struct Read {
+    /// The pieces' owner and kind.
+    piece: (Color, crate::model::KindId),
+    /// Only how many of them stand on the board (`count` on the whole
+    /// board), not where.
+    number_only: bool,
+}
+
+/// The pieces (owner and kind) a test reads, where they are all it reads
+/// (`line` and `count` of a named kind), for `mover` and `subject`;
+/// `None` where the test reads anything else.
+fn piece_read(atom: &Atom, mover: Color, subject: Color) -> Option<Read> {
+    match atom {
+        Atom::Line { pieces, .. } | Atom::Count { pieces, .. } => {
+            Some(Read { piece: (pieces.who.player(mover, subject), pieces.kind?), number_only: matches!(atom, Atom::Count { scope: Scope::Board, .. }) })
+        }
+        _ => None,
+    }
+}
+
+/// The `forbid` conditions of a position whose tests read only pieces of
+/// named kinds ([`piece_read`]), for a game whose moves change no other
+/// piece than the ones they name ([`Offered::touched`]): a move that
+/// touches none of the `placed` pieces and changes the number of none of
+/// the `counted` ones leaves the conditions as they are.
+struct Unchanged {
+    /// The pieces whose cells a test reads (`line`, `count` in a zone or per slice).
+    placed: Vec<(Color, crate::model::KindId)>,
+    /// The pieces whose number on the board alone a test reads (`count` on the board).
+    counted: Vec<(Color, crate::model::KindId)>,
+    /// Whether a condition holds now.
+    now: bool,
+}
+
+impl Unchanged {
+    /// Every piece a test reads, however.
+    fn read(&self) -> impl Iterator<Item = &(Color, crate::model::KindId)> {
+        self.placed.iter().chain(&self.counted)
+    }
 }
 
 /// A condition judged for a piece of one kind put by one player on each
@@ -965,6 +1036,9 @@ impl Cx<'_> {
     /// The cells holding a piece of the set, and its owner.
     fn cells(&self, s: PieceSet) -> (Color, Vec<Cell>) {
         let owner = self.player(s.who);
+        if s.kind.is_some_and(|k| self.t.royal_mask == 1u64 << k) && self.pos.royal_count[owner as usize] == 1 {
+            return (owner, vec![self.pos.royal[owner as usize]]);
+        }
         let cells = self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(s.kind, owner, c)).collect();
         (owner, cells)
     }
@@ -1435,17 +1509,33 @@ mod tests {
         }
     }
 
+    /// A xiangqi position built for the flying general: the generals on
+    /// one file with one piece between (a red horse on e6), so that the
+    /// horse's moves off the file are forbidden, and a red chariot on d2
+    /// that may step between them.
+    const FACING: &str = "4k4/9/9/9/4N4/9/9/9/3R5/4K4 w - - 0 1";
+
     /// A `forbid` condition judged without making the move
-    /// ([`Offered::unchanged`]) says what it says after the move made: along
-    /// random games of the files whose `forbid` conditions read only counts
-    /// and lines of named kinds (Grand chess's "more than 1 own Queen or …",
-    /// Spartan chess's "more than 2 own King", 4D-Schach's "line 3 own Pawn"
-    /// while in check, from the post-opening test position of
-    /// tests/four_d.rs), every plain legal move is judged both ways.
+    /// ([`Offered::unchanged`], [`Offered::sight`]) says what it says after
+    /// the move made: along random games of the files whose `forbid`
+    /// conditions read only counts and lines of named kinds (Grand chess's
+    /// "more than 1 own Queen or …", Spartan chess's "more than 2 own King",
+    /// 4D-Schach's "line 3 own Pawn" while in check, from the post-opening
+    /// test position of tests/four_d.rs) or whether two named pieces face
+    /// each other (xiangqi's flying general, from the setup and from
+    /// [`FACING`]; janggi's, unless the mover passed), every plain legal
+    /// move is judged both ways.
     #[test]
     fn forbid_conditions_judged_unmade_are_those_made() {
-        let (mut unmade, mut compared) = (0, 0);
-        for (file, fen) in [("rules/fairy/grand.rules", None), ("rules/fairy/spartan.rules", None), ("rules/4d-schach.rules", Some(FOUR_D_POST_OPENING))] {
+        let (mut unmade, mut forbidden_unmade, mut compared) = (0, 0, 0);
+        for (file, fen) in [
+            ("rules/fairy/grand.rules", None),
+            ("rules/fairy/spartan.rules", None),
+            ("rules/4d-schach.rules", Some(FOUR_D_POST_OPENING)),
+            ("rules/fairy/xiangqi.rules", None),
+            ("rules/fairy/xiangqi.rules", Some(FACING)),
+            ("rules/fairy/janggi.rules", None),
+        ] {
             random_games(file, fen, |v, pos| {
                 let t = &v.tables;
                 let mut plain = Vec::new();
@@ -1453,14 +1543,16 @@ mod tests {
                 let mut offered = Offered::new(&v.game, t, pos);
                 let mut made = Offered::new(&v.game, t, pos);
                 made.unchanged = None;
+                made.sight = None;
                 for m in &plain {
                     unmade += usize::from(offered.forbidden_unmade(m).is_some());
+                    forbidden_unmade += usize::from(offered.forbidden_unmade(m) == Some(true));
                     assert_eq!(offered.allows(m), made.allows(m), "{file}: {m:?} at {}", v.fen(pos));
                     compared += 1;
                 }
             });
         }
-        assert!(compared > 5_000 && unmade > 2_000, "{compared} moves compared, {unmade} judged unmade");
+        assert!(compared > 30_000 && unmade > 15_000 && forbidden_unmade > 30, "{compared} moves compared, {unmade} judged unmade, {forbidden_unmade} of them forbidden");
     }
 
     /// The watch of the `forbid` conditions that apply

@@ -367,13 +367,31 @@ pub fn changes_two_cells(m: &Move) -> bool {
 /// frame): a ride or an exact leap hits `cell` when no cell before it is
 /// occupied, and a move can only empty one cell and fill another, so a
 /// ray with two pieces or more before `cell` stays blocked. `None` where
-/// a hop of `by` could land on `cell` (a move can make or take its screen).
+/// a hop of `by` could land on `cell` (a move can make or take its screen:
+/// [`move_lines`] judges those too).
 pub fn attack_lines(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<AttackLines> {
     attack_lines_from(t, pos, cell, by, |_| true)
 }
 
 /// [`attack_lines`] of the attackers on the cells `from` keeps only.
 pub fn attack_lines_from(t: &Tables, pos: &Position, cell: Cell, by: Color, from: impl Fn(Cell) -> bool) -> Option<AttackLines> {
+    walk_lines(t, pos, cell, by, from, None)
+}
+
+/// The attacks of `by` on `cell` in `pos` as a move of the other side
+/// that leaves the cell's piece where it is can change them, hops
+/// included ([`MoveLines`]); `None` where a hop that could land on `cell`
+/// may not jump some kind (`not over`: the screen a move puts there
+/// matters) or its path is longer than 64 cells.
+pub fn move_lines(t: &Tables, pos: &Position, cell: Cell, by: Color) -> Option<MoveLines> {
+    let mut hops = Vec::new();
+    let lines = walk_lines(t, pos, cell, by, |_| true, Some(&mut hops))?;
+    Some(MoveLines { lines, hops })
+}
+
+/// [`attack_lines_from`], each hop that could land on `cell` kept in
+/// `hops` where they are given (else `None` at the first).
+fn walk_lines(t: &Tables, pos: &Position, cell: Cell, by: Color, from: impl Fn(Cell) -> bool, mut hops: Option<&mut Vec<HopLine>>) -> Option<AttackLines> {
     let mut lines = AttackLines::default();
     for from in pos.cells_of(by, t.nwords).filter(|&c| from(c)) {
         let kind = kind_of(pos.board[from as usize]);
@@ -391,8 +409,17 @@ pub fn attack_lines_from(t: &Tables, pos: &Position, cell: Cell, by: Color, from
                 }
                 &[]
             } else if f & HOP != 0 {
-                if cells.contains(&cell) {
+                let Some(at) = cells.iter().position(|&c| c == cell) else { continue };
+                let hops = hops.as_deref_mut()?;
+                let path = &cells[..at];
+                if ray.screen_not != 0 || path.len() > 64 {
                     return None;
+                }
+                let occupied = path.iter().enumerate().fold(0u64, |o, (i, &c)| o | u64::from(pos.board[c as usize] != 0) << i);
+                // A move empties at most one cell of the path and fills
+                // at most one: with three pieces or more on it, never one.
+                if occupied.count_ones() <= 2 {
+                    hops.push(HopLine { attacker: from, path: path.to_vec(), occupied, limit: u32::from(ray.hop_limit) });
                 }
                 continue;
             } else if f & EXACT != 0 {
@@ -415,6 +442,61 @@ pub fn attack_lines_from(t: &Tables, pos: &Position, cell: Cell, by: Color, from
         }
     }
     Some(lines)
+}
+
+/// A hop of the attacking side whose ray passes the attacked cell, with
+/// at most two pieces between ([`move_lines`]): it lands on the cell when
+/// exactly one piece stands on `path` (its screen), no more than `limit`
+/// cells before the cell.
+#[derive(Clone, Debug)]
+pub struct HopLine {
+    /// The hopping piece's cell.
+    attacker: Cell,
+    /// The ray's cells from the attacker to the attacked one, both left out.
+    path: Vec<Cell>,
+    /// Which cells of `path` are occupied now (bit `i`: `path[i]`).
+    occupied: u64,
+    /// The most landing steps beyond the screen ([`crate::engine::tables::Ray::hop_limit`]).
+    limit: u32,
+}
+
+impl HopLine {
+    /// Does the hop miss the cell after a move of the defending side from
+    /// `from` to `to` (as [`AttackLines::safe_after`])?
+    fn misses_after(&self, from: Cell, to: Cell) -> bool {
+        if to == self.attacker {
+            return true; // taken
+        }
+        let mut occupied = self.occupied;
+        for (i, &c) in self.path.iter().enumerate() {
+            if c == from {
+                occupied &= !(1 << i);
+            } else if c == to {
+                occupied |= 1 << i;
+            }
+        }
+        // One screen, and the cell within the limit beyond it.
+        occupied.count_ones() != 1 || self.path.len() as u32 - occupied.trailing_zeros() > self.limit
+    }
+}
+
+/// [`AttackLines`] and the hops that pass the cell ([`move_lines`]): what
+/// a move of the defending side that changes only two cells does to the
+/// attacks on it, where hops attack too (a move can make or take away a
+/// hop's screen).
+#[derive(Clone, Debug, Default)]
+pub struct MoveLines {
+    lines: AttackLines,
+    hops: Vec<HopLine>,
+}
+
+impl MoveLines {
+    /// Is the cell unattacked after a move that takes a piece of the
+    /// defending side from `from` (not the attacked cell) to `to`,
+    /// capturing what stands there and changing no other cell?
+    pub fn safe_after(&self, from: Cell, to: Cell) -> bool {
+        self.lines.safe_after(from, to) && self.hops.iter().all(|h| h.misses_after(from, to))
+    }
 }
 
 #[inline]
@@ -874,6 +956,56 @@ mod tests {
             }
         });
         assert!(compared > 5_000 && unsafe_after > 100, "{compared} moves compared, {unsafe_after} leave the king attacked");
+    }
+
+    /// Along random games of xiangqi (cannons: hops of any length), janggi
+    /// (cannons that may not jump a cannon: no lines, `None`) and
+    /// grasshopper chess (hops that land just beyond the screen),
+    /// [`move_lines`] of the side to move's royal piece answers the attack
+    /// test after each pseudo-legal move of another piece that changes two
+    /// cells as the forward walk does after the move is made, hops making
+    /// and losing their screens among them.
+    #[test]
+    fn move_lines_answer_the_attack_test_after_a_move_with_hops() {
+        let (mut compared, mut by_hops, mut unsafe_after, mut refused) = (0, 0, 0, 0);
+        for (file, games) in [("rules/fairy/xiangqi.rules", 12), ("rules/fairy/janggi.rules", 4), ("rules/grasshopper.rules", 12)] {
+            let v = crate::test_support::variant(file);
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ file.len() as u64;
+            for _ in 0..games {
+                let mut pos = v.start().expect("the setup");
+                for _ in 0..60 {
+                    let us = pos.side;
+                    let t = v.tables_for(&pos);
+                    if pos.royal_count[us as usize] == 1 {
+                        let king = pos.royal[us as usize];
+                        match move_lines(&t, &pos, king, us ^ 1) {
+                            None => refused += 1,
+                            Some(lines) => {
+                                let mut pseudo = Vec::new();
+                                super::pseudo_moves(&v.game, &t, &pos, &mut pseudo);
+                                for m in pseudo.iter().filter(|m| m.from != king && changes_two_cells(m)) {
+                                    let mut after = pos.clone();
+                                    after.make(m, &v.game, &t);
+                                    let attacked = attacked_forward(&t, &after, king, us ^ 1);
+                                    let name = |c: Cell| v.game.geometry.name(c);
+                                    assert_eq!(lines.safe_after(m.from, m.to), !attacked, "{file}: {} {}-{}", v.fen(&pos), name(m.from), name(m.to));
+                                    by_hops += usize::from(attacked && lines.lines.safe_after(m.from, m.to));
+                                    unsafe_after += usize::from(attacked);
+                                    compared += 1;
+                                }
+                            }
+                        }
+                    }
+                    let moves = v.legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    pos = v.play(&pos, &moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        assert!(compared > 30_000 && unsafe_after > 1_000 && by_hops > 500 && refused > 10, "{compared} moves compared, {unsafe_after} unsafe, {by_hops} by hops alone, {refused} positions refused");
     }
 
     /// On random positions of `examples/sliding-levels.rules` in random

@@ -293,13 +293,15 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
             return;
         }
         let mut trial = Trial::new(game, t, pos);
-        // In check with one royal piece and plain attacks: the attacks on it
-        // worked out once judge a move of another piece that changes only
-        // its two cells, without making it (on a board of more than 64
-        // cells each trial is a copy of the position and a walk; on smaller
-        // ones the copy and the bitset test are cheaper than the lines).
+        // In check, or with attacks the look-back test cannot judge (hops,
+        // lame and exact leaps, zones, a frame out of rest), with one royal
+        // piece: the attacks on it worked out once judge a move of another
+        // piece that changes only its two cells, without making it (a
+        // trial is a copy of the position and a walk over every enemy
+        // piece; on a board of at most 64 cells with plain attacks the
+        // copy and the bitset test are cheaper than the lines).
         let king = pos.royal[us as usize];
-        let lines = if fast && !t.small && crate::engine::cond::moves_touch_only_their_pieces(game, t, pos) { attack_lines(t, pos, king, us ^ 1) } else { None };
+        let lines = if lines_judge(game, t, pos) { move_lines(t, pos, king, us ^ 1) } else { None };
         retain_from(out, first, |m| match &lines {
             _ if m.kind == MoveKind::Castle => true,
             Some(lines) if m.from != king && changes_two_cells(m) => lines.safe_after(m.from, m.to),
@@ -360,7 +362,7 @@ pub(crate) fn legal_moves_of(game: &Game, t: &Tables, pos: &Position, kinds: u64
     }
     let mut trial = Trial::new(game, t, pos);
     let king = pos.royal[us as usize];
-    let lines = if pins_found_once(game, t, pos) { attack_lines(t, pos, king, us ^ 1) } else { None };
+    let lines = if lines_judge(game, t, pos) { move_lines(t, pos, king, us ^ 1) } else { None };
     retain_from(out, first, |m| match &lines {
         _ if m.kind == MoveKind::Castle => true,
         Some(lines) if m.from != king && changes_two_cells(m) => lines.safe_after(m.from, m.to),
@@ -487,6 +489,20 @@ impl<'a> OneByOne<'a> {
             && self.offered.as_ref().is_none_or(|o| o.allows_after(m, after))
             && (!self.chance || super::chance::has_outcome(pos, m))
     }
+}
+
+/// Do the attacks on the one royal piece of the side to move, found once
+/// ([`move_lines`]), judge the moves of its other pieces that change two
+/// cells, and cost less than a trial of each? One royal piece that no
+/// promotion makes, no explosion, moves that touch only their own pieces,
+/// and a board of more than 64 cells or attacks the look-back test cannot
+/// judge (the trial then walks every enemy piece's rays).
+fn lines_judge(game: &Game, t: &Tables, pos: &Position) -> bool {
+    pos.royal_count[pos.side as usize] == 1
+        && !t.royal_promotion
+        && game.explosion.is_none()
+        && (!t.small || !t.simple_attacks)
+        && crate::engine::cond::moves_touch_only_their_pieces(game, t, pos)
 }
 
 /// Do pins and check, found once from the one royal piece of the side to
@@ -735,7 +751,7 @@ pub fn count_legal_kept(game: &Game, t: &Tables, pos: &Position, scratch: &mut V
     debug_assert!(crate::engine::frame::tables_match(t, pos), "move generation with another frame's tables");
     let us = pos.side;
     scratch.clear();
-    let listed = t.general_counting || pos.royal_count[us as usize] != 1 || pos.any_hidden();
+    let listed = t.general_counting || pos.royal_count[us as usize] > 1 || pos.any_hidden();
     if listed || t.rules_counting {
         return count_legal_listed_or_ruled(game, t, pos, scratch, kept, listed);
     }
@@ -766,11 +782,58 @@ fn count_legal_listed_or_ruled(game: &Game, t: &Tables, pos: &Position, scratch:
     bulk.saturating_sub(forbidden)
 }
 
+/// [`count_legal_bulk`] for a side without a royal piece (breakthrough's
+/// players, horde's white): every pseudo-legal move is legal
+/// ([`legal_decisions`] tests none), so each piece's moves are counted
+/// from the bitset tables where the board has them, else walked into a
+/// counter; a piece whose moves the tables do not hold, that may take en
+/// passant, or (walked) may land twice on one cell is listed.
+fn count_unguarded(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side;
+    let mut count = Counter(if t.small {
+        count_unguarded_bits::<u64>(t, pos, scratch)
+    } else if t.wide {
+        count_unguarded_bits::<u128>(t, pos, scratch)
+    } else {
+        0
+    });
+    if !t.small && !t.wide {
+        for from in pos.cells_of(us, t.nwords) {
+            if t.repeats(kind_of(pos.board[from as usize]), us, from) {
+                piece_moves_once(pos, t, from, scratch);
+            } else {
+                piece_moves(pos, t, from, &mut count);
+            }
+        }
+    }
+    drops(game, t, pos, &mut count);
+    castling_moves(game, t, pos, scratch);
+    count.0 + scratch.len() as u64
+}
+
+/// [`count_unguarded`] on a board with bitset tables of width `S`: the
+/// moves the tables count, the other pieces' listed in `scratch`.
+fn count_unguarded_bits<S: CellSet>(t: &Tables, pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side;
+    let (occ, enemy) = occupancy::<S>(pos, us);
+    let ep_cells = pos.ep_targets[..pos.ep_len as usize].iter().fold(S::EMPTY, |m, &c| m | S::bit(c as usize));
+    let (count, mut walked) = count_by_tables(t, pos, S::from_words(&pos.occupied[us as usize]), occ, enemy, S::FULL, ep_cells);
+    while walked != S::EMPTY {
+        let from = walked.first() as Cell;
+        walked = walked.rest();
+        piece_moves_once(pos, t, from, scratch);
+    }
+    count
+}
+
 /// [`count_legal_kept`] where the legal moves are the plain ones, counted
-/// in bulk: one royal piece, no face-down pieces, tables that count.
+/// in bulk: at most one royal piece, no face-down pieces, tables that count.
 #[inline(always)]
 fn count_legal_bulk(game: &Game, t: &Tables, pos: &Position, scratch: &mut Vec<Move>, kept: Option<&KeptCounts>) -> u64 {
     let us = pos.side;
+    if pos.royal_count[us as usize] == 0 {
+        return count_unguarded(game, t, pos, scratch);
+    }
     if t.small {
         let kept = match kept {
             Some(KeptCounts::Bitsets(kept)) => Some(&**kept),
