@@ -257,9 +257,10 @@ pub(crate) struct Offered<'a> {
     /// the conditions as they are, so it is judged without being made.
     unchanged: Option<Unchanged>,
     /// Where `unchanged` is not, and the conditions' tests are those it
-    /// judges, whether a player passed, or `faces` tests between named
-    /// kinds: the conditions judged after a move that changes two cells
-    /// and touches none of those pieces, without making it.
+    /// judges, whether a player passed, `faces` tests between named kinds
+    /// or whether the opponent is in check: the conditions judged after a
+    /// move that changes two cells and touches none of those pieces,
+    /// without making it.
     sight: Option<sight::Sight>,
     /// The copy each move is made on for the `forbid` conditions (made at
     /// the first; boxed, so that moving the struct copies no board).
@@ -349,7 +350,7 @@ impl<'a> Offered<'a> {
             return (!placed && !counted).then_some(u.now);
         }
         let sight = self.sight.as_ref()?;
-        sight.judges(self.pos, m).then(|| sight.holds_after(m))
+        sight.judges(self.pos, m).then(|| sight.holds_after(self.t, self.pos, m))
     }
 
     /// Does no `forbid`, `may not capture` or `may only capture` rule that
@@ -1523,8 +1524,9 @@ mod tests {
     /// 4D-Schach's "line 3 own Pawn" while in check, from the post-opening
     /// test position of tests/four_d.rs) or whether two named pieces face
     /// each other (xiangqi's flying general, from the setup and from
-    /// [`FACING`]; janggi's, unless the mover passed), every plain legal
-    /// move is judged both ways.
+    /// [`FACING`]; janggi's, unless the mover passed) or whether the
+    /// opponent is in check (racing kings), every plain legal move is
+    /// judged both ways.
     #[test]
     fn forbid_conditions_judged_unmade_are_those_made() {
         let (mut unmade, mut forbidden_unmade, mut compared) = (0, 0, 0);
@@ -1535,6 +1537,7 @@ mod tests {
             ("rules/fairy/xiangqi.rules", None),
             ("rules/fairy/xiangqi.rules", Some(FACING)),
             ("rules/fairy/janggi.rules", None),
+            ("rules/fairy/racingkings.rules", None),
         ] {
             random_games(file, fen, |v, pos| {
                 let t = &v.tables;

@@ -1,10 +1,12 @@
-//! `forbid` conditions with `faces` tests judged for a move without making
-//! it ([`Sight`]): xiangqi's flying general is tested after every move, and
-//! a move of a piece the test does not name changes only whether the cells
-//! between two named pieces are empty.
+//! `forbid` conditions with `faces` and `in check` tests judged for a move
+//! without making it ([`Sight`]): xiangqi's flying general and racing
+//! kings' ban on checks are tested after every move, and a move of a piece
+//! the test does not name changes only two cells, whose effect on a line
+//! between two pieces, or on the attacks on a royal piece, is worked out
+//! from the lines found once.
 
 use super::{piece_read, Cx};
-use crate::engine::movegen::changes_two_cells;
+use crate::engine::movegen::{self, changes_two_cells, MoveLines};
 use crate::engine::position::{color_of, kind_of, Move, Position, WORDS};
 use crate::engine::tables::Tables;
 use crate::model::cond::{Atom, Cond};
@@ -13,12 +15,15 @@ use crate::model::{Color, Game, KindId};
 
 /// The `forbid` conditions of one position, where each test is a `line` or
 /// `count` of a named kind ([`super::piece_read`]), whether a player
-/// passed, or a `faces` between two sets of named kinds: judged after a
-/// move that changes two cells and touches no piece of a named kind,
-/// without making it. The `line` and `count` tests keep their value, a
-/// judged move is no pass; a `faces` test holds after the move where two of
-/// its pieces face each other with the move's target cell not between them
-/// and no piece between them but the one that moves away.
+/// passed, a `faces` between two sets of named kinds, or whether the
+/// mover's opponent is in check: judged after a move that changes two
+/// cells and touches no piece of a named kind, without making it. The
+/// `line` and `count` tests keep their value, a judged move is no pass; a
+/// `faces` test holds after the move where two of its pieces face each
+/// other with the move's target cell not between them and no piece
+/// between them but the one that moves away; the opponent is in check
+/// where the moved piece attacks its royal piece from its new cell or
+/// another piece does with the move made ([`MoveLines::hit_by_others_after`]).
 pub(crate) struct Sight {
     /// Per player, the kinds the tests name (a bit per kind): a move that
     /// touches a piece of one of them is made and judged.
@@ -34,6 +39,9 @@ enum Test {
     /// A `faces` test: the pairs of its pieces on one line along its axis
     /// with at most one piece between them.
     Faces(Vec<Facing>),
+    /// `in check` of the mover's opponent, who has one royal piece: the
+    /// mover's attacks on it ([`movegen::move_lines`]), and its cell.
+    Checks(MoveLines, Cell),
 }
 
 /// Two pieces on one line, the board's cells between them.
@@ -78,6 +86,16 @@ impl Sight {
                                 Test::Faces(facings(game, pos, &cx.cells(*pieces).1, &cx.cells(*target).1, *axis))
                             }
                         }
+                        Atom::InCheck(who) if who.player(mover, mover) != mover => {
+                            // The opponent's royal kinds are named: a move that takes one is made.
+                            let them = mover ^ 1;
+                            if pos.royal_count[them as usize] != 1 {
+                                return None;
+                            }
+                            (0..64).filter(|k| t.royal_mask >> k & 1 != 0).try_for_each(|k| name((them, k)))?;
+                            let king = pos.royal[them as usize];
+                            Test::Checks(movegen::move_lines(t, pos, king, mover)?, king)
+                        }
                         Atom::Passed(who) => {
                             // A judged move is no pass: the mover's flag is
                             // cleared where passes are kept, the other's stays.
@@ -108,11 +126,15 @@ impl Sight {
         changes_two_cells(m) && !named(us, m.piece) && !(m.is_promotion() && named(us, m.promotion)) && (victim == 0 || !named(color_of(victim), kind_of(victim)))
     }
 
-    /// Does a condition hold after `m`, a move [`Sight::judges`]?
-    pub(crate) fn holds_after(&self, m: &Move) -> bool {
+    /// Does a condition hold after `m`, a move of `pos` [`Sight::judges`]?
+    pub(crate) fn holds_after(&self, t: &Tables, pos: &Position, m: &Move) -> bool {
         let value = |test: &Test| match test {
             Test::Now(v) => *v,
             Test::Faces(pairs) => pairs.iter().any(|p| p.after(m.from, m.to)),
+            Test::Checks(lines, king) => {
+                let kind = if m.is_promotion() { m.promotion } else { m.piece };
+                lines.hit_by_others_after(m.from, m.to) || movegen::attacks_after_move(t, pos, kind, pos.side, m.to, m.from, *king)
+            }
         };
         self.alternatives.iter().any(|conj| conj.iter().all(|(test, negated)| value(test) != *negated))
     }

@@ -185,34 +185,54 @@ pub(super) fn attacked_forward(t: &Tables, pos: &Position, cell: Cell, by: Color
         if !t.may_capture_on(kind, by, from, cell) {
             continue; // no capture of this piece lands on `cell`, whatever stands between
         }
-        for (ray, cells) in t.rays_of(kind, by, from).iter() {
-            let f = ray.flags;
-            if f & CAPTURE == 0 {
-                continue;
-            }
-            let hit = if f & SCATTER != 0 {
-                cells.contains(&cell)
-            } else if f & HOP != 0 {
-                // Ride to the screen, then to the first occupied cell beyond it, within the limit.
-                cells.iter().position(|&c| occupied(c)).is_some_and(|screen| {
-                    let piece = pos.board[cells[screen] as usize];
-                    if ray.screen_not != 0 && piece != 0 && kind_of(piece) == ray.screen_not - 1 {
-                        return false; // `not over`: this screen may not be jumped
-                    }
-                    let beyond = &cells[screen + 1..];
-                    beyond[..beyond.len().min(ray.hop_limit as usize)].iter().find(|&&c| occupied(c)) == Some(&cell)
-                })
-            } else if f & EXACT != 0 {
-                cells.split_last().is_some_and(|(&last, before)| last == cell && !before.iter().any(|&c| occupied(c)))
-            } else {
-                cells.iter().find(|&&c| occupied(c)) == Some(&cell)
-            };
-            if hit {
-                return true;
-            }
+        if captures_onto(t, pos, kind, by, from, cell, occupied) {
+            return true;
         }
     }
     false
+}
+
+/// Does a capture of a piece of `kind` and `by` standing on `from` land on
+/// `cell`, with the cells `occupied` says full (`cell` among them)? The
+/// forward walk of one piece's capturing rays.
+#[inline(always)]
+fn captures_onto(t: &Tables, pos: &Position, kind: KindId, by: Color, from: Cell, cell: Cell, occupied: impl Fn(Cell) -> bool) -> bool {
+    for (ray, cells) in t.rays_of(kind, by, from).iter() {
+        let f = ray.flags;
+        if f & CAPTURE == 0 {
+            continue;
+        }
+        let hit = if f & SCATTER != 0 {
+            cells.contains(&cell)
+        } else if f & HOP != 0 {
+            // Ride to the screen, then to the first occupied cell beyond it, within the limit.
+            cells.iter().position(|&c| occupied(c)).is_some_and(|screen| {
+                let piece = pos.board[cells[screen] as usize];
+                if ray.screen_not != 0 && piece != 0 && kind_of(piece) == ray.screen_not - 1 {
+                    return false; // `not over`: this screen may not be jumped
+                }
+                let beyond = &cells[screen + 1..];
+                beyond[..beyond.len().min(ray.hop_limit as usize)].iter().find(|&&c| occupied(c)) == Some(&cell)
+            })
+        } else if f & EXACT != 0 {
+            cells.split_last().is_some_and(|(&last, before)| last == cell && !before.iter().any(|&c| occupied(c)))
+        } else {
+            cells.iter().find(|&&c| occupied(c)) == Some(&cell)
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Does a piece of `kind` and `by`, just moved to `at` from `vacated`,
+/// attack `cell` (a piece of the other side), nothing else on the board
+/// changed? ([`attacked_forward`] for the one piece; with
+/// [`MoveLines::hit_by_others_after`], whether a move gives check.)
+pub fn attacks_after_move(t: &Tables, pos: &Position, kind: KindId, by: Color, at: Cell, vacated: Cell, cell: Cell) -> bool {
+    let occupied = |c: Cell| c == cell || c != vacated && pos.board[c as usize] != 0;
+    t.may_capture_on(kind, by, at, cell) && captures_onto(t, pos, kind, by, at, cell, occupied)
 }
 
 /// What one more piece, not of the attacking side, put on an empty cell
@@ -496,6 +516,19 @@ impl MoveLines {
     /// capturing what stands there and changing no other cell?
     pub fn safe_after(&self, from: Cell, to: Cell) -> bool {
         self.lines.safe_after(from, to) && self.hops.iter().all(|h| h.misses_after(from, to))
+    }
+
+    /// Is the cell attacked, after a move of an attacking piece from `from`
+    /// to `to` (empty, or holding a piece of the defending side it takes)
+    /// that changes no other cell, by another attacking piece? An attack
+    /// that hits it now goes on unless the moved piece steps into its
+    /// path; one held off by the moved piece alone opens unless it stays
+    /// on the path; a hop gains or loses its screen. (The moved piece's
+    /// own attack is [`attacks_after_move`]'s.)
+    pub fn hit_by_others_after(&self, from: Cell, to: Cell) -> bool {
+        self.lines.checks.iter().any(|(attacker, path)| *attacker != from && !path.contains(&to))
+            || self.lines.pins.iter().any(|(attacker, held, path)| *attacker != from && *held == from && !path.contains(&to))
+            || self.hops.iter().any(|h| h.attacker != from && !h.misses_after(from, to))
     }
 }
 
