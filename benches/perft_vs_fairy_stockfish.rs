@@ -49,6 +49,12 @@ const CASES: &[Case] = &[
     Case { variant: "atomic", rules: "rules/fairy/atomic.rules", fen: None, depth: 4, quick_depth: 3 },
     Case { variant: "shogi", rules: "rules/fairy/shogi.rules", fen: None, depth: 4, quick_depth: 3 },
     Case { variant: "xiangqi", rules: "rules/fairy/xiangqi.rules", fen: None, depth: 4, quick_depth: 3 },
+    // The variants a survey of Fairy-Stockfish's perft checks found slower
+    // than the peer before issue 18's twenty-sixth session (see README).
+    Case { variant: "janggi", rules: "rules/fairy/janggi.rules", fen: None, depth: 4, quick_depth: 3 },
+    Case { variant: "grand", rules: "rules/fairy/grand.rules", fen: None, depth: 3, quick_depth: 2 },
+    Case { variant: "racingkings", rules: "rules/fairy/racingkings.rules", fen: None, depth: 4, quick_depth: 3 },
+    Case { variant: "breakthrough", rules: "rules/fairy/breakthrough.rules", fen: None, depth: 4, quick_depth: 3 },
 ];
 
 /// Where Debian puts the engine; `fairy-stockfish` on PATH is tried next.
@@ -201,7 +207,7 @@ fn main() {
         if !header_done {
             println!("peer: {} ({}), one thread; rulebook: perft, one thread", fsf.name, exe.display());
             println!(
-                "{:<11} {:>5} {:>11} {:>12} {:>12} {:>7} {:>10} {:>10}",
+                "{:<12} {:>5} {:>11} {:>12} {:>12} {:>7} {:>10} {:>10}",
                 "variant", "depth", "nodes", "rulebook", "fairy-sf", "ratio", "rb Mn/s", "fsf Mn/s"
             );
             header_done = true;
@@ -217,7 +223,7 @@ fn main() {
         if !known {
             fsf.quit();
             println!(
-                "{:<11} {:>5} {:>11} {:>10.3} s {:>12} {:>7} {:>10.2} {:>10}",
+                "{:<12} {:>5} {:>11} {:>10.3} s {:>12} {:>7} {:>10.2} {:>10}",
                 case.variant, depth, ours, t_ours.as_secs_f64(), "-", "-", ours_mnps, "-"
             );
             notes.push(format!("{peer} does not know {}: not compared", case.variant));
@@ -230,7 +236,7 @@ fn main() {
         fsf.quit();
         if ours != theirs {
             println!(
-                "{:<11} {:>5} {:>11} {:>10.3} s {:>10.3} s  MISMATCH: fairy-stockfish counts {theirs}",
+                "{:<12} {:>5} {:>11} {:>10.3} s {:>10.3} s  MISMATCH: fairy-stockfish counts {theirs}",
                 case.variant, depth, ours, t_ours.as_secs_f64(), t_theirs.as_secs_f64()
             );
             mismatches.push(format!("MISMATCH {} depth {depth}: rulebook {ours}, fairy-stockfish {theirs}", case.variant));
@@ -240,7 +246,7 @@ fn main() {
         total.1 += t_ours;
         total.2 += t_theirs;
         println!(
-            "{:<11} {:>5} {:>11} {:>10.3} s {:>10.3} s {:>6.2}x {:>10.2} {:>10.2}",
+            "{:<12} {:>5} {:>11} {:>10.3} s {:>10.3} s {:>6.2}x {:>10.2} {:>10.2}",
             case.variant,
             depth,
             ours,
@@ -253,7 +259,7 @@ fn main() {
     }
     if total.0 > 0 {
         println!(
-            "{:<11} {:>5} {:>11} {:>10.3} s {:>10.3} s {:>6.2}x {:>10.2} {:>10.2}",
+            "{:<12} {:>5} {:>11} {:>10.3} s {:>10.3} s {:>6.2}x {:>10.2} {:>10.2}",
             "compared",
             "",
             total.0,
