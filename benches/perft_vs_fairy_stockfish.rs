@@ -16,10 +16,17 @@
 //! timed on rulebook's side only.
 //!
 //! Run: `cargo bench --bench perft_vs_fairy_stockfish` (add `-- --quick` for
-//! smaller depths, or `-- --depth N` for depth N everywhere). Exit codes: 2
-//! for a setup problem (no Fairy-Stockfish, a rules file that does not load,
+//! smaller depths, or `-- --depth N` for depth N everywhere). With
+//! `-- --survey [MIN MAX]` it runs Fairy-Stockfish's own perft checks
+//! instead (../shared/fsf-perft-checks.tsv, the table tests/fsf_perft.rs
+//! holds rulebook to) whose counts lie between MIN and MAX nodes (default
+//! 200,000 and 20,000,000), every variant with a rules file, and lists the
+//! five slowest ratios at the end; a row the installed Fairy-Stockfish
+//! counts otherwise than the table (11.1 predates some of its variants'
+//! rules) is timed on rulebook's side only. Exit codes: 2 for a setup
+//! problem (no Fairy-Stockfish, a rules file that does not load,
 //! Fairy-Stockfish not answering), 1 when the node counts of a compared
-//! variant differ.
+//! variant differ (in the survey: when rulebook's differ from the table).
 
 use rulebook_interpreter::{model::load::load, engine::perft::perft, Variant};
 use std::io::{BufRead, BufReader, Write};
@@ -166,9 +173,47 @@ impl Fsf {
     }
 }
 
+/// One timed comparison: a case of [`CASES`] at its depth, or a row of
+/// the survey's table with the count it must give.
+struct Job {
+    variant: String,
+    rules: String,
+    fen: Option<String>,
+    depth: u32,
+    /// The table's count (survey rows): Fairy-Stockfish is compared only
+    /// where it counts the same.
+    expected: Option<u64>,
+}
+
+/// The survey's jobs: the rows of Fairy-Stockfish's perft table with
+/// `min..=max` nodes whose variant has a rules file (`rules/fairy/NAME.rules`,
+/// else `rules/NAME.rules`), Chess960 rows left out (they need the peer's
+/// `UCI_Chess960`).
+fn survey_jobs(root: &Path, min: u64, max: u64) -> Vec<Job> {
+    let path = root.join("../shared/fsf-perft-checks.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| setup_error(&format!("{}: {e}", path.display())));
+    let mut jobs = Vec::new();
+    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [variant, fen, depth, nodes, chess960] = f[..] else { setup_error(&format!("{}: not a row of five fields: {line}", path.display())) };
+        let (Ok(depth), Ok(nodes)) = (depth.parse::<u32>(), nodes.parse::<u64>()) else { setup_error(&format!("{}: bad depth or count: {line}", path.display())) };
+        if chess960 == "true" || !(min..=max).contains(&nodes) {
+            continue;
+        }
+        let Some(rules) = [format!("rules/fairy/{variant}.rules"), format!("rules/{variant}.rules")].into_iter().find(|r| root.join(r).is_file()) else { continue };
+        let fen = (fen != "startpos").then(|| fen.to_string());
+        jobs.push(Job { variant: variant.to_string(), rules, fen, depth, expected: Some(nodes) });
+    }
+    jobs
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
+    let survey: Option<(u64, u64)> = args.iter().position(|a| a == "--survey").map(|k| {
+        let number = |i: usize, default: u64| args.get(k + i).filter(|a| !a.starts_with("--")).map_or(default, |a| a.replace('_', "").parse().unwrap_or_else(|_| setup_error("--survey takes two node counts, e.g. --survey 200000 20000000")));
+        (number(1, 200_000), number(2, 20_000_000))
+    });
     let depth_override: Option<u32> = args.iter().position(|a| a == "--depth").map(|k| {
         args.get(k + 1)
             .and_then(|d| d.parse().ok())
@@ -182,13 +227,21 @@ fn main() {
     });
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
 
+    let jobs: Vec<Job> = match survey {
+        Some((min, max)) => survey_jobs(root, min, max),
+        None => CASES
+            .iter()
+            .map(|c| Job { variant: c.variant.to_string(), rules: c.rules.to_string(), fen: c.fen.map(str::to_string), depth: depth_override.unwrap_or(if quick { c.quick_depth } else { c.depth }), expected: None })
+            .collect(),
+    };
     let mut header_done = false;
     let mut total = (0u64, Duration::ZERO, Duration::ZERO);
     let mut mismatches = Vec::new();
     let mut notes = Vec::new();
-    for case in CASES {
-        let depth = depth_override.unwrap_or(if quick { case.quick_depth } else { case.depth });
-        let rules = root.join(case.rules);
+    let mut ratios: Vec<(f64, String)> = Vec::new();
+    for case in &jobs {
+        let depth = case.depth;
+        let rules = root.join(&case.rules);
         if !rules.exists() {
             notes.push(format!("{}: {} is not written yet; skipped", case.variant, case.rules));
             continue;
@@ -197,9 +250,9 @@ fn main() {
             Ok((g, _)) => Variant::new(Arc::new(g)),
             Err((d, _)) => setup_error(&format!("cannot load {}: {:?}", rules.display(), d)),
         };
-        let pos = match case.fen {
+        let pos = match &case.fen {
             None => v.start(),
-            Some(fen) => v.parse_fen(fen, case.variant),
+            Some(fen) => v.parse_fen(fen, &case.variant),
         }
         .unwrap_or_else(|d| setup_error(&format!("{}: bad position: {}", case.rules, d.message)));
 
@@ -212,7 +265,7 @@ fn main() {
             );
             header_done = true;
         }
-        let known = fsf.variants.iter().any(|x| x == case.variant);
+        let known = fsf.variants.iter().any(|x| *x == case.variant);
         // "Fairy-Stockfish 11.1 LB 64" -> "fairy-stockfish 11.1"
         let peer = fsf.name.split_whitespace().take(2).collect::<Vec<_>>().join(" ").to_lowercase();
 
@@ -220,6 +273,12 @@ fn main() {
         let _ = perft(&v, &pos, 1);
         let (ours, t_ours) = time(|| perft(&v, &pos, depth));
         let ours_mnps = ours as f64 / t_ours.as_secs_f64() / 1e6;
+        if let Some(expected) = case.expected.filter(|&e| e != ours) {
+            println!("{:<12} {:>5} {:>11}  MISMATCH: the table counts {expected}", case.variant, depth, ours);
+            mismatches.push(format!("MISMATCH {} depth {depth} {}: rulebook {ours}, the table {expected}", case.variant, case.fen.as_deref().unwrap_or("startpos")));
+            fsf.quit();
+            continue;
+        }
         if !known {
             fsf.quit();
             println!(
@@ -229,11 +288,20 @@ fn main() {
             notes.push(format!("{peer} does not know {}: not compared", case.variant));
             continue;
         }
-        fsf.prepare(case.variant, case.fen).unwrap_or_else(|e| setup_error(&e));
+        fsf.prepare(&case.variant, case.fen.as_deref()).unwrap_or_else(|e| setup_error(&e));
         fsf.perft(1).unwrap_or_else(|e| setup_error(&e));
         let (theirs, t_theirs) = time(|| fsf.perft(depth));
         let theirs = theirs.unwrap_or_else(|e| setup_error(&e));
         fsf.quit();
+        if case.expected.is_some() && ours != theirs {
+            // The table and rulebook agree: the installed peer's rules differ.
+            println!(
+                "{:<12} {:>5} {:>11} {:>10.3} s {:>12} {:>7} {:>10.2} {:>10}",
+                case.variant, depth, ours, t_ours.as_secs_f64(), "-", "-", ours_mnps, "-"
+            );
+            notes.push(format!("{peer} counts {theirs} for {} depth {depth} (the table {ours}): not compared", case.variant));
+            continue;
+        }
         if ours != theirs {
             println!(
                 "{:<12} {:>5} {:>11} {:>10.3} s {:>10.3} s  MISMATCH: fairy-stockfish counts {theirs}",
@@ -245,6 +313,7 @@ fn main() {
         total.0 += ours;
         total.1 += t_ours;
         total.2 += t_theirs;
+        ratios.push((t_ours.as_secs_f64() / t_theirs.as_secs_f64(), format!("{} depth {depth} {}", case.variant, case.fen.as_deref().unwrap_or("startpos"))));
         println!(
             "{:<12} {:>5} {:>11} {:>10.3} s {:>10.3} s {:>6.2}x {:>10.2} {:>10.2}",
             case.variant,
@@ -272,6 +341,13 @@ fn main() {
     }
     for note in &notes {
         println!("{note}");
+    }
+    if survey.is_some() {
+        ratios.sort_by(|a, b| b.0.total_cmp(&a.0));
+        println!("slowest against the peer:");
+        for (ratio, what) in ratios.iter().take(5) {
+            println!("  {ratio:>6.2}x  {what}");
+        }
     }
     if !mismatches.is_empty() {
         for m in &mismatches {
