@@ -1149,14 +1149,18 @@ impl Cx<'_> {
             // On the board or a zone: one number, counted without a list.
             Atom::Count { count, pieces, scope: scope @ (Scope::Board | Scope::Zone(_)) } => {
                 let owner = self.player(pieces.who);
-                let n = match scope {
+                if let Scope::Zone(z) = scope {
                     // A zone smaller than the owner's pieces: its cells looked at.
-                    Scope::Zone(z) if z[owner as usize].len() < self.pos.occupied[owner as usize][..self.t.nwords].iter().map(|w| w.count_ones() as usize).sum() => {
-                        z[owner as usize].iter().filter(|&&c| self.is_member(pieces.kind, owner, c)).count()
+                    let zone = &z[owner as usize];
+                    if zone.len() < self.pos.occupied[owner as usize][..self.t.nwords].iter().map(|w| w.count_ones() as usize).sum() {
+                        return count.contains(zone.iter().filter(|&&c| self.is_member(pieces.kind, owner, c)).count() as u32);
                     }
-                    Scope::Zone(z) => self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(pieces.kind, owner, c) && z[owner as usize].binary_search(&c).is_ok()).count(),
-                    _ => self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(pieces.kind, owner, c)).count(),
+                }
+                let within = |c: &Cell| match scope {
+                    Scope::Zone(z) => z[owner as usize].binary_search(c).is_ok(),
+                    _ => true,
                 };
+                let n = self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(pieces.kind, owner, c)).filter(within).count();
                 count.contains(n as u32)
             }
             Atom::Count { count, pieces, scope } => {

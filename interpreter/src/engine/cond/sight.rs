@@ -30,6 +30,11 @@ pub(crate) struct Sight {
     read: [u64; 2],
     /// The alternatives (`or`) of literals (`and`): each test and whether it is negated.
     alternatives: Vec<Vec<(Test, bool)>>,
+    /// The conditions' value after every judged move, where no test
+    /// depends on the move (no pair of pieces that a move may leave facing
+    /// each other, no `in check` test): xiangqi's generals on different
+    /// files, most of the time.
+    fixed: Option<bool>,
 }
 
 /// One test of a [`Sight`].
@@ -112,7 +117,16 @@ impl Sight {
                 alternatives.push(tests);
             }
         }
-        Some(Sight { read, alternatives })
+        let varies = |test: &Test| match test {
+            Test::Now(_) => false,
+            Test::Faces(pairs) => !pairs.is_empty(),
+            Test::Checks(..) => true,
+        };
+        let fixed = (!alternatives.iter().flatten().any(|(test, _)| varies(test))).then(|| {
+            let value = |test: &Test| matches!(test, Test::Now(true));
+            alternatives.iter().any(|conj| conj.iter().all(|(test, negated)| value(test) != *negated))
+        });
+        Some(Sight { read, alternatives, fixed })
     }
 
     /// Does [`Sight::holds_after`] judge `m`, a move of `pos`? It changes
@@ -128,6 +142,9 @@ impl Sight {
 
     /// Does a condition hold after `m`, a move of `pos` [`Sight::judges`]?
     pub(crate) fn holds_after(&self, t: &Tables, pos: &Position, m: &Move) -> bool {
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
         let value = |test: &Test| match test {
             Test::Now(v) => *v,
             Test::Faces(pairs) => pairs.iter().any(|p| p.after(m.from, m.to)),

@@ -282,8 +282,15 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
         (in_check(game, t, pos), [0; WORDS])
     };
     if !fast || checked {
+        // Where the lines judge the other pieces' moves, the royal piece's
+        // landings are judged at once, with it lifted (`keep_safe_royal_steps`).
+        let judge = lines_judge(game, t, pos);
         for from in pos.cells_of(us, t.nwords) {
+            let start = out.len();
             piece_moves_once(pos, t, from, out);
+            if judge && from == pos.royal[us as usize] {
+                keep_safe_royal_steps(t, pos, out, start);
+            }
         }
         drops(game, t, pos, out);
         if !checked {
@@ -301,10 +308,11 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
         // piece; on a board of at most 64 cells with plain attacks the
         // copy and the bitset test are cheaper than the lines).
         let king = pos.royal[us as usize];
-        let lines = if lines_judge(game, t, pos) { move_lines(t, pos, king, us ^ 1) } else { None };
+        let lines = if judge { move_lines(t, pos, king, us ^ 1) } else { None };
         retain_from(out, first, |m| match &lines {
             _ if m.kind == MoveKind::Castle => true,
-            Some(lines) if m.from != king && changes_two_cells(m) => lines.safe_after(m.from, m.to),
+            _ if judge && m.from == king => true,
+            Some(lines) if changes_two_cells(m) => lines.safe_after(m.from, m.to),
             _ => trial.legal(m),
         });
         return;
