@@ -283,13 +283,16 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
     };
     if !fast || checked {
         // Where the lines judge the other pieces' moves, the royal piece's
-        // landings are judged at once, with it lifted (`keep_safe_royal_steps`).
+        // landings are judged at once, with it lifted (`keep_safe_royal_steps`),
+        // where each of its moves changes two cells (else each is tried).
         let judge = lines_judge(game, t, pos);
+        let mut royal_judged = false;
         for from in pos.cells_of(us, t.nwords) {
             let start = out.len();
             piece_moves_once(pos, t, from, out);
-            if judge && from == pos.royal[us as usize] {
+            if judge && from == pos.royal[us as usize] && out[start..].iter().all(changes_two_cells) {
                 keep_safe_royal_steps(t, pos, out, start);
+                royal_judged = true;
             }
         }
         drops(game, t, pos, out);
@@ -311,8 +314,8 @@ fn legal_decisions_unlimited(game: &Game, t: &Tables, pos: &Position, out: &mut 
         let lines = if judge { move_lines(t, pos, king, us ^ 1) } else { None };
         retain_from(out, first, |m| match &lines {
             _ if m.kind == MoveKind::Castle => true,
-            _ if judge && m.from == king => true,
-            Some(lines) if changes_two_cells(m) => lines.safe_after(m.from, m.to),
+            _ if royal_judged && m.from == king => true,
+            Some(lines) if m.from != king && changes_two_cells(m) => lines.safe_after(m.from, m.to),
             _ => trial.legal(m),
         });
         return;
