@@ -207,6 +207,13 @@ fn survey_jobs(root: &Path, min: u64, max: u64) -> Vec<Job> {
     jobs
 }
 
+/// A row timed on rulebook's side only (the peer does not know the
+/// variant, or counts it otherwise than the table).
+fn print_ours_only(variant: &str, depth: u32, nodes: u64, time: Duration) {
+    let mnps = nodes as f64 / time.as_secs_f64() / 1e6;
+    println!("{:<12} {:>5} {:>11} {:>10.3} s {:>12} {:>7} {:>10.2} {:>10}", variant, depth, nodes, time.as_secs_f64(), "-", "-", mnps, "-");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
@@ -265,7 +272,7 @@ fn main() {
             );
             header_done = true;
         }
-        let known = fsf.variants.iter().any(|x| *x == case.variant);
+        let known = fsf.variants.contains(&case.variant);
         // "Fairy-Stockfish 11.1 LB 64" -> "fairy-stockfish 11.1"
         let peer = fsf.name.split_whitespace().take(2).collect::<Vec<_>>().join(" ").to_lowercase();
 
@@ -281,10 +288,7 @@ fn main() {
         }
         if !known {
             fsf.quit();
-            println!(
-                "{:<12} {:>5} {:>11} {:>10.3} s {:>12} {:>7} {:>10.2} {:>10}",
-                case.variant, depth, ours, t_ours.as_secs_f64(), "-", "-", ours_mnps, "-"
-            );
+            print_ours_only(&case.variant, depth, ours, t_ours);
             notes.push(format!("{peer} does not know {}: not compared", case.variant));
             continue;
         }
@@ -295,10 +299,7 @@ fn main() {
         fsf.quit();
         if case.expected.is_some() && ours != theirs {
             // The table and rulebook agree: the installed peer's rules differ.
-            println!(
-                "{:<12} {:>5} {:>11} {:>10.3} s {:>12} {:>7} {:>10.2} {:>10}",
-                case.variant, depth, ours, t_ours.as_secs_f64(), "-", "-", ours_mnps, "-"
-            );
+            print_ours_only(&case.variant, depth, ours, t_ours);
             notes.push(format!("{peer} counts {theirs} for {} depth {depth} (the table {ours}): not compared", case.variant));
             continue;
         }

@@ -298,7 +298,8 @@ impl<'a> Offered<'a> {
             pos.cells_of(mover ^ 1, t.nwords).filter(|&c| royal.iter().any(|&r| movegen::piece_attacks(game, t, pos, c, mover ^ 1, r))).collect()
         };
         let compel = game.rules.iter().filter(|r| r.effect == Effect::CompelCaptures).any(|r| offered(&r));
-        let unchanged = if forbid.is_empty() || !moves_touch_only_their_pieces(game, t, pos) {
+        let judged_unmade = !forbid.is_empty() && moves_touch_only_their_pieces(game, t, pos);
+        let unchanged = if !judged_unmade {
             None
         } else {
             let reads: Option<Vec<Read>> = forbid.iter().flat_map(|c| c.any_of.iter().flatten()).map(|lit| piece_read(&lit.atom, mover, mover)).collect();
@@ -308,7 +309,7 @@ impl<'a> Offered<'a> {
                 Unchanged { placed: placed.iter().map(|r| r.piece).collect(), counted: counted.iter().map(|r| r.piece).collect(), now }
             })
         };
-        let sight = if unchanged.is_none() && !forbid.is_empty() && moves_touch_only_their_pieces(game, t, pos) { sight::Sight::new(game, t, pos, &forbid) } else { None };
+        let sight = if judged_unmade && unchanged.is_none() { sight::Sight::new(game, t, pos, &forbid) } else { None };
         Offered { game, t, pos, forbid, barred, capturing_only, checkers, compel, unchanged, sight, next: None, runs }
     }
 
@@ -361,11 +362,12 @@ impl<'a> Offered<'a> {
             let forbidden = match self.forbidden_unmade(m) {
                 Some(known) => known,
                 None => {
-                    let next = self.next.get_or_insert_with(|| Box::new(pos.clone()));
+                    let mut next = self.next.take().unwrap_or_else(|| Box::new(pos.clone()));
                     next.copy_from(pos, t);
                     next.make(m, game, t);
-                    let cx = Cx { game, t, pos: next, mover: pos.side, subject: pos.side, memo: None };
-                    self.forbid.iter().any(|after| cx.holds(after))
+                    let forbidden = self.forbidden_in(&next);
+                    self.next = Some(next);
+                    forbidden
                 }
             };
             if forbidden {
@@ -427,14 +429,10 @@ impl<'a> Offered<'a> {
     /// (needed only where [`Offered::needs_after`]; a `forbid` rule
     /// without it bars the move).
     pub(crate) fn allows_after(&self, m: &Move, after: Option<&Position>) -> bool {
-        let pos = self.pos;
         if !self.forbid.is_empty() {
             let forbidden = match (self.forbidden_unmade(m), after) {
                 (Some(known), _) => known,
-                (None, Some(next)) => {
-                    let cx = Cx { game: self.game, t: self.t, pos: next, mover: pos.side, subject: pos.side, memo: None };
-                    self.forbid.iter().any(|after| cx.holds(after))
-                }
+                (None, Some(next)) => self.forbidden_in(next),
                 (None, None) => true,
             };
             if forbidden {
@@ -442,6 +440,13 @@ impl<'a> Offered<'a> {
             }
         }
         self.allows_unforbidden(m)
+    }
+
+    /// Does a `forbid` condition hold in `next`, the position after a move
+    /// of the mover made?
+    fn forbidden_in(&self, next: &Position) -> bool {
+        let cx = Cx { game: self.game, t: self.t, pos: next, mover: self.pos.side, subject: self.pos.side, memo: None };
+        self.forbid.iter().any(|after| cx.holds(after))
     }
 
     /// [`Offered::allows`] of `m` where no `forbid` condition holds after
@@ -1026,19 +1031,23 @@ impl Cx<'_> {
     /// has one royal piece is that piece's cell, which the position keeps.)
     fn any_member(&self, s: PieceSet, mut f: impl FnMut(Cell) -> bool) -> bool {
         let owner = self.player(s.who);
-        if let Some(k) = s.kind {
-            if self.t.royal_mask == 1u64 << k && self.pos.royal_count[owner as usize] == 1 {
-                return f(self.pos.royal[owner as usize]);
-            }
+        if let Some(royal) = self.lone_royal(s, owner) {
+            return f(royal);
         }
         self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(s.kind, owner, c)).any(f)
+    }
+
+    /// The one member of a set of the game's one royal kind, where its
+    /// owner has one royal piece: that piece's cell, which the position keeps.
+    fn lone_royal(&self, s: PieceSet, owner: Color) -> Option<Cell> {
+        s.kind.filter(|&k| self.t.royal_mask == 1u64 << k && self.pos.royal_count[owner as usize] == 1).map(|_| self.pos.royal[owner as usize])
     }
 
     /// The cells holding a piece of the set, and its owner.
     fn cells(&self, s: PieceSet) -> (Color, Vec<Cell>) {
         let owner = self.player(s.who);
-        if s.kind.is_some_and(|k| self.t.royal_mask == 1u64 << k) && self.pos.royal_count[owner as usize] == 1 {
-            return (owner, vec![self.pos.royal[owner as usize]]);
+        if let Some(royal) = self.lone_royal(s, owner) {
+            return (owner, vec![royal]);
         }
         let cells = self.pos.cells_of(owner, self.t.nwords).filter(|&c| self.is_member(s.kind, owner, c)).collect();
         (owner, cells)

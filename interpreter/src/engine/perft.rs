@@ -305,11 +305,6 @@ fn ply_starts(v: &Variant, pos: &Position, t: &crate::engine::tables::Tables, me
     if v.game.rules.is_empty() && pos.flow.is_none() && pos.frame.is_none() {
         return Some(Vec::new());
     }
-    if pos.flow.is_none() && !crate::engine::frame::swinging(pos) && !crate::flow::oblige::any(&v.game) {
-        // No rule obliges: no move starts a ply of several decisions (the
-        // watch would be `Nothing`, found without reading the board).
-        return Some(Vec::new());
-    }
     v.ply_starts_with(pos, t, memo)
 }
 

@@ -121,6 +121,10 @@ impl Variant {
             return None;
         }
         let game = &self.game;
+        if !super::oblige::any(game) {
+            // No rule obliges: the watch is `Nothing`, told without reading the board.
+            return Some(Vec::new());
+        }
         let (watch, fires_from) = memo.kept(game, t, pos);
         match watch {
             Watch::Nothing => return Some(Vec::new()),

@@ -21,7 +21,7 @@ mod walls;
 mod promote;
 mod spread;
 
-pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, attacks_after_move, capturing_cells, changes_two_cells, in_check, move_lines, royal_attacked, AttackLines, HopLine, MoveLines, Shield};
+pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, attacks_after_move, capturing_cells, changes_two_cells, in_check, move_lines, royal_attacked, AttackLines, MoveLines, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_any_order, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{keep_safe_royal_steps, legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use spread::spread_in_check;
