@@ -346,14 +346,14 @@ impl Variant {
             return 0;
         }
         let fresh;
-        let (watch, fires) = match memo {
+        let (watch, fires, conds_memo) = match memo {
             Some(memo) => {
-                let (watch, fires) = memo.kept(game, &t, pos);
-                (watch, Some(fires))
+                let (watch, fires, conds) = memo.kept_with_conds(game, &t, pos);
+                (watch, Some(fires), Some(conds))
             }
             None => {
                 fresh = super::oblige::watch(game, &t, pos);
-                (&fresh, None)
+                (&fresh, None, None)
             }
         };
         let mover = pos.side;
@@ -370,7 +370,16 @@ impl Variant {
         // their conditions ([`super::oblige::watch_conds`]): a piece none of
         // whose moves may make one hold has none forbidden, and a move
         // listed that cannot make one hold is not made to judge them.
-        let forbidding = bulk.and(offered.as_ref()).filter(|o| !o.forbid_conds().is_empty()).map(|o| super::oblige::watch_conds(game, &t, pos, o.forbid_conds(), o.runs()));
+        // Kept from the last node where there is a memo ([`super::oblige::CondsMemo`]).
+        let fresh_conds;
+        let forbidding = match (bulk.and(offered.as_ref()).filter(|o| !o.forbid_conds().is_empty()), conds_memo) {
+            (Some(o), Some(memo)) => Some(memo.kept(game, &t, pos, o.forbid_conds(), o.runs())),
+            (Some(o), None) => {
+                fresh_conds = super::oblige::watch_conds(game, &t, pos, o.forbid_conds(), o.runs());
+                Some(super::oblige::FiresFrom::unkept(&fresh_conds))
+            }
+            (None, _) => None,
+        };
         let listed = match bulk {
             Some(lines) => {
                 // Room for a node's listed moves at once (growing from
@@ -383,6 +392,9 @@ impl Variant {
                         o.allows_every_move_of(kind) || (o.only_forbids_for(kind) && forbidding.as_ref().is_some_and(|w| !w.may_fire_from(&t, from, kind, mover)))
                     })
                 };
+                // The pieces' counts kept from the nodes counted before ([`movegen::PieceCounts`]).
+                let mut counts = PIECE_COUNTS.take().unwrap_or_default();
+                counts.begin(&t, pos);
                 for from in pos.cells_of(mover, t.nwords) {
                     let kind = crate::engine::position::kind_of(pos.board[from as usize]);
                     let kc = kind as usize * 2 + mover as usize;
@@ -405,11 +417,12 @@ impl Variant {
                     } else if from == king || special || !allowed(from, kind) || t.repeats(kind, mover, from) || fires() {
                         movegen::piece_moves_once(pos, &t, from, &mut listed);
                     } else if lines.clear() {
-                        n += movegen::count_piece_moves(pos, &t, from, None);
+                        n += counts.count(&t, pos, from);
                     } else {
                         n += movegen::count_piece_moves(pos, &t, from, Some(&lines.safe_targets(from)));
                     }
                 }
+                PIECE_COUNTS.set(Some(counts));
                 // The royal piece's steps after which no rule fires, judged
                 // at once in the frame of the ply's end.
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
@@ -508,6 +521,13 @@ impl Variant {
         let no_drops = game.hand.as_ref().is_none_or(|h| h.drop_limits.iter().all(|l| !l.unlimited) && pos.hand[pos.side as usize].iter().all(|&n| n == 0));
         plain && no_drops
     }
+}
+
+thread_local! {
+    /// The counts of the pieces [`Variant::count_judged`] counted in bulk,
+    /// kept for the next node it counts on the same thread (taken while
+    /// one count uses them).
+    static PIECE_COUNTS: std::cell::Cell<Option<Box<movegen::PieceCounts>>> = const { std::cell::Cell::new(None) };
 }
 
 /// What [`Variant::count_activations`] works out per node before counting:

@@ -27,6 +27,12 @@ use crate::model::cond::{Atom, Effect, Lit, ObligeAction, ObligeStep, PieceSet, 
 use crate::model::geometry::Cell;
 use crate::model::{Color, Game};
 
+mod answers;
+mod conds_memo;
+
+use answers::Answers;
+pub use conds_memo::CondsMemo;
+
 /// Does the game have a rule that obliges (so that plies can have several decisions)?
 pub fn any(game: &Game) -> bool {
     game.rules.iter().any(|r| matches!(r.effect, Effect::Oblige(_)))
@@ -562,27 +568,18 @@ pub struct WatchMemo {
     /// The last watch (the mover's part, or anything where a line of the
     /// other side's pieces holds).
     watch: Option<Watch>,
-    /// [`Watch::may_fire_from`] of the last watch, per cell, as asked so
-    /// far: the [`round`](Self::round) it was asked in (the high 16 bits)
-    /// and 1 + the kind asked about × 2 + the answer (the answer reads the
-    /// watch and the tables alone, not the board: it stays while the watch
-    /// does). An answer of another round is not known.
-    from: Vec<std::cell::Cell<u32>>,
-    /// [`Watch::may_fire`] of the last watch, per move as asked so far,
-    /// kept as [`from`](Self::from) is ([`FiresFrom::may_fire`]): a table
-    /// of [`MOVE_SLOTS`] slots, each move in the one its cells hash to.
-    moves: Vec<std::cell::Cell<u64>>,
-    /// The round of the answers in [`from`](Self::from) and
-    /// [`moves`](Self::moves) that hold (1 to 65,535; 0 before the first):
-    /// a new watch starts a round instead of clearing the tables (at
-    /// perft's nodes one ply above the leaves that cleared 9 KB each time,
-    /// 7% of 4D-Schach's swinging perft 4).
-    round: u32,
+    /// The answers of the last watch ([`FiresFrom`]).
+    answers: Answers,
     /// The kinds the `line` tests of the `ply-end` `oblige` rules' guards
     /// name (a bitmask) and whether one names any kind, found at the first
     /// read (`None` before it; `Some(None)` where a kind past the 64th is
     /// named). A memo serves one game, as its watch does.
     named: Option<Option<(u64, bool)>>,
+    /// The watch of the `forbid` conditions the last node judged, kept the same way.
+    conds: CondsMemo,
+    /// Is the last watch the mover's part ([`Self::own`]), not anything
+    /// because a line of the other side's holds?
+    watch_is_own: bool,
 }
 
 impl WatchMemo {
@@ -595,24 +592,44 @@ impl WatchMemo {
     /// [`Self::watch`], with its [`Watch::may_fire_from`] kept per cell
     /// ([`FiresFrom::may_fire_from`]).
     pub fn kept(&mut self, game: &Game, t: &Tables, pos: &Position) -> (&Watch, FiresFrom<'_>) {
+        self.renew(game, t, pos);
+        let watch = self.watch.get_or_insert(Watch::Anything);
+        (watch, self.answers.of(watch))
+    }
+
+    /// [`Self::kept`], with the memo of the `forbid` conditions' watch
+    /// ([`CondsMemo`]) for the same node.
+    pub fn kept_with_conds(&mut self, game: &Game, t: &Tables, pos: &Position) -> (&Watch, FiresFrom<'_>, &mut CondsMemo) {
+        self.renew(game, t, pos);
+        let watch = self.watch.get_or_insert(Watch::Anything);
+        (watch, self.answers.of(watch), &mut self.conds)
+    }
+
+    /// Makes the memo's watch and answers those of `pos`.
+    fn renew(&mut self, game: &Game, t: &Tables, pos: &Position) {
         let (mut key, mut others_key) = std::mem::take(&mut self.scratch);
         if !self.read(game, t, pos, &mut key, &mut others_key) {
             key.clear();
             self.own = None;
         }
         let before = self.watch.take();
-        // Whether the answers kept per cell still hold: they read the watch
-        // and the tables (the frame, part of `key`), not the board.
-        let mut answers_hold = true;
-        let now = match &self.own {
+        // The new watch, and whether the answers kept still hold: they read
+        // the watch and the tables (the frame, part of `key`), not the board.
+        let (now, answers_hold) = match &self.own {
             Some(own) if key == self.key => {
                 let now = if others_key == self.others_key {
-                    before.clone()
-                } else {
+                    (before, true)
+                } else if others_hold_at(game, t, pos) {
                     // Only the other side's pieces changed: the mover's part stands.
-                    Some(if others_hold_at(game, t, pos) { Watch::Anything } else { own.clone() })
+                    let now = Some(Watch::Anything);
+                    let holds = now == before;
+                    (now, holds)
+                } else if self.watch_is_own {
+                    (before, true)
+                } else {
+                    (Some(own.clone()), false)
                 };
-                debug_assert_eq!(now.as_ref(), Some(&watch(game, t, pos)), "a watch from the memo at a node that reads the same");
+                debug_assert_eq!(now.0.as_ref(), Some(&watch(game, t, pos)), "a watch from the memo at a node that reads the same");
                 self.scratch = (key, std::mem::replace(&mut self.others_key, others_key));
                 now
             }
@@ -621,27 +638,14 @@ impl WatchMemo {
                 let now = if others { Watch::Anything } else { own.clone() };
                 self.own = Some(own);
                 self.scratch = (std::mem::replace(&mut self.key, key), std::mem::replace(&mut self.others_key, others_key));
-                answers_hold = false;
-                Some(now)
+                (Some(now), false)
             }
         };
-        if self.from.len() != game.geometry.cells() || self.round == 0 {
-            self.from.clear();
-            self.from.resize_with(game.geometry.cells(), Default::default);
-            self.moves.clear();
-            self.moves.resize_with(MOVE_SLOTS, Default::default);
-            self.round = 1;
-        } else if !answers_hold || now != before {
-            // A new round; once the stamps run out, the tables cleared and round 1 again.
-            self.round += 1;
-            if self.round > u32::from(u16::MAX) {
-                self.from.iter().for_each(|c| c.set(0));
-                self.moves.iter().for_each(|c| c.set(0));
-                self.round = 1;
-            }
-        }
-        let watch = self.watch.insert(now.unwrap_or(Watch::Anything));
-        (watch, FiresFrom { watch, known: &self.from, moves: &self.moves, round: self.round })
+        // The watch is the mover's part, or anything, which is the mover's
+        // part only where that is anything too.
+        self.watch_is_own = now.as_ref() != Some(&Watch::Anything) || self.own.as_ref() == Some(&Watch::Anything);
+        self.answers.renew(game.geometry.cells(), answers_hold);
+        self.watch = Some(now.unwrap_or(Watch::Anything));
     }
 
     /// Everything [`watch`] reads at a node between plies, as words: in
@@ -724,6 +728,11 @@ fn put_down(m: &crate::engine::position::Move) -> Option<crate::model::KindId> {
 const MOVE_SLOTS: usize = 1024;
 
 impl FiresFrom<'_> {
+    /// `watch` with no answers kept: each question is put to it.
+    pub fn unkept(watch: &Watch) -> FiresFrom<'_> {
+        FiresFrom { watch, known: &[], moves: &[], round: 0 }
+    }
+
     /// [`Watch::may_fire`], kept per move while the memo's watch and
     /// tables stay the same. Its answer reads the move's cells, the kind it
     /// puts down and whether it is a drop (the watch's [`Lengthen`] tests);

@@ -700,32 +700,14 @@ impl WalkCounts {
         seen.side = side;
         seen.ep_len = 0;
         let king = parent.royal[side as usize];
-        'pieces: for from in parent.cells_of(side, n) {
+        for from in parent.cells_of(side, n) {
             let kind = kind_of(parent.board[from as usize]);
             let kc = kind as usize * 2 + side as usize;
             if from == king || t.repeats(kind, side, from) {
                 continue;
             }
-            let mut depends = [0u64; WORDS];
-            for (ray, ray_cells) in t.rays_of(kind, side, from).iter() {
-                if ray.when != 0 || ray.screen_not != 0 {
-                    // Applies only sometimes, or hops over some kinds only
-                    // (a promotion in place changes a kind, not a cell): counted afresh.
-                    continue 'pieces;
-                }
-                // A plain ride depends on its cells up to and including the
-                // first occupied one; leaps, hops and the rest on all.
-                let plain = ray.flags & (SCATTER | HOP | EXACT | SETS_EP | TAKES_EP) == 0;
-                for &c in ray_cells {
-                    depends[c as usize / 64] |= 1 << (c % 64);
-                    if plain && parent.board[c as usize] != 0 {
-                        break;
-                    }
-                }
-            }
-            let mut count = Counter(0);
-            piece_moves(&seen, t, from, &mut count);
-            kept.pieces.push(WalkedPiece { cell: from, kc, count: count.0, depends });
+            let Some((count, depends)) = super::piece_counts::walk_piece(t, &seen, from, kind) else { continue };
+            kept.pieces.push(WalkedPiece { cell: from, kc, count, depends });
         }
         kept
     }
