@@ -302,11 +302,21 @@ impl<'a> Offered<'a> {
         let unchanged = if !judged_unmade {
             None
         } else {
-            let reads: Option<Vec<Read>> = forbid.iter().flat_map(|c| c.any_of.iter().flatten()).map(|lit| piece_read(&lit.atom, mover, mover)).collect();
-            reads.map(|reads| {
+            let (mut placed, mut counted) = (Vec::new(), Vec::new());
+            let all_read = forbid.iter().flat_map(|c| c.any_of.iter().flatten()).all(|lit| match piece_read(&lit.atom, mover, mover) {
+                Some(r) if r.number_only => {
+                    counted.push(r.piece);
+                    true
+                }
+                Some(r) => {
+                    placed.push(r.piece);
+                    true
+                }
+                None => false,
+            });
+            all_read.then(|| {
                 let now = forbid.iter().any(|c| Cx { game, t, pos, mover, subject: mover, memo: Some(&runs) }.holds(c));
-                let (counted, placed): (Vec<Read>, Vec<Read>) = reads.into_iter().partition(|r| r.number_only);
-                Unchanged { placed: placed.iter().map(|r| r.piece).collect(), counted: counted.iter().map(|r| r.piece).collect(), now }
+                Unchanged { placed, counted, now }
             })
         };
         let sight = if judged_unmade && unchanged.is_none() { sight::Sight::new(game, t, pos, &forbid) } else { None };
@@ -1432,6 +1442,13 @@ impl Cx<'_> {
             return holds;
         }
         let unbounded = length.hi >= self.game.geometry.cells() as u32;
+        // No run of one less or more: none of this length or more (a game's
+        // rules often test lines of 3 and of 4 of the same pieces).
+        let shorter = SetKey { tables: key.tables, set: key.set, axes: key.axes, length: (length.lo.saturating_sub(1), length.hi) };
+        if unbounded && length.lo > 1 && LINES.with(|l| l.borrow().get(&shorter)) == Some(false) {
+            debug_assert!(!self.line_judged(length, pieces, axes), "a line implied by a shorter one for {key:?}");
+            return false;
+        }
         let through = if unbounded { LINES.with(|l| l.borrow().missing_but(&key)).and_then(|added| self.line_through_added(length.lo, &key.set, &added, axes)) } else { None };
         let holds = through.unwrap_or_else(|| self.line_judged(length, pieces, axes));
         debug_assert!(through.is_none_or(|h| h == self.line_judged(length, pieces, axes)), "a line judged through the added cells for {key:?}");

@@ -392,7 +392,7 @@ impl Variant {
                         o.allows_every_move_of(kind) || (o.only_forbids_for(kind) && forbidding.as_ref().is_some_and(|w| !w.may_fire_from(&t, from, kind, mover)))
                     })
                 };
-                // The pieces' counts kept from the nodes counted before ([`movegen::PieceCounts`]).
+                // The pieces' counts and lists kept from the nodes counted before ([`movegen::PieceCounts`]).
                 let mut counts = PIECE_COUNTS.take().unwrap_or_default();
                 counts.begin(&t, pos);
                 for from in pos.cells_of(mover, t.nwords) {
@@ -402,7 +402,7 @@ impl Variant {
                     // Moves that change more than two cells, or a promotion's kind.
                     let special = t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]);
                     if from == king && !special && allowed(from, kind) {
-                        movegen::piece_moves_once(pos, &t, from, &mut steps);
+                        counts.list(&t, pos, from, &mut steps);
                         // The royal piece's steps after which a rule may fire are followed.
                         if fires() {
                             let mut i = 0;
@@ -415,7 +415,7 @@ impl Variant {
                             }
                         }
                     } else if from == king || special || !allowed(from, kind) || t.repeats(kind, mover, from) || fires() {
-                        movegen::piece_moves_once(pos, &t, from, &mut listed);
+                        counts.list(&t, pos, from, &mut listed);
                     } else if lines.clear() {
                         n += counts.count(&t, pos, from);
                     } else {
@@ -426,7 +426,9 @@ impl Variant {
                 // The royal piece's steps after which no rule fires, judged
                 // at once in the frame of the ply's end.
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
-                movegen::keep_safe_royal_steps(&t_end, &scratch, &mut steps, 0);
+                let mut zone = ROYAL_ZONE.take().unwrap_or_default();
+                zone.keep_safe_steps(&t_end, &scratch, &mut steps, 0);
+                ROYAL_ZONE.set(Some(zone));
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
                 n += steps.len() as u64;
                 if game.castling.is_some() && !movegen::in_check(game, &t, pos) {
@@ -528,6 +530,10 @@ thread_local! {
     /// kept for the next node it counts on the same thread (taken while
     /// one count uses them).
     static PIECE_COUNTS: std::cell::Cell<Option<Box<movegen::PieceCounts>>> = const { std::cell::Cell::new(None) };
+    /// The attacks on the royal piece's landings [`Variant::count_judged`]
+    /// judged in the frame of the ply's end, kept for the next node it
+    /// counts on the same thread ([`movegen::RoyalZone`]).
+    static ROYAL_ZONE: std::cell::Cell<Option<Box<movegen::RoyalZone>>> = const { std::cell::Cell::new(None) };
 }
 
 /// What [`Variant::count_activations`] works out per node before counting:

@@ -482,12 +482,19 @@ fn others_hold(game: &Game, t: &Tables, pos: &Position, alternatives: &[(Color, 
     let mover = pos.side;
     let cells = game.geometry.cells() as u32;
     let memo = crate::engine::cond::RunMemo::default();
-    alternatives.iter().any(|&(subject, alt)| {
-        match unbounded_line(alt, cells).map(|lit| (lit, &lit.atom)) {
-            Some((lit, Atom::Line { pieces, .. })) => resolve(pieces.who, mover, subject) != mover && crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo),
-            _ => false,
-        }
-    })
+    // The other side's lines, each with its least length.
+    let lines = || {
+        alternatives.iter().filter_map(move |&(subject, alt)| match unbounded_line(alt, cells).map(|lit| (lit, &lit.atom)) {
+            Some((lit, Atom::Line { pieces, length, .. })) if resolve(pieces.who, mover, subject) != mover => Some((subject, lit, length.lo)),
+            _ => None,
+        })
+    };
+    let holds = |&(subject, lit, _): &(Color, &Lit, u32)| crate::engine::cond::holds_lit_with(game, t, pos, lit, mover, subject, &memo);
+    // The shortest first: a line of 3 that does not hold tells that one
+    // of 4 of the same pieces does not either ([`crate::engine::cond`]'s
+    // kept answers), where judging the one of 4 first tells nothing.
+    let Some(least) = lines().map(|(_, _, lo)| lo).min() else { return false };
+    lines().filter(|&(_, _, lo)| lo == least).any(|l| holds(&l)) || lines().filter(|&(_, _, lo)| lo > least).any(|l| holds(&l))
 }
 
 /// [`watch`] for the conditions of the `forbid` rules that apply at `pos`
@@ -737,6 +744,7 @@ impl FiresFrom<'_> {
     /// tables stay the same. Its answer reads the move's cells, the kind it
     /// puts down and whether it is a drop (the watch's [`Lengthen`] tests);
     /// a move that is always let through is not kept.
+    #[inline]
     pub fn may_fire(&self, m: &crate::engine::position::Move, mover: Color, t: &Tables) -> bool {
         use crate::engine::position::MoveKind;
         let Watch::Placing(_) = self.watch else { return self.watch.may_fire(m, mover, t) };

@@ -107,10 +107,30 @@ pub(super) fn capture_cells(t: &Tables, pos: &Position, by: Color, through: Cell
 /// land there, whatever stands between ([`Tables::reach_of`]), is not
 /// walked. Outside `zone` a cell may be missing.
 pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through: Cell, zone: Option<&[u64; WORDS]>) -> [u64; WORDS] {
+    capture_walk::<false>(t, pos, by, through, zone, &mut [0; WORDS])
+}
+
+/// [`capture_cells_onto`] for a royal piece's landings (`zone`), with the
+/// cells whose contents its answer read added to `read`: the cells of the
+/// pieces walked, and each cell a walk tested for a piece. Where none of
+/// those changes and no piece of `by` comes to reach the zone, the answer
+/// on the zone stays ([`super::RoyalZone`]).
+pub(super) fn capture_cells_reading(t: &Tables, pos: &Position, by: Color, through: Cell, zone: &[u64; WORDS], read: &mut [u64; WORDS]) -> [u64; WORDS] {
+    capture_walk::<true>(t, pos, by, through, Some(zone), read)
+}
+
+/// The walk of [`capture_cells_onto`], adding to `read` what it reads where `READS`.
+#[inline(always)]
+fn capture_walk<const READS: bool>(t: &Tables, pos: &Position, by: Color, through: Cell, zone: Option<&[u64; WORDS]>, read: &mut [u64; WORDS]) -> [u64; WORDS] {
     let mut hit = [0u64; WORDS];
     // Cells index the board and the sets masked to their size (they are
     // all below it), so that no step of the walks checks a bound.
     let mut mark = |c: Cell| hit[(c as usize / 64) % WORDS] |= 1 << (c % 64);
+    let mut note = |c: Cell| {
+        if READS {
+            read[(c as usize / 64) % WORDS] |= 1 << (c % 64);
+        }
+    };
     let board = &pos.board;
     let occupied = |c: &Cell| *c != through && board[*c as usize % MAX_CELLS] != 0;
     // A piece whose reach misses the zone marks none of its cells: only
@@ -128,6 +148,7 @@ pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through:
                 continue;
             }
         }
+        note(from);
         let piece = t.rays_of(kind, by, from);
         for ray in piece.rays {
             let f = ray.flags;
@@ -139,6 +160,7 @@ pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through:
                 // A plain ride or leap: up to and including the first piece.
                 for &c in cells {
                     mark(c);
+                    note(c);
                     if occupied(&c) {
                         break;
                     }
@@ -147,7 +169,11 @@ pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through:
                 cells.iter().for_each(|&c| mark(c));
             } else if f & HOP != 0 {
                 // Beyond the first piece (the screen), up to and including the next one, within the limit.
-                let Some(screen) = cells.iter().position(occupied) else { continue };
+                let Some(screen) = cells.iter().position(occupied) else {
+                    cells.iter().for_each(|&c| note(c));
+                    continue;
+                };
+                cells[..=screen].iter().for_each(|&c| note(c));
                 let piece = pos.board[cells[screen] as usize];
                 if ray.screen_not != 0 && kind_of(piece) == ray.screen_not - 1 {
                     continue;
@@ -155,12 +181,14 @@ pub(super) fn capture_cells_onto(t: &Tables, pos: &Position, by: Color, through:
                 let beyond = &cells[screen + 1..];
                 for &c in &beyond[..beyond.len().min(ray.hop_limit as usize)] {
                     mark(c);
+                    note(c);
                     if occupied(&c) {
                         break;
                     }
                 }
             } else if let Some((&last, before)) = cells.split_last() {
                 // An exact leap: its last cell, past empty ones.
+                before.iter().for_each(|&c| note(c));
                 if !before.iter().any(occupied) {
                     mark(last);
                 }

@@ -1051,12 +1051,22 @@ fn count_evasions_walking(game: &Game, t: &Tables, pos: &Position, scratch: &mut
 /// ply whose levels swing).
 pub(crate) fn keep_safe_royal_steps(t: &Tables, pos: &Position, moves: &mut Vec<Move>, start: usize) {
     let us = pos.side;
+    let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, pos.royal[us as usize], Some(&landings(&moves[start..])));
+    keep_landing_outside(moves, start, &unsafe_cells);
+}
+
+/// The cells `moves` land on.
+pub(super) fn landings(moves: &[Move]) -> [u64; WORDS] {
     let mut landings = [0u64; WORDS];
-    for m in &moves[start..] {
+    for m in moves {
         landings[m.to as usize / 64] |= 1 << (m.to % 64);
     }
-    let unsafe_cells = capture_cells_onto(t, pos, us ^ 1, pos.royal[us as usize], Some(&landings));
-    retain_from(moves, start, |m| unsafe_cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
+    landings
+}
+
+/// Keeps in `moves[start..]` those that land outside `cells`, in order.
+pub(super) fn keep_landing_outside(moves: &mut Vec<Move>, start: usize, cells: &[u64; WORDS]) {
+    retain_from(moves, start, |m| cells[m.to as usize / 64] >> (m.to % 64) & 1 == 0);
 }
 
 /// Keeps in `out[first..]` the moves `keep_if` accepts, in order.
