@@ -339,6 +339,16 @@ impl Variant {
     /// twice or meet an `offer` rule are listed and judged one by one, as
     /// everywhere else; the `offer` rules are asked last, of the moves the
     /// rest of the judgement keeps (in check, few).
+    ///
+    /// Consecutive nodes mostly differ by a few cells (a move of the other
+    /// side, or where a relocated piece stands), so what a node works out
+    /// is kept for the next on the same thread where it still holds: the
+    /// `forbid` conditions' watch and its answers (in `memo`,
+    /// [`super::oblige::CondsMemo`]), each piece's count or list of moves
+    /// ([`movegen::KeptMoves`]: walked again only where a cell it
+    /// depends on changed) and the attacks on the royal piece's landings
+    /// ([`movegen::RoyalZone`]: found again only where a cell their walk
+    /// read changed, or a piece that may reach them came).
     fn count_judged(&self, pos: &Position, memo: Option<&mut WatchMemo>) -> u64 {
         let game = &self.game;
         let t = self.tables_for(pos);
@@ -392,9 +402,9 @@ impl Variant {
                         o.allows_every_move_of(kind) || (o.only_forbids_for(kind) && forbidding.as_ref().is_some_and(|w| !w.may_fire_from(&t, from, kind, mover)))
                     })
                 };
-                // The pieces' counts and lists kept from the nodes counted before ([`movegen::PieceCounts`]).
-                let mut counts = PIECE_COUNTS.take().unwrap_or_default();
-                counts.begin(&t, pos);
+                // The pieces' counts and lists kept from the nodes counted before ([`movegen::KeptMoves`]).
+                let mut kept = KEPT_MOVES.take().unwrap_or_default();
+                kept.begin(&t, pos);
                 for from in pos.cells_of(mover, t.nwords) {
                     let kind = crate::engine::position::kind_of(pos.board[from as usize]);
                     let kc = kind as usize * 2 + mover as usize;
@@ -402,7 +412,7 @@ impl Variant {
                     // Moves that change more than two cells, or a promotion's kind.
                     let special = t.promotes[kc] || (pos.ep_len != 0 && t.takes_ep[kc]);
                     if from == king && !special && allowed(from, kind) {
-                        counts.list(&t, pos, from, &mut steps);
+                        kept.list(&t, pos, from, &mut steps);
                         // The royal piece's steps after which a rule may fire are followed.
                         if fires() {
                             let mut i = 0;
@@ -415,14 +425,14 @@ impl Variant {
                             }
                         }
                     } else if from == king || special || !allowed(from, kind) || t.repeats(kind, mover, from) || fires() {
-                        counts.list(&t, pos, from, &mut listed);
+                        kept.list(&t, pos, from, &mut listed);
                     } else if lines.clear() {
-                        n += counts.count(&t, pos, from);
+                        n += kept.count(&t, pos, from);
                     } else {
                         n += movegen::count_piece_moves(pos, &t, from, Some(&lines.safe_targets(from)));
                     }
                 }
-                PIECE_COUNTS.set(Some(counts));
+                KEPT_MOVES.set(Some(kept));
                 // The royal piece's steps after which no rule fires, judged
                 // at once in the frame of the ply's end.
                 std::mem::swap(&mut scratch.frame, &mut end_frame);
@@ -526,10 +536,10 @@ impl Variant {
 }
 
 thread_local! {
-    /// The counts of the pieces [`Variant::count_judged`] counted in bulk,
-    /// kept for the next node it counts on the same thread (taken while
-    /// one count uses them).
-    static PIECE_COUNTS: std::cell::Cell<Option<Box<movegen::PieceCounts>>> = const { std::cell::Cell::new(None) };
+    /// The counts and lists of the pieces' moves [`Variant::count_judged`]
+    /// found, kept for the next node it counts on the same thread (taken
+    /// while one count uses them).
+    static KEPT_MOVES: std::cell::Cell<Option<Box<movegen::KeptMoves>>> = const { std::cell::Cell::new(None) };
     /// The attacks on the royal piece's landings [`Variant::count_judged`]
     /// judged in the frame of the ply's end, kept for the next node it
     /// counts on the same thread ([`movegen::RoyalZone`]).

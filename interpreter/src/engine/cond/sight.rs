@@ -141,6 +141,7 @@ impl Sight {
     }
 
     /// Does a condition hold after `m`, a move of `pos` [`Sight::judges`]?
+    #[inline]
     pub(crate) fn holds_after(&self, t: &Tables, pos: &Position, m: &Move) -> bool {
         if let Some(fixed) = self.fixed {
             return fixed;

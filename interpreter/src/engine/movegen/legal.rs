@@ -706,7 +706,7 @@ impl WalkCounts {
             if from == king || t.repeats(kind, side, from) {
                 continue;
             }
-            let Some((count, depends)) = super::piece_counts::walk_piece(t, &seen, from, kind) else { continue };
+            let Some((count, depends)) = super::kept_moves::walk_piece(t, &seen, from, kind) else { continue };
             kept.pieces.push(WalkedPiece { cell: from, kc, count, depends });
         }
         kept

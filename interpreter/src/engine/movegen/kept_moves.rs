@@ -1,7 +1,7 @@
 //! The moves of the side to move's pieces, counted or listed one piece at
 //! a time and kept from one node to the next that shares its tables, so
 //! that a piece whose moves depend on no cell that changed in between is
-//! not walked again ([`PieceCounts`]). Perft's nodes one ply above the
+//! not walked again ([`KeptMoves`]). Perft's nodes one ply above the
 //! leaves mostly differ from the one before by a move of the other side,
 //! or, at the ends of a ply that relocates a piece, by where that piece
 //! stands: a few cells.
@@ -59,7 +59,7 @@ struct Kept {
     kc: u16,
     /// Its number of moves, where counted.
     count: Option<u32>,
-    /// Whether its moves are kept listed ([`PieceCounts::lists`]).
+    /// Whether its moves are kept listed ([`KeptMoves::lists`]).
     listed: bool,
     /// The cells its moves depend on ([`depends_of`]).
     depends: [u64; WORDS],
@@ -69,10 +69,10 @@ const NONE: Kept = Kept { kc: u16::MAX, count: None, listed: false, depends: [0;
 
 /// The counts and lists of the side to move's pieces' moves, by cell, as
 /// found at the nodes seen so far with the same tables and side to move,
-/// each valid on the board of the last node [`PieceCounts::begin`] was
+/// each valid on the board of the last node [`KeptMoves::begin`] was
 /// given: at each node what depends on a cell whose occupancy changed is
 /// dropped.
-pub struct PieceCounts {
+pub struct KeptMoves {
     /// The number of the tables the counts were made with (0: none kept).
     tables: u64,
     side: Color,
@@ -89,13 +89,13 @@ pub struct PieceCounts {
     usable: bool,
 }
 
-impl Default for PieceCounts {
-    fn default() -> PieceCounts {
-        PieceCounts { tables: 0, side: 0, occupied: [[0; WORDS]; 2], walls: [0; WORDS], kept: Box::new([NONE; MAX_CELLS]), lists: Vec::new(), cells: [0; WORDS], usable: false }
+impl Default for KeptMoves {
+    fn default() -> KeptMoves {
+        KeptMoves { tables: 0, side: 0, occupied: [[0; WORDS]; 2], walls: [0; WORDS], kept: Box::new([NONE; MAX_CELLS]), lists: Vec::new(), cells: [0; WORDS], usable: false }
     }
 }
 
-impl PieceCounts {
+impl KeptMoves {
     /// Makes what is kept hold for `pos` (with `t`, its tables): all is
     /// dropped where the tables or the side to move changed, else what
     /// stands on or depends on a cell whose occupancy changed.
