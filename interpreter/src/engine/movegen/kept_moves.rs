@@ -169,6 +169,8 @@ impl KeptMoves {
         let (kept, kc) = self.entry(pos, from);
         if let Some(k) = kept {
             if let Some(n) = k.count {
+                #[cfg(test)]
+                HITS.with(|h| h.set(h.get() + 1));
                 debug_assert_eq!(u64::from(n), super::count_piece_moves(pos, t, from, None), "a kept count");
                 return u64::from(n);
             }
@@ -192,6 +194,8 @@ impl KeptMoves {
         let known = kept.map(|k| std::mem::replace(&mut k.listed, true));
         if known == Some(true) {
             if let Some(list) = self.lists.get(from as usize) {
+                #[cfg(test)]
+                HITS.with(|h| h.set(h.get() + 1));
                 out.extend_from_slice(list);
                 debug_assert!(
                     {
@@ -217,4 +221,10 @@ impl KeptMoves {
             list.extend_from_slice(&out[start..]);
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// For tests: the counts and lists answered from what was kept, on this thread.
+    pub(crate) static HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }

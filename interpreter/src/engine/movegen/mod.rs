@@ -28,6 +28,8 @@ pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, lega
 pub(crate) use legal::{legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
 pub use kept_moves::KeptMoves;
 pub use royal_zone::RoyalZone;
+#[cfg(test)]
+pub(crate) use {kept_moves::HITS as KEPT_MOVES_HITS, royal_zone::HITS as ROYAL_ZONE_HITS};
 pub use spread::spread_in_check;
 
 use attack::*;
