@@ -584,9 +584,6 @@ pub struct WatchMemo {
     named: Option<Option<(u64, bool)>>,
     /// The watch of the `forbid` conditions the last node judged, kept the same way.
     conds: CondsMemo,
-    /// Is the last watch the mover's part ([`Self::own`]), not anything
-    /// because a line of the other side's holds?
-    watch_is_own: bool,
 }
 
 impl WatchMemo {
@@ -599,9 +596,8 @@ impl WatchMemo {
     /// [`Self::watch`], with its [`Watch::may_fire_from`] kept per cell
     /// ([`FiresFrom::may_fire_from`]).
     pub fn kept(&mut self, game: &Game, t: &Tables, pos: &Position) -> (&Watch, FiresFrom<'_>) {
-        self.renew(game, t, pos);
-        let watch = self.watch.get_or_insert(Watch::Anything);
-        (watch, self.answers.of(watch))
+        let (watch, fires, _) = self.kept_with_conds(game, t, pos);
+        (watch, fires)
     }
 
     /// [`Self::kept`], with the memo of the `forbid` conditions' watch
@@ -631,7 +627,8 @@ impl WatchMemo {
                     let now = Some(Watch::Anything);
                     let holds = now == before;
                     (now, holds)
-                } else if self.watch_is_own {
+                } else if before.as_ref() != Some(&Watch::Anything) || *own == Watch::Anything {
+                    // The last watch is the mover's part (it is that or anything).
                     (before, true)
                 } else {
                     (Some(own.clone()), false)
@@ -648,9 +645,6 @@ impl WatchMemo {
                 (Some(now), false)
             }
         };
-        // The watch is the mover's part, or anything, which is the mover's
-        // part only where that is anything too.
-        self.watch_is_own = now.as_ref() != Some(&Watch::Anything) || self.own.as_ref() == Some(&Watch::Anything);
         self.answers.renew(game.geometry.cells(), answers_hold);
         self.watch = Some(now.unwrap_or(Watch::Anything));
     }

@@ -148,12 +148,18 @@ impl KeptMoves {
         (Some(k).filter(|k| held && k.kc == kc), kc)
     }
 
-    /// A new entry for the piece of `kc` on `from`, depending on `depends`.
-    fn fresh(&mut self, from: Cell, kc: u16, depends: [u64; WORDS]) -> &mut Kept {
+    /// A new entry, with nothing kept yet, for the side to move's piece
+    /// (of `kc`) on `from` in `pos`; `None` where its moves are not kept
+    /// ([`depends_of`], or a face-down piece stands).
+    fn fresh(&mut self, t: &Tables, pos: &Position, from: Cell, kc: u16) -> Option<&mut Kept> {
+        if !self.usable {
+            return None;
+        }
+        let depends = depends_of(t, pos, from, kind_of(pos.board[from as usize]))?;
         self.cells[from as usize / 64] |= 1 << (from % 64);
         let k = &mut self.kept[from as usize];
         *k = Kept { kc, count: None, listed: false, depends };
-        k
+        Some(k)
     }
 
     /// The moves of the side to move's piece on `from` in `pos` (the
@@ -179,8 +185,8 @@ impl KeptMoves {
             return n;
         }
         let n = fresh_count();
-        if let Some(depends) = self.usable.then(|| depends_of(t, pos, from, kind_of(pos.board[from as usize]))).flatten() {
-            self.fresh(from, kc, depends).count = u32::try_from(n).ok();
+        if let Some(k) = self.fresh(t, pos, from, kc) {
+            k.count = u32::try_from(n).ok();
         }
         n
     }
@@ -210,8 +216,8 @@ impl KeptMoves {
         }
         piece_moves_once(pos, t, from, out);
         if known.is_none() {
-            let Some(depends) = self.usable.then(|| depends_of(t, pos, from, kind_of(pos.board[from as usize]))).flatten() else { return };
-            self.fresh(from, kc, depends).listed = true;
+            let Some(k) = self.fresh(t, pos, from, kc) else { return };
+            k.listed = true;
         }
         if self.lists.len() < MAX_CELLS {
             self.lists.resize_with(MAX_CELLS, Vec::new);

@@ -26,8 +26,8 @@ mod spread;
 pub use attack::{attack_lines, attack_lines_from, attacked, attacked_cells, attacks_after_move, capturing_cells, changes_two_cells, in_check, move_lines, royal_attacked, AttackLines, MoveLines, Shield};
 pub use legal::{count_legal, count_legal_kept, legal_by_trial, legal_moves, legal_moves_any_order, legal_moves_reference, KeptCounts, OneByOne, Scratch};
 pub(crate) use legal::{legal_moves_of, legal_moves_plain, legal_moves_plain_reference, retain_from};
-pub use kept_moves::KeptMoves;
-pub use royal_zone::RoyalZone;
+pub(crate) use kept_moves::KeptMoves;
+pub(crate) use royal_zone::RoyalZone;
 #[cfg(test)]
 pub(crate) use {kept_moves::HITS as KEPT_MOVES_HITS, royal_zone::HITS as ROYAL_ZONE_HITS};
 pub use spread::spread_in_check;
